@@ -1,0 +1,93 @@
+/* ethos.h - the C ABI of the Ethos verifier core (the only interface Python and other hosts use). */
+/*
+ * Conventions (see docs/c-abi.md):
+ *  - names are ethos_<noun>_<verb>; outputs (out_*) come last;
+ *  - inputs are UTF-8 (pointer, length) pairs; the library copies what it keeps;
+ *  - every call returns ETHOS_OK, ETHOS_ERROR or ETHOS_OUT_OF_MEMORY; on ETHOS_ERROR the out string
+ *    holds the error envelope {"error":{"code","details","message"}} (canonical JSON);
+ *  - output strings are NUL-terminated canonical JSON (or text) owned by the caller and released
+ *    only with ethos_string_free; every free function accepts NULL;
+ *  - an ethos_document is immutable once opened: any number of threads may verify against it.
+ *
+ * The block between BEGIN CDEF and END CDEF is read verbatim by the Python binding (cffi ABI
+ * mode), so it must stay plain C declarations without preprocessor conditionals.
+ */
+#ifndef ETHOS_H
+#define ETHOS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* BEGIN CDEF */
+#define ETHOS_ABI_VERSION 1
+
+#define ETHOS_OK 0
+#define ETHOS_ERROR 1
+#define ETHOS_OUT_OF_MEMORY 2
+
+/* A loaded, validated and indexed grounding source. Immutable; thread-safe to share. */
+typedef struct ethos_document ethos_document;
+
+/* The ABI version this library implements; hosts refuse to run on a mismatch. */
+uint32_t ethos_abi_version(void);
+
+/* The library version as a static NUL-terminated string (never freed). */
+const char *ethos_version(void);
+
+/* Releases a string returned by any ethos_* call. Accepts NULL. */
+void ethos_string_free(char *string);
+
+/*
+ * Loads a grounding source from its bytes. options_json (may be NULL/0 for defaults) is a JSON
+ * object: {"grounding": "ethos-native"} selects the loader (the only one today). On success
+ * *out_document receives the handle; on failure *out_error receives the envelope.
+ */
+int ethos_document_open(const char *source, size_t source_len, const char *options_json,
+                        size_t options_len, ethos_document **out_document, char **out_error);
+
+/* Releases a document. Accepts NULL. */
+void ethos_document_free(ethos_document *document);
+
+/*
+ * Describes an open document as canonical JSON: {"document_fingerprint"?, "grounding":{parser,
+ * capabilities}, "representation_sha256", "counts":{...}, "kind"}.
+ */
+int ethos_document_describe(const ethos_document *document, char **out_json);
+
+/*
+ * Verifies citations against the document and writes the report (canonical JSON, no trailing
+ * newline). config (NULL/0 = built-in default-v1) is a verification config; options_json
+ * (NULL/0 = defaults) is {"statement": bool, "subject_name": string, "claim_validation":
+ * "strict"|"report"}. "Not grounded" is a successful report, never an error.
+ */
+int ethos_verify(const ethos_document *document, const char *citations, size_t citations_len,
+                 const char *config, size_t config_len, const char *options_json,
+                 size_t options_len, char **out_report);
+
+/* Derives the proof summary (canonical JSON) from a report or a proof Statement. */
+int ethos_proof_summary(const char *report, size_t report_len, char **out_json);
+
+/* Renders the `--format summary` text (ends with a newline) of a report or Statement. */
+int ethos_report_summary_text(const char *report, size_t report_len, char **out_text);
+
+/* The built-in default-v1 verification config as canonical JSON. */
+int ethos_config_default(char **out_json);
+
+/*
+ * Builds the error envelope for a host-side failure (file not found, argument error...) so
+ * every surface prints the same bytes: code must be a known error code; details_json may be
+ * NULL/0. Returns the envelope in *out_envelope and the code's exit status in *out_exit_code.
+ */
+int ethos_error_envelope(const char *code, size_t code_len, const char *details_json,
+                         size_t details_len, char **out_envelope, int *out_exit_code);
+/* END CDEF */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ETHOS_H */

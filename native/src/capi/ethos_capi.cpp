@@ -1,0 +1,138 @@
+// ethos_capi.cpp - the only extern "C" code: handle wrappers and one guard turning exceptions into envelopes.
+#include "ethos.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "core/api.hpp"
+#include "core/source.hpp"
+#include "json/reader.hpp"
+#include "json/strict_json.hpp"
+
+// The opaque handle: a shared, immutable source (threads may verify against it concurrently).
+struct ethos_document {
+  std::shared_ptr<const ethos::Source> source;
+};
+
+namespace {
+
+// Copies a string into malloc'ed memory owned by the caller (freed by ethos_string_free).
+char* to_c_string(const std::string& text) {
+  char* out = static_cast<char*>(std::malloc(text.size() + 1));
+  if (out == nullptr) throw std::bad_alloc();
+  std::memcpy(out, text.data(), text.size());
+  out[text.size()] = '\0';
+  return out;
+}
+
+std::string_view view(const char* data, size_t len) {
+  return data == nullptr ? std::string_view() : std::string_view(data, len);
+}
+
+// Every exported function runs its body here: no exception ever crosses the C boundary.
+template <typename Body>
+int guarded(char** out_error, Body body) noexcept {
+  if (out_error != nullptr) *out_error = nullptr;
+  try {
+    body();
+    return ETHOS_OK;
+  } catch (const std::bad_alloc&) {
+    return ETHOS_OUT_OF_MEMORY;
+  } catch (const ethos::EthosError& error) {
+    try {
+      if (out_error != nullptr) *out_error = to_c_string(error.envelope());
+      return ETHOS_ERROR;
+    } catch (...) {
+      return ETHOS_OUT_OF_MEMORY;
+    }
+  } catch (...) {
+    try {
+      if (out_error != nullptr) *out_error = to_c_string(ethos::EthosError("internal_error", "an internal error occurred").envelope());
+      return ETHOS_ERROR;
+    } catch (...) {
+      return ETHOS_OUT_OF_MEMORY;
+    }
+  }
+}
+
+ethos::EthosError null_argument(const char* name) {
+  return ethos::EthosError("invalid_arguments", "a required argument is missing", {{"argument", name}});
+}
+
+}  // namespace
+
+#define ETHOS_EXPORT extern "C" __attribute__((visibility("default")))
+
+ETHOS_EXPORT uint32_t ethos_abi_version(void) { return ETHOS_ABI_VERSION; }
+
+ETHOS_EXPORT const char* ethos_version(void) { return ETHOS_VERSION_STRING; }
+
+ETHOS_EXPORT void ethos_string_free(char* string) { std::free(string); }
+
+ETHOS_EXPORT int ethos_document_open(const char* source, size_t source_len, const char* options_json, size_t options_len,
+                                     ethos_document** out_document, char** out_error) {
+  if (out_document != nullptr) *out_document = nullptr;
+  return guarded(out_error, [&] {
+    if (out_document == nullptr) throw null_argument("out_document");
+    if (source == nullptr) throw null_argument("source");
+    auto handle = std::make_unique<ethos_document>();
+    handle->source = ethos::open_source(view(source, source_len), view(options_json, options_len));
+    *out_document = handle.release();
+  });
+}
+
+ETHOS_EXPORT void ethos_document_free(ethos_document* document) { delete document; }
+
+ETHOS_EXPORT int ethos_document_describe(const ethos_document* document, char** out_json) {
+  return guarded(out_json, [&] {
+    if (document == nullptr) throw null_argument("document");
+    *out_json = to_c_string(ethos::describe_source(*document->source));
+  });
+}
+
+ETHOS_EXPORT int ethos_verify(const ethos_document* document, const char* citations, size_t citations_len,
+                              const char* config, size_t config_len, const char* options_json, size_t options_len,
+                              char** out_report) {
+  return guarded(out_report, [&] {
+    if (document == nullptr) throw null_argument("document");
+    if (citations == nullptr) throw null_argument("citations");
+    *out_report = to_c_string(ethos::verify(*document->source, view(citations, citations_len), view(config, config_len),
+                                            view(options_json, options_len)));
+  });
+}
+
+ETHOS_EXPORT int ethos_proof_summary(const char* report, size_t report_len, char** out_json) {
+  return guarded(out_json, [&] {
+    if (report == nullptr) throw null_argument("report");
+    *out_json = to_c_string(ethos::proof_summary_json(view(report, report_len)));
+  });
+}
+
+ETHOS_EXPORT int ethos_report_summary_text(const char* report, size_t report_len, char** out_text) {
+  return guarded(out_text, [&] {
+    if (report == nullptr) throw null_argument("report");
+    *out_text = to_c_string(ethos::summary_text(view(report, report_len)));
+  });
+}
+
+ETHOS_EXPORT int ethos_config_default(char** out_json) {
+  return guarded(out_json, [&] { *out_json = to_c_string(ethos::default_config_json()); });
+}
+
+ETHOS_EXPORT int ethos_error_envelope(const char* code, size_t code_len, const char* details_json, size_t details_len,
+                                      char** out_envelope, int* out_exit_code) {
+  return guarded(out_envelope, [&] {
+    if (code == nullptr) throw null_argument("code");
+    const ethos::ErrorCodeInfo* info = ethos::find_error_code(view(code, code_len));
+    if (info == nullptr) throw ethos::EthosError("invalid_arguments", "unknown error code", {{"argument", "code"}});
+    nlohmann::json details = nlohmann::json::object();
+    if (details_json != nullptr && details_len > 0) {
+      details = ethos::parse_strict(view(details_json, details_len), "details");
+      ethos::expect_object(details, "$");
+    }
+    const ethos::EthosError error(info->code, info->default_message, std::move(details));
+    *out_envelope = to_c_string(error.envelope());
+    if (out_exit_code != nullptr) *out_exit_code = error.exit_code();
+  });
+}

@@ -1,0 +1,106 @@
+// api.cpp - the internal facade: options parsing and the top-level flow of each operation.
+#include "core/api.hpp"
+
+#include "core/citations.hpp"
+#include "core/config.hpp"
+#include "core/native_document.hpp"
+#include "core/proof_summary.hpp"
+#include "core/report.hpp"
+#include "core/source.hpp"
+#include "core/verifier.hpp"
+#include "json/c14n.hpp"
+#include "json/reader.hpp"
+#include "json/strict_json.hpp"
+
+namespace ethos {
+namespace {
+
+using json = nlohmann::json;
+
+struct VerifyOptions {
+  bool statement = false;
+  std::string subject_name = "document.json";
+  ClaimValidation claim_validation = ClaimValidation::strict;
+};
+
+VerifyOptions read_verify_options(std::string_view bytes) {
+  VerifyOptions options;
+  if (bytes.empty()) return options;
+  const json document = parse_strict(bytes, "options");
+  ObjectReader reader(document, "$");
+  options.statement = reader.optional_bool("statement").value_or(false);
+  if (auto name = reader.optional_string("subject_name")) options.subject_name = *name;
+  if (auto mode = reader.optional_string("claim_validation")) {
+    if (*mode == "report") {
+      options.claim_validation = ClaimValidation::report;
+    } else if (*mode != "strict") {
+      throw invalid_input("invalid value", "$.claim_validation", {{"input", "options"}});
+    }
+  }
+  reader.finish();
+  return options;
+}
+
+// Reports handed back to us (summary, proof summary) are parsed strictly but read loosely: any
+// shape problem inside becomes invalid_input instead of a library exception.
+template <typename Fn>
+auto with_report(std::string_view bytes, Fn fn) {
+  const json document = parse_strict(bytes, "report");
+  try {
+    return fn(report_of(document));
+  } catch (const json::exception&) {
+    throw invalid_input("not a verification report", "$");
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<const Source> open_source(std::string_view bytes, std::string_view options_json) {
+  std::string grounding = "ethos-native";
+  if (!options_json.empty()) {
+    const json options = parse_strict(options_json, "options");
+    ObjectReader reader(options, "$");
+    if (auto value = reader.optional_string("grounding")) grounding = *value;
+    reader.finish();
+  }
+  if (grounding != "ethos-native") {
+    throw EthosError("invalid_arguments", "unknown grounding", {{"argument", "--grounding"}, {"value", grounding}});
+  }
+  return load_native_document(bytes);
+}
+
+std::string describe_source(const Source& source) {
+  json out = {{"kind", source.kind},
+              {"representation_sha256", source.representation_sha256},
+              {"grounding", {{"parser", source.parser.to_json()}, {"capabilities", source.capabilities.to_json()}}},
+              {"counts",
+               {{"pages", static_cast<std::int64_t>(source.pages.size())},
+                {"elements", static_cast<std::int64_t>(source.elements.size())},
+                {"spans", static_cast<std::int64_t>(source.spans.size())},
+                {"tables", static_cast<std::int64_t>(source.tables.size())}}}};
+  if (source.fingerprint) out["document_fingerprint"] = *source.fingerprint;
+  return to_c14n(out);
+}
+
+std::string verify(const Source& source, std::string_view citations, std::string_view config_bytes,
+                   std::string_view options_json) {
+  const VerifyOptions options = read_verify_options(options_json);
+  const VerificationConfig config = config_bytes.empty() ? default_config() : load_config(config_bytes);
+  const CitationSet set = load_citations(citations, config.max_checks, options.claim_validation);
+  const Verdicts verdicts = verify_claims(source, set, config);
+  json report = build_report(source, set, config, verdicts);
+  if (options.statement) report = wrap_statement(source, options.subject_name, "grounding", std::move(report));
+  return to_c14n(report);
+}
+
+std::string proof_summary_json(std::string_view report) {
+  return with_report(report, [](const json& r) { return to_c14n(proof_summary(r)); });
+}
+
+std::string summary_text(std::string_view report) {
+  return with_report(report, [](const json& r) { return render_summary_text(r); });
+}
+
+std::string default_config_json() { return to_c14n(default_config_document()); }
+
+}  // namespace ethos

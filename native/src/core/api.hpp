@@ -1,0 +1,36 @@
+// api.hpp - the internal C++ facade of the core: what the C ABI and the ethos-core CLI call.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/error.hpp"
+
+namespace ethos {
+
+class Source;  // a loaded, validated, indexed grounding source (core/source.hpp)
+
+// Opens a grounding source from raw bytes. options_json: "" or {"grounding": "ethos-native"}.
+// Throws EthosError (usage or input errors) on failure.
+std::shared_ptr<const Source> open_source(std::string_view bytes, std::string_view options_json);
+
+// Canonical JSON describing a source (fingerprints, grounding identity, counts).
+std::string describe_source(const Source& source);
+
+// Verifies citations (JSON bytes) under config (JSON bytes, "" = default-v1). options_json: ""
+// or {"statement": bool, "subject_name": string, "claim_validation": "strict"|"report"}.
+// Returns the canonical report JSON (no trailing newline). Throws EthosError on invalid input.
+std::string verify(const Source& source, std::string_view citations, std::string_view config,
+                   std::string_view options_json);
+
+// Proof summary (canonical JSON) of a report or Statement.
+std::string proof_summary_json(std::string_view report);
+
+// The `--format summary` text of a report or Statement (ends with "\n").
+std::string summary_text(std::string_view report);
+
+// The built-in default-v1 config, canonical JSON.
+std::string default_config_json();
+
+}  // namespace ethos

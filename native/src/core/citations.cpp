@@ -1,0 +1,120 @@
+// citations.cpp - strict citations loading and the CLI validation rules of CONTRACTS.md §2.4.
+#include "core/citations.hpp"
+
+#include "core/error.hpp"
+#include "json/c14n.hpp"
+#include "json/reader.hpp"
+#include "json/sha256.hpp"
+#include "json/strict_json.hpp"
+#include "text/normalize.hpp"
+#include "text/utf8.hpp"
+
+namespace ethos {
+namespace {
+
+using json = nlohmann::json;
+constexpr std::int64_t kMaxInt = 9007199254740991;
+
+bool is_text_kind(const std::string& kind) { return kind == "quote" || kind == "value" || kind == "table_cell"; }
+
+Citation read_citation(const json& value, const std::string& path) {
+  ObjectReader reader(value, path);
+  Citation citation;
+  citation.page = reader.optional_string("page");
+  citation.element_id = reader.optional_string("element_id");
+  citation.span_id = reader.optional_string("span_id");
+  citation.table_id = reader.optional_string("table_id");
+  if (const json* cell = reader.optional("cell")) {
+    ObjectReader cr(*cell, reader.child_path("cell"));
+    CellAddress address;
+    address.row = cr.required_int("row", 0, kMaxInt);
+    address.col = cr.required_int("col", 0, kMaxInt);
+    cr.finish();
+    citation.cell = address;
+  }
+  if (const json* bbox = reader.optional("bbox")) {
+    const std::string bbox_path = reader.child_path("bbox");
+    expect_array(*bbox, bbox_path);
+    if (bbox->size() != 4) throw invalid_input("a bbox has four integers", bbox_path);
+    Bbox box{expect_int((*bbox)[0], index_path(bbox_path, 0), -kMaxInt, kMaxInt),
+             expect_int((*bbox)[1], index_path(bbox_path, 1), -kMaxInt, kMaxInt),
+             expect_int((*bbox)[2], index_path(bbox_path, 2), -kMaxInt, kMaxInt),
+             expect_int((*bbox)[3], index_path(bbox_path, 3), -kMaxInt, kMaxInt)};
+    if (!(box.x0 < box.x1 && box.y0 < box.y1)) throw invalid_input("bbox must have a positive area", bbox_path);
+    citation.bbox = box;
+  }
+  reader.finish();
+  return citation;
+}
+
+Claim read_claim(const json& value, const std::string& path, ClaimValidation validation) {
+  ObjectReader reader(value, path);
+  Claim claim;
+  claim.kind = reader.required_string("kind");
+  static const char* const kKinds[] = {"quote", "value", "presence", "table_cell", "region", "other"};
+  bool known = false;
+  for (const char* kind : kKinds) known = known || claim.kind == kind;
+  if (!known) throw invalid_input("invalid value", reader.child_path("kind"));
+  claim.text = reader.optional_string("text");
+  claim.citation = read_citation(reader.required("citation"), reader.child_path("citation"));
+  reader.finish();
+  claim.echo = value;
+
+  if (validation == ClaimValidation::report) return claim;  // the verifier reports these as checks
+  const Citation& c = claim.citation;
+  const std::string citation_path = path + ".citation";
+  if (!c.has_locator()) throw invalid_input("citation has no locator", citation_path);
+  if (c.table_id.has_value() != c.cell.has_value()) throw invalid_input("table_id and cell go together", citation_path);
+  if (c.bbox && !c.page && !c.element_id && !c.span_id && !c.table_id) {
+    throw invalid_input("bbox needs a page", citation_path + ".bbox");
+  }
+  if (is_text_kind(claim.kind) && (!claim.text || is_blank(*claim.text))) {
+    throw invalid_input("claim text is required", path + ".text");
+  }
+  if (claim.kind == "table_cell" && !c.table_id) throw invalid_input("table_cell needs table_id and cell", citation_path);
+  return claim;
+}
+
+}  // namespace
+
+bool is_blank(std::string_view text) {
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    if (!is_unicode_white_space(utf8::next(text, pos))) return false;
+  }
+  return true;
+}
+
+CitationSet load_citations(std::string_view bytes, std::int64_t max_checks, ClaimValidation validation) {
+  const json document = parse_strict(bytes, "citations");
+  CitationSet set;
+  const json* claims = nullptr;
+  std::string claims_path = "$";
+  if (document.is_array()) {
+    claims = &document;
+  } else if (document.is_object()) {
+    ObjectReader envelope(document, "$");
+    set.document_fingerprint = envelope.optional_string("document_fingerprint");
+    if (set.document_fingerprint && !is_sha256_prefixed(*set.document_fingerprint)) {
+      throw invalid_input("invalid hash", "$.document_fingerprint");
+    }
+    claims = &expect_array(envelope.required("claims"), "$.claims");
+    claims_path = "$.claims";
+    envelope.finish();
+  } else {
+    throw invalid_input("expected an array or an object", "$");
+  }
+  if (claims->empty()) throw invalid_input("list must not be empty", claims_path);
+  if (static_cast<std::int64_t>(claims->size()) > max_checks) {
+    throw EthosError("input_limit_exceeded", "an input exceeds a configured limit",
+                     {{"path", claims_path}, {"limit", max_checks}, {"input", "citations"}});
+  }
+  set.claims.reserve(claims->size());
+  for (std::size_t i = 0; i < claims->size(); ++i) {
+    set.claims.push_back(read_claim((*claims)[i], index_path(claims_path, i), validation));
+  }
+  set.claims_sha256 = sha256_hex(to_c14n(*claims));
+  return set;
+}
+
+}  // namespace ethos

@@ -1,0 +1,50 @@
+// config.hpp - the verification config (CONTRACTS.md §2.5): typed, strict, hashed as parsed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "text/normalize.hpp"
+
+namespace ethos {
+
+struct HardeningOptions {
+  bool include_provenance = false;
+  bool include_context_echo = false;
+  bool include_dispersion = false;
+  bool include_nearest_match = false;
+  std::int64_t context_window_chars = 80;
+  bool any() const { return include_provenance || include_context_echo || include_dispersion || include_nearest_match; }
+};
+
+struct VerificationConfig {
+  std::string schema_version;
+  std::string config_version;
+  std::vector<std::string> claim_kinds;
+  NormalizationOptions normalization;  // profile + lowercase (case_sensitive=false)
+  std::int64_t bbox_containment_tolerance_q = 50;
+  std::int64_t adjacency_gap_tolerance_q = 0;
+  bool require_fingerprint_match = true;
+  std::int64_t max_checks = 256;
+  bool include_text = false;
+  bool include_crops = false;
+  bool hardened = false;  // a `hardening` block was given (schema 1.1.0)
+  HardeningOptions hardening;
+  std::string sha256;  // verification_config_sha256 = sha256(c14n(config as parsed))
+
+  bool allows_kind(std::string_view kind) const;
+  bool exact_profile() const { return normalization.profile == NormalizationProfile::none && !normalization.lowercase; }
+};
+
+// Parses a config (bytes) strictly. Throws EthosError(invalid_input) naming the JSON path.
+VerificationConfig load_config(std::string_view bytes);
+
+// The built-in default-v1 config (hash 4bb22416…e4983d0b0) as parsed JSON and as a config.
+const nlohmann::json& default_config_document();
+VerificationConfig default_config();
+
+}  // namespace ethos

@@ -1,0 +1,333 @@
+// native_document.cpp - native document loading: typed reading, reference checks, integrity check.
+#include "core/native_document.hpp"
+
+#include <set>
+#include <unordered_set>
+
+#include "core/error.hpp"
+#include "json/c14n.hpp"
+#include "json/c14n_stream.hpp"
+#include "json/reader.hpp"
+#include "json/sha256.hpp"
+#include "json/strict_json.hpp"
+
+namespace ethos {
+namespace {
+
+using json = nlohmann::json;
+constexpr std::int64_t kMaxInt = 9007199254740991;
+
+const std::set<std::string> kElementTypes = {"text_block", "heading", "list", "list_item", "table",
+                                             "region", "header", "footer", "caption", "other"};
+const std::set<std::string> kRegionKinds = {"unknown", "image", "figure", "formula", "chart"};
+const std::set<std::string> kWarningCodes = {
+    "low_confidence_reading_order", "low_confidence_table_structure", "hidden_text_detected",
+    "off_page_text_detected", "low_contrast_text_detected", "annotations_present",
+    "external_links_present", "image_only_page", "unsupported_annotation", "partial_parse",
+    "capability_limited"};
+
+// Ids have a fixed shape: a letter and a fixed number of digits (p0001, e000001, ...).
+void check_id(const std::string& id, char prefix, std::size_t digits, const std::string& path) {
+  bool ok = id.size() == digits + 1 && id[0] == prefix;
+  for (std::size_t i = 1; ok && i < id.size(); ++i) ok = id[i] >= '0' && id[i] <= '9';
+  if (!ok) throw invalid_input("invalid identifier", path);
+}
+
+Bbox read_bbox(const json& value, const std::string& path) {
+  expect_array(value, path);
+  if (value.size() != 4) throw invalid_input("a bbox has four integers", path);
+  Bbox box{expect_int(value[0], index_path(path, 0), -kMaxInt, kMaxInt),
+           expect_int(value[1], index_path(path, 1), -kMaxInt, kMaxInt),
+           expect_int(value[2], index_path(path, 2), -kMaxInt, kMaxInt),
+           expect_int(value[3], index_path(path, 3), -kMaxInt, kMaxInt)};
+  if (box.x0 > box.x1 || box.y0 > box.y1) throw invalid_input("inverted bbox", path);
+  return box;
+}
+
+// Collects ids per kind to reject duplicates and to resolve references after the first pass.
+struct IdRegistry {
+  std::unordered_set<std::string> pages, elements, spans, tables, regions, chunks, warnings;
+  void add(std::unordered_set<std::string>& set, const std::string& id, const std::string& path) {
+    if (!set.insert(id).second) throw invalid_input("duplicate id", path);
+  }
+};
+
+void check_ref(const std::unordered_set<std::string>& set, const std::string& id, const std::string& path) {
+  if (set.count(id) == 0) throw invalid_input("unknown reference", path);
+}
+
+void read_ref_list(ObjectReader& reader, const char* key, const std::unordered_set<std::string>& targets,
+                   bool non_empty) {
+  const json* list = reader.optional(key);
+  if (list == nullptr) return;
+  const std::string path = reader.child_path(key);
+  expect_array(*list, path);
+  if (non_empty && list->empty()) throw invalid_input("list must not be empty", path);
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    check_ref(targets, expect_string((*list)[i], index_path(path, i)), index_path(path, i));
+  }
+}
+
+// Reads one typed array of the payload, calling `read_item` with an ObjectReader per item.
+template <typename ReadItem>
+void for_each_object(ObjectReader& payload, const char* key, ReadItem read_item) {
+  const std::string path = payload.child_path(key);
+  const json& list = expect_array(payload.required(key), path);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    ObjectReader item(list[i], index_path(path, i));
+    read_item(item);
+    item.finish();
+  }
+}
+
+// The payload is read in two passes: ids first (so references may point forward), then fields.
+void collect_ids(const json& payload, IdRegistry& ids) {
+  const auto collect = [&](const char* key, std::unordered_set<std::string>& set) {
+    auto it = payload.find(key);
+    if (it == payload.end() || !it->is_array()) return;  // shape errors are reported in pass two
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      const json& item = (*it)[i];
+      if (!item.is_object()) continue;
+      auto id = item.find("id");
+      if (id == item.end() || !id->is_string()) continue;
+      ids.add(set, id->get<std::string>(), index_path(std::string("$.payload.") + key, i) + ".id");
+    }
+  };
+  collect("pages", ids.pages);
+  collect("elements", ids.elements);
+  collect("spans", ids.spans);
+  collect("tables", ids.tables);
+  collect("regions", ids.regions);
+  collect("chunks", ids.chunks);
+  collect("security_warnings", ids.warnings);
+  collect("parser_warnings", ids.warnings);
+}
+
+void read_warning(ObjectReader& item, const IdRegistry& ids) {
+  check_id(item.required_string("id"), 'w', 4, item.child_path("id"));
+  if (kWarningCodes.count(item.required_string("code")) == 0) throw invalid_input("invalid value", item.child_path("code"));
+  item.required_string("message");
+  if (auto page = item.optional_string("page")) check_ref(ids.pages, *page, item.child_path("page"));
+  if (auto ref = item.optional_string("element_ref")) check_ref(ids.elements, *ref, item.child_path("element_ref"));
+  if (auto ref = item.optional_string("span_ref")) check_ref(ids.spans, *ref, item.child_path("span_ref"));
+  if (auto ref = item.optional_string("region_ref")) check_ref(ids.regions, *ref, item.child_path("region_ref"));
+}
+
+void read_payload(const json& payload_json, Source& source) {
+  IdRegistry ids;
+  collect_ids(payload_json, ids);
+  ObjectReader payload(payload_json, "$.payload");
+  {
+    ObjectReader cs(payload.required("coordinate_system"), payload.child_path("coordinate_system"));
+    if (cs.required_string("origin") != "top-left") throw invalid_input("invalid value", cs.child_path("origin"));
+    if (cs.required_string("unit") != "quantum") throw invalid_input("invalid value", cs.child_path("unit"));
+    cs.required_int("quantum_per_point", 1, kMaxInt);
+    cs.finish();
+  }
+  for_each_object(payload, "pages", [&](ObjectReader& item) {
+    Page page;
+    page.id = item.required_string("id");
+    check_id(page.id, 'p', 4, item.child_path("id"));
+    page.index = item.required_int("index", 1, kMaxInt);
+    page.width = item.required_int("width", 0, kMaxInt);
+    page.height = item.required_int("height", 0, kMaxInt);
+    page.rotation = item.required_int("rotation", 0, 270);
+    if (page.rotation % 90 != 0) throw invalid_input("invalid value", item.child_path("rotation"));
+    source.pages.push_back(std::move(page));
+  });
+  // Span ownership is declared on elements (span_refs); remember it to attach owners to spans.
+  std::unordered_map<std::string, std::size_t> span_owner;
+  for_each_object(payload, "elements", [&](ObjectReader& item) {
+    Element element;
+    element.id = item.required_string("id");
+    check_id(element.id, 'e', 6, item.child_path("id"));
+    element.kind = item.required_string("type");
+    if (kElementTypes.count(element.kind) == 0) throw invalid_input("invalid value", item.child_path("type"));
+    element.page = item.required_string("page");
+    check_ref(ids.pages, element.page, item.child_path("page"));
+    element.bbox = read_bbox(item.required("bbox"), item.child_path("bbox"));
+    element.text = item.optional_string("text");
+    element.heading_level = item.optional_int("heading_level", 1, 9).value_or(0);
+    if (auto ref = item.optional_string("table_ref")) check_ref(ids.tables, *ref, item.child_path("table_ref"));
+    if (auto ref = item.optional_string("region_ref")) check_ref(ids.regions, *ref, item.child_path("region_ref"));
+    item.optional_int("confidence", 0, 1000);
+    read_ref_list(item, "span_refs", ids.spans, false);
+    if (const json* refs = item.optional("span_refs")) {
+      for (const json& ref : *refs) span_owner.emplace(ref.get<std::string>(), source.elements.size());
+    }
+    read_ref_list(item, "warning_refs", ids.warnings, false);
+    source.elements.push_back(std::move(element));
+  });
+  for_each_object(payload, "spans", [&](ObjectReader& item) {
+    Span span;
+    span.id = item.required_string("id");
+    check_id(span.id, 's', 6, item.child_path("id"));
+    span.page = item.required_string("page");
+    check_ref(ids.pages, span.page, item.child_path("page"));
+    span.bbox = read_bbox(item.required("bbox"), item.child_path("bbox"));
+    if (const json* locator = item.optional("origin_locator")) {
+      ObjectReader ol(*locator, item.child_path("origin_locator"));
+      if (ol.required_string("policy") != "origin-run-locator-v1") throw invalid_input("invalid value", ol.child_path("policy"));
+      for (const char* key : {"first_origin", "last_origin"}) {
+        const json& point = expect_array(ol.required(key), ol.child_path(key));
+        if (point.size() != 2) throw invalid_input("a point has two integers", ol.child_path(key));
+        for (std::size_t i = 0; i < 2; ++i) expect_int(point[i], index_path(ol.child_path(key), i), -kMaxInt, kMaxInt);
+      }
+      ol.finish();
+    }
+    span.text = item.required_string("text");
+    if (auto font = item.optional_string("font_id")) {
+      if (font->rfind("embedded:", 0) != 0 && font->rfind("subst:", 0) != 0) throw invalid_input("invalid value", item.child_path("font_id"));
+    }
+    item.optional_int("font_size_q", 0, kMaxInt);
+    span.char_start = item.optional_int("char_start", 0, kMaxInt);
+    span.char_end = item.optional_int("char_end", 0, kMaxInt);
+    if (span.char_start.has_value() != span.char_end.has_value() ||
+        (span.char_start && *span.char_start > *span.char_end)) {
+      throw invalid_input("invalid character offsets", item.path());
+    }
+    read_ref_list(item, "warning_refs", ids.warnings, false);
+    auto owner = span_owner.find(span.id);
+    if (owner != span_owner.end()) span.element = owner->second;
+    source.spans.push_back(std::move(span));
+  });
+  for_each_object(payload, "tables", [&](ObjectReader& item) {
+    Table table;
+    table.id = item.required_string("id");
+    check_id(table.id, 't', 4, item.child_path("id"));
+    const std::string refs_path = item.child_path("page_refs");
+    const json& page_refs = expect_array(item.required("page_refs"), refs_path);
+    if (page_refs.empty()) throw invalid_input("list must not be empty", refs_path);
+    for (std::size_t i = 0; i < page_refs.size(); ++i) {
+      check_ref(ids.pages, expect_string(page_refs[i], index_path(refs_path, i)), index_path(refs_path, i));
+    }
+    table.page = page_refs[0].get<std::string>();  // native grounding view: the first page
+    table.bbox = read_bbox(item.required("bbox"), item.child_path("bbox"));
+    const std::int64_t n_rows = item.required_int("n_rows", 1, kMaxInt);
+    const std::int64_t n_cols = item.required_int("n_cols", 1, kMaxInt);
+    item.required_int("header_rows", 0, n_rows);
+    item.required_int("header_cols", 0, n_cols);
+    const std::string cells_path = item.child_path("cells");
+    const json& cells = expect_array(item.required("cells"), cells_path);
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      ObjectReader cr(cells[i], index_path(cells_path, i));
+      Cell cell;
+      cell.row = cr.required_int("row", 0, n_rows - 1);
+      cell.col = cr.required_int("col", 0, n_cols - 1);
+      cell.row_span = cr.required_int("row_span", 1, n_rows - cell.row);
+      cell.col_span = cr.required_int("col_span", 1, n_cols - cell.col);
+      cell.bbox = read_bbox(cr.required("bbox"), cr.child_path("bbox"));
+      cell.text = cr.required_string("text");
+      read_ref_list(cr, "span_refs", ids.spans, false);
+      read_ref_list(cr, "element_refs", ids.elements, false);
+      cr.finish();
+      table.cells.push_back(std::move(cell));
+    }
+    item.optional_int("confidence", 0, 1000);
+    read_ref_list(item, "warning_refs", ids.warnings, false);
+    if (const json* exports = item.optional("exports")) {
+      ObjectReader er(*exports, item.child_path("exports"));
+      er.optional_string("csv");
+      er.optional_string("markdown");
+      er.finish();
+    }
+    source.tables.push_back(std::move(table));
+  });
+  for_each_object(payload, "chunks", [&](ObjectReader& item) {
+    check_id(item.required_string("id"), 'c', 6, item.child_path("id"));
+    item.required_string("text");
+    item.required("element_refs");
+    item.required("page_refs");
+    read_ref_list(item, "element_refs", ids.elements, true);
+    read_ref_list(item, "page_refs", ids.pages, true);
+    const std::string boxes_path = item.child_path("bboxes");
+    const json& boxes = expect_array(item.required("bboxes"), boxes_path);
+    if (boxes.empty()) throw invalid_input("list must not be empty", boxes_path);
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+      ObjectReader br(boxes[i], index_path(boxes_path, i));
+      check_ref(ids.pages, br.required_string("page"), br.child_path("page"));
+      read_bbox(br.required("bbox"), br.child_path("bbox"));
+      br.finish();
+    }
+    ObjectReader te(item.required("token_estimate"), item.child_path("token_estimate"));
+    te.required_int("count", 0, kMaxInt);
+    te.required_string("estimator");
+    te.required_bool("approximate");
+    te.finish();
+    read_ref_list(item, "warning_refs", ids.warnings, false);
+  });
+  for_each_object(payload, "regions", [&](ObjectReader& item) {
+    check_id(item.required_string("id"), 'r', 4, item.child_path("id"));
+    check_ref(ids.pages, item.required_string("page"), item.child_path("page"));
+    read_bbox(item.required("bbox"), item.child_path("bbox"));
+    if (kRegionKinds.count(item.required_string("kind")) == 0) throw invalid_input("invalid value", item.child_path("kind"));
+    read_ref_list(item, "warning_refs", ids.warnings, false);
+  });
+  for_each_object(payload, "security_warnings", [&](ObjectReader& item) { read_warning(item, ids); });
+  for_each_object(payload, "parser_warnings", [&](ObjectReader& item) { read_warning(item, ids); });
+  payload.finish();
+}
+
+}  // namespace
+
+std::shared_ptr<Source> load_native_document(std::string_view bytes) {
+  const json document = parse_strict(bytes, "document");
+  auto source = std::make_shared<Source>();
+  source->kind = "ethos-native-document";
+  source->representation_sha256 = sha256_hex(bytes);
+
+  ObjectReader top(document, "$");
+  const std::string schema_version = top.required_string("schema_version");
+  if (schema_version != "1.0.0") throw invalid_input("unsupported schema version", top.child_path("schema_version"));
+  {
+    ObjectReader parser(top.required("parser"), top.child_path("parser"));
+    source->parser.name = parser.required_string("name");
+    source->parser.version = parser.required_string("version");
+    parser.finish();
+  }
+  ObjectReader profile(top.required("profile"), top.child_path("profile"));
+  const std::string profile_id = profile.required_string("id");
+  const std::string profile_sha = profile.required_string("sha256");
+  if (!is_sha256_hex(profile_sha)) throw invalid_input("invalid hash", profile.child_path("sha256"));
+  profile.finish();
+  ObjectReader src(top.required("source"), top.child_path("source"));
+  const std::string source_fingerprint = src.required_string("fingerprint");
+  if (!is_sha256_prefixed(source_fingerprint)) throw invalid_input("invalid hash", src.child_path("fingerprint"));
+  src.required_int("bytes", 0, kMaxInt);
+  src.finish();
+  const std::string config_sha = top.required_string("config_sha256");
+  if (!is_sha256_hex(config_sha)) throw invalid_input("invalid hash", "$.config_sha256");
+  const std::string payload_sha = top.required_string("payload_sha256");
+  if (!is_sha256_hex(payload_sha)) throw invalid_input("invalid hash", "$.payload_sha256");
+  const std::string fingerprint = top.required_string("fingerprint");
+  if (!is_sha256_prefixed(fingerprint)) throw invalid_input("invalid hash", "$.fingerprint");
+  const json& payload = top.required("payload");
+  if (const json* diagnostics = top.optional("diagnostics")) expect_object(*diagnostics, "$.diagnostics");
+  top.finish();
+
+  read_payload(payload, *source);
+
+  // Integrity: both hashes are recomputed; geometry is left out of the payload hash because it is
+  // platform-sensitive (CONTRACTS §2.2).
+  if (c14n_sha256_hex(payload, {"bbox", "bboxes"}) != payload_sha) {
+    throw invalid_input("integrity check failed", "$.payload_sha256");
+  }
+  const json identity = {{"config_sha256", config_sha},   {"payload_sha256", payload_sha},
+                         {"profile_id", profile_id},       {"profile_sha256", profile_sha},
+                         {"schema_version", schema_version}, {"source_fingerprint", source_fingerprint}};
+  if (sha256_prefixed(to_c14n(identity)) != fingerprint) {
+    throw invalid_input("integrity check failed", "$.fingerprint");
+  }
+  source->fingerprint = fingerprint;
+  source->capabilities.spans = true;
+  source->capabilities.char_offsets = true;
+  source->capabilities.tables = true;
+  source->capabilities.fingerprint = true;
+  source->capabilities.coordinate_origin = "top-left";
+  source->capabilities.crop_support = false;
+  source->capabilities.structure = true;
+  source->build_indexes();
+  return source;
+}
+
+}  // namespace ethos

@@ -1,0 +1,199 @@
+// proof_summary.cpp - proof status, reusable checks, limitations, and the `--format summary` text.
+#include "core/proof_summary.hpp"
+
+#include <map>
+
+#include "core/error.hpp"
+
+namespace ethos {
+namespace {
+
+using json = nlohmann::json;
+
+// One fixed sentence per reason (no paths, no numbers), printed under each non-grounded check.
+const std::map<std::string, const char*>& diagnostics() {
+  static const std::map<std::string, const char*> kDiagnostics = {
+      {"missing_locator", "The citation names no page, element, span, table or bbox."},
+      {"missing_required_text", "The claim kind needs a non-blank text to compare."},
+      {"unsupported_claim_kind", "This claim kind is not verified by the active configuration."},
+      {"stale_fingerprint", "The citations were made for a different version of the document."},
+      {"missing_source_fingerprint", "The citations are pinned to a fingerprint but the source declares none."},
+      {"missing_citation_fingerprint", "The citations do not say which document version they were made for."},
+      {"missing_span_capability", "The source has no spans, so a span locator cannot be resolved."},
+      {"missing_table_capability", "The source has no tables, so a table locator cannot be resolved."},
+      {"unknown_coordinate_origin", "The source does not say where its coordinates start, so geometry cannot be used."},
+      {"element_not_found", "No element with the cited element_id exists in the source."},
+      {"span_not_found", "No span with the cited span_id exists in the source."},
+      {"page_not_found", "No page with the cited page id exists in the source."},
+      {"bbox_not_found", "No element on the cited page contains the cited bbox."},
+      {"missing_page_for_bbox", "A bbox locator needs the page it is on."},
+      {"missing_table_cell_locator", "A table locator needs both table_id and cell."},
+      {"table_not_found", "No table with the cited table_id exists in the source."},
+      {"table_cell_not_found", "The cited table has no cell covering the cited row and column."},
+      {"text_mismatch", "The claim text was not found in the cited target."},
+      {"locator_conflict", "The citation's locators point at different targets."},
+  };
+  return kDiagnostics;
+}
+
+std::string join(const json& list) {
+  if (list.empty()) return "none";
+  std::string out;
+  for (const json& item : list) {
+    if (!out.empty()) out += ",";
+    out += item.get<std::string>();
+  }
+  return out;
+}
+
+std::string locator_label(const json& citation) {
+  std::string out;
+  const auto add = [&](const std::string& part) { out += (out.empty() ? "" : ";") + part; };
+  if (citation.contains("page")) add("page:" + citation["page"].get<std::string>());
+  if (citation.contains("element_id")) add("element_id:" + citation["element_id"].get<std::string>());
+  if (citation.contains("span_id")) add("span_id:" + citation["span_id"].get<std::string>());
+  if (citation.contains("table_id")) add("table_id:" + citation["table_id"].get<std::string>());
+  if (citation.contains("cell")) {
+    add("cell:" + std::to_string(citation["cell"]["row"].get<std::int64_t>()) + "," +
+        std::to_string(citation["cell"]["col"].get<std::int64_t>()));
+  }
+  if (citation.contains("bbox")) {
+    const json& b = citation["bbox"];
+    add("bbox:[" + std::to_string(b[0].get<std::int64_t>()) + "," + std::to_string(b[1].get<std::int64_t>()) + "," +
+        std::to_string(b[2].get<std::int64_t>()) + "," + std::to_string(b[3].get<std::int64_t>()) + "]");
+  }
+  return out.empty() ? "none" : out;
+}
+
+// The six fixed recovery sentences, checked in the order of CONTRACTS §1.5.
+std::string recovery_hint(const json& summary, const json& report) {
+  const std::string status = summary["proof_status"];
+  const json& limitations = summary["proof_limitations"];
+  const auto has = [&](const char* name) {
+    for (const json& item : limitations) {
+      if (item == name) return true;
+    }
+    return false;
+  };
+  if (status == "verified" && limitations.empty()) return "none";
+  if (status == "verified") {
+    return "Verified; the source lacks some capabilities, so review the listed capability limits before reuse.";
+  }
+  if (status == "partially_verified") {
+    return "Reuse only the reusable grounded checks; fix or drop the claims listed under non_grounded_checks.";
+  }
+  if (report["fingerprint_stale"].get<bool>() || has("stale_fingerprint")) {
+    return "Re-run retrieval against the current document and cite its fingerprint, then verify again.";
+  }
+  if (has("capability_limited")) {
+    return "Use a source with the missing capabilities or cite with locators the source supports.";
+  }
+  if (has("semantic_unverified")) {
+    return "A quote was only found across adjacent elements; have a person confirm it or cite each part separately.";
+  }
+  return "Correct the claim text or its locator so it matches the source, then verify again.";
+}
+
+}  // namespace
+
+const json& report_of(const json& value) {
+  if (value.is_object() && value.contains("_type") && value.contains("predicate")) {
+    const json& predicate = value["predicate"];
+    if (!predicate.is_object() || !predicate.contains("checks")) {
+      throw invalid_input("statement predicate is not a verification report", "$.predicate");
+    }
+    return predicate;
+  }
+  if (!value.is_object() || !value.contains("checks") || !value.contains("fingerprint_stale")) {
+    throw invalid_input("not a verification report", "$");
+  }
+  return value;
+}
+
+json proof_summary(const json& input) {
+  const json& report = report_of(input);
+  const bool stale = report.at("fingerprint_stale").get<bool>();
+  json reusable = json::array(), review = json::array();
+  bool any_non_grounded = false, any_semantic = false, check_limited = false;
+  for (const json& check : report.at("checks")) {
+    const bool grounded = check.at("status") == "grounded";
+    const bool semantic = check.value("semantic_unverified", false);
+    (grounded && !semantic && !stale ? reusable : review).push_back(check.at("id"));
+    any_non_grounded = any_non_grounded || !grounded;
+    any_semantic = any_semantic || semantic;
+    for (const json& warning : check.value("warnings", json::array())) check_limited = check_limited || warning == "capability_limited";
+  }
+  bool report_limited = !report.value("capability_limits", json::array()).empty();
+  for (const json& warning : report.value("warnings", json::array())) report_limited = report_limited || warning == "capability_limited";
+  json limitations = json::array();
+  if (report_limited || check_limited) limitations.push_back("capability_limited");
+  if (stale) limitations.push_back("stale_fingerprint");
+  if (!report.value("unsupported_claim_kinds", json::array()).empty()) limitations.push_back("unsupported_claim_kind");
+  if (any_non_grounded) limitations.push_back("non_grounded_checks");
+  if (any_semantic) limitations.push_back("semantic_unverified");
+  const bool certified = report.at("all_evidence_grounded").get<bool>();
+  const char* status = certified ? "verified" : (!reusable.empty() ? "partially_verified" : "unverified");
+  return {{"proof_status", status},
+          {"request_certified", certified},
+          {"reusable_grounded_check_ids", std::move(reusable)},
+          {"needs_review_check_ids", std::move(review)},
+          {"proof_limitations", std::move(limitations)}};
+}
+
+std::string render_summary_text(const json& input) {
+  const json& report = report_of(input);
+  const json summary = proof_summary(report);
+  const auto yes_no = [](bool value) { return value ? std::string("true") : std::string("false"); };
+  std::string out;
+  const auto line = [&](const std::string& text) { out += text + "\n"; };
+  line("ethos verify summary");
+  line("schema_version: " + report.at("schema_version").get<std::string>());
+  line("verification_config_sha256: " + report.at("verification_config_sha256").get<std::string>());
+  line("all_evidence_grounded: " + yes_no(report.at("all_evidence_grounded").get<bool>()));
+  line("fingerprint_stale: " + yes_no(report.at("fingerprint_stale").get<bool>()));
+  line("proof_status: " + summary["proof_status"].get<std::string>());
+  line("request_certified: " + yes_no(summary["request_certified"].get<bool>()));
+  line("reusable_grounded_checks: " + join(summary["reusable_grounded_check_ids"]));
+  line("needs_review_checks: " + join(summary["needs_review_check_ids"]));
+  line("proof_limitations: " + join(summary["proof_limitations"]));
+  line("recovery_hint: " + recovery_hint(summary, report));
+  if (report.contains("document_fingerprint")) line("document_fingerprint: " + report["document_fingerprint"].get<std::string>());
+  const json& parser = report.at("grounding").at("parser");
+  line("grounding: " + parser.at("name").get<std::string>() + " " + parser.at("version").get<std::string>());
+  if (parser.contains("adapter")) line("grounding_adapter: " + parser["adapter"].get<std::string>());
+  if (parser.contains("adapter_version")) line("grounding_adapter_version: " + parser["adapter_version"].get<std::string>());
+  const json& caps = report.at("grounding").at("capabilities");
+  line("grounding_capabilities: spans=" + yes_no(caps.at("spans").get<bool>()) +
+       ",char_offsets=" + yes_no(caps.at("char_offsets").get<bool>()) + ",tables=" + yes_no(caps.at("tables").get<bool>()) +
+       ",fingerprint=" + yes_no(caps.at("fingerprint").get<bool>()) +
+       ",coordinate_origin=" + caps.at("coordinate_origin").get<std::string>() +
+       ",crop_support=" + yes_no(caps.at("crop_support").get<bool>()));
+  const json& checks = report.at("checks");
+  line("checks_total: " + std::to_string(checks.size()));
+  for (const char* status : {"grounded", "not_found", "mismatch", "stale", "unsupported_claim_kind",
+                             "capability_blocked", "error"}) {
+    std::size_t count = 0;
+    for (const json& check : checks) count += check.at("status") == status ? 1 : 0;
+    line(std::string("checks_") + status + ": " + std::to_string(count));
+  }
+  line("capability_limits: " + join(report.at("capability_limits")));
+  line("unsupported_claim_kinds: " + join(report.at("unsupported_claim_kinds")));
+  line("warnings: " + join(report.at("warnings")));
+  line("non_grounded_checks:");
+  bool any = false;
+  for (const json& check : checks) {
+    if (check.at("status") == "grounded") continue;
+    any = true;
+    const std::string reason = check.value("reason", std::string("unspecified"));
+    line("- " + check.at("id").get<std::string>() + " status=" + check.at("status").get<std::string>() +
+         " reason=" + reason + " kind=" + check.at("claim").at("kind").get<std::string>() +
+         " locator=" + locator_label(check.at("claim").at("citation")) +
+         " match_method=" + check.at("match_method").get<std::string>());
+    auto diagnostic = diagnostics().find(reason);
+    line(std::string("  diagnostic: ") + (diagnostic == diagnostics().end() ? "unspecified" : diagnostic->second));
+  }
+  if (!any) line("- none");
+  return out;
+}
+
+}  // namespace ethos

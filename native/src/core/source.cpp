@@ -1,0 +1,63 @@
+// source.cpp - identity/capability serialization and the id indexes of a loaded source.
+#include "core/source.hpp"
+
+namespace ethos {
+
+nlohmann::json ParserIdentity::to_json() const {
+  nlohmann::json out = {{"name", name}, {"version", version}};
+  if (adapter) out["adapter"] = *adapter;
+  if (adapter_version) out["adapter_version"] = *adapter_version;
+  return out;
+}
+
+nlohmann::json Capabilities::to_json() const {
+  return {{"spans", spans},
+          {"char_offsets", char_offsets},
+          {"tables", tables},
+          {"fingerprint", fingerprint},
+          {"coordinate_origin", coordinate_origin},
+          {"crop_support", crop_support}};
+}
+
+void Source::build_indexes() {
+  for (std::size_t i = 0; i < pages.size(); ++i) page_ids_.emplace(pages[i].id, i);
+  // emplace keeps the first entry for a repeated id: "first with that id" (CONTRACTS §3.2).
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    element_ids_.emplace(elements[i].id, i);
+    page_elements_[elements[i].page].push_back(i);
+  }
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    span_ids_.emplace(spans[i].id, i);
+    page_spans_[spans[i].page].push_back(i);
+  }
+  for (std::size_t i = 0; i < tables.size(); ++i) table_ids_.emplace(tables[i].id, i);
+}
+
+const Page* Source::page_by_id(const std::string& id) const {
+  auto it = page_ids_.find(id);
+  return it == page_ids_.end() ? nullptr : &pages[it->second];
+}
+
+namespace {
+std::size_t lookup(const std::unordered_map<std::string, std::size_t>& map, const std::string& id) {
+  auto it = map.find(id);
+  return it == map.end() ? Source::npos : it->second;
+}
+const std::vector<std::size_t> kNone;
+}  // namespace
+
+std::size_t Source::element_index(const std::string& id) const { return lookup(element_ids_, id); }
+std::size_t Source::span_index(const std::string& id) const { return lookup(span_ids_, id); }
+std::size_t Source::table_index(const std::string& id) const { return lookup(table_ids_, id); }
+
+const std::vector<std::size_t>& Source::elements_on_page(const std::string& page_id) const {
+  auto it = page_elements_.find(page_id);
+  return it == page_elements_.end() ? kNone : it->second;
+}
+
+const std::vector<std::size_t>& Source::spans_on_page(const std::string& page_id) const {
+  auto it = page_spans_.find(page_id);
+  return it == page_spans_.end() ? kNone : it->second;
+}
+
+}  // namespace ethos

@@ -1,0 +1,103 @@
+// source.hpp - the parser-neutral grounding view (CONTRACTS.md §2.3) every verdict is computed on.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ethos {
+
+// [x0, y0, x1, y1] in quanta (1/100 pt) with a top-left origin for native documents.
+struct Bbox {
+  std::int64_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  std::int64_t area() const { return (x1 - x0) * (y1 - y0); }
+  nlohmann::json to_json() const { return nlohmann::json::array({x0, y0, x1, y1}); }
+};
+
+struct Page {
+  std::string id;
+  std::int64_t index = 0;
+  std::int64_t width = 0;
+  std::int64_t height = 0;
+  std::int64_t rotation = 0;
+};
+
+struct Element {
+  std::string id;
+  std::string kind;  // lowercase element type (heading, text_block, ...)
+  std::string page;  // page id; empty for page-less sources
+  std::optional<Bbox> bbox;
+  std::optional<std::string> text;
+  std::int64_t heading_level = 0;  // 0 = not a heading with a level
+};
+
+struct Span {
+  std::string id;
+  std::string page;
+  std::optional<Bbox> bbox;
+  std::string text;
+  std::optional<std::size_t> element;  // owning element index when known
+  std::optional<std::int64_t> char_start, char_end;
+};
+
+struct Cell {
+  std::int64_t row = 0, col = 0, row_span = 1, col_span = 1;
+  std::optional<Bbox> bbox;
+  std::string text;
+};
+
+struct Table {
+  std::string id;
+  std::string page;  // native: the first of page_refs
+  std::optional<Bbox> bbox;
+  std::vector<Cell> cells;
+};
+
+struct ParserIdentity {
+  std::string name, version;
+  std::optional<std::string> adapter, adapter_version;
+  nlohmann::json to_json() const;
+};
+
+struct Capabilities {
+  bool spans = false, char_offsets = false, tables = false, fingerprint = false;
+  std::string coordinate_origin = "unknown";  // top-left | bottom-left | unknown
+  bool crop_support = false;
+  bool structure = false;  // heading/reading-order structure for provenance (missing_structure)
+  nlohmann::json to_json() const;  // the six public fields
+};
+
+// A loaded source: immutable after construction, so many threads may read it at once.
+class Source {
+ public:
+  std::string kind;                       // "ethos-native-document", ...
+  std::string representation_sha256;      // bare hex of the exact bytes loaded
+  ParserIdentity parser;
+  Capabilities capabilities;
+  std::optional<std::string> fingerprint; // "sha256:..." when the source declares one
+  std::vector<Page> pages;
+  std::vector<Element> elements;          // reading order = array order
+  std::vector<Span> spans;
+  std::vector<Table> tables;
+
+  // Indexes built once by build_indexes(); lookups return nullptr / npos when absent.
+  void build_indexes();
+  const Page* page_by_id(const std::string& id) const;
+  std::size_t element_index(const std::string& id) const;  // first element with that id
+  std::size_t span_index(const std::string& id) const;
+  std::size_t table_index(const std::string& id) const;
+  const std::vector<std::size_t>& elements_on_page(const std::string& page_id) const;
+  const std::vector<std::size_t>& spans_on_page(const std::string& page_id) const;
+
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+ private:
+  std::unordered_map<std::string, std::size_t> page_ids_, element_ids_, span_ids_, table_ids_;
+  std::unordered_map<std::string, std::vector<std::size_t>> page_elements_, page_spans_;
+};
+
+}  // namespace ethos

@@ -1,0 +1,344 @@
+// verifier.cpp - staleness, target resolution, cross-element join and text comparison per claim.
+#include "core/verifier.hpp"
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
+#include "text/normalize.hpp"
+
+namespace ethos {
+namespace {
+
+// Normalizes source texts lazily, once per verify call: a page-only search or many claims on one
+// element then pay for normalization once. Keys are the addresses of the immutable source strings.
+class TextCache {
+ public:
+  explicit TextCache(const NormalizationOptions& options) : options_(options) {}
+  const std::string& get(const std::string& text) {
+    auto it = cache_.find(&text);
+    if (it != cache_.end()) return it->second;
+    return cache_.emplace(&text, normalize_text(text, options_)).first->second;
+  }
+  std::string fresh(const std::string& text) const { return normalize_text(text, options_); }
+  const NormalizationOptions& options() const { return options_; }
+
+ private:
+  NormalizationOptions options_;
+  std::unordered_map<const std::string*, std::string> cache_;
+};
+
+bool is_text_kind(const std::string& kind) { return kind == "quote" || kind == "value" || kind == "table_cell"; }
+
+// Containment for quotes (and any quote on a cell), whole-text equality for values and cells.
+bool text_rule(const std::string& kind, const std::string& expected, const std::string& target) {
+  if (expected.empty()) return false;  // an expected text that normalizes to empty never matches
+  if (kind == "quote") return target.find(expected) != std::string::npos;
+  return target == expected;
+}
+
+std::string method_for(const Claim& claim, const VerificationConfig& config) {
+  if (claim.kind == "presence") return "presence_only";
+  if (claim.citation.has_table_locator() || claim.kind == "table_cell") return "table_cell_lookup";
+  const bool exact = config.exact_profile();
+  if (claim.kind == "quote") return exact ? "exact_text_contains" : "normalized_text_contains";
+  return exact ? "exact_text" : "normalized_text";
+}
+
+bool contains_with_tolerance(const Bbox& outer, const Bbox& inner, std::int64_t tol) {
+  return inner.x0 >= outer.x0 - tol && inner.y0 >= outer.y0 - tol && inner.x1 <= outer.x1 + tol &&
+         inner.y1 <= outer.y1 + tol;
+}
+
+Bbox union_of(const Bbox& a, const Bbox& b) {
+  return Bbox{std::min(a.x0, b.x0), std::min(a.y0, b.y0), std::max(a.x1, b.x1), std::max(a.y1, b.y1)};
+}
+
+// Adjacency of §3.5: same line (y-ranges overlap, second starts where first ends) or stacked
+// (x-ranges overlap, second starts below where first ends), each within the gap tolerance.
+bool adjacent(const Bbox& first, const Bbox& second, std::int64_t tol) {
+  const bool y_overlap = std::max(first.y0, second.y0) < std::min(first.y1, second.y1);
+  const bool x_overlap = std::max(first.x0, second.x0) < std::min(first.x1, second.x1);
+  const auto gap_ok = [tol](std::int64_t a, std::int64_t b) { return (a > b ? a - b : b - a) <= tol; };
+  return (y_overlap && gap_ok(second.x0, first.x1)) || (x_overlap && gap_ok(second.y0, first.y1));
+}
+
+Target element_target(const Source& source, std::size_t index) {
+  const Element& element = source.elements[index];
+  return Target{element.page, element.bbox, element.text, {index}, "element_scoped", 0};
+}
+
+Target page_target(const Page& page) {
+  return Target{page.id, Bbox{0, 0, page.width, page.height}, std::nullopt, {}, "page_scoped", 0};
+}
+
+class ClaimVerifier {
+ public:
+  ClaimVerifier(const Source& source, const CitationSet& citations, const VerificationConfig& config)
+      : source_(source), citations_(citations), config_(config), cache_(config.normalization) {}
+
+  CheckResult run(const Claim& claim, Verdicts& verdicts);
+
+ private:
+  CheckResult fail(std::string status, std::string reason) const {
+    CheckResult result;
+    result.status = std::move(status);
+    result.reason = std::move(reason);
+    result.match_method = "none";
+    if (result.status == "capability_blocked") result.warnings.push_back("capability_limited");
+    return result;
+  }
+  std::optional<CheckResult> resolve(const Claim& claim, Target& target);
+  std::optional<CheckResult> try_join(const Claim& claim, std::size_t cited, const std::string& expected, Target& target,
+                                      bool& joined);
+  void locate_match(const Claim& claim, const std::string& expected, CheckResult& result);
+  void find_nearest(const std::string& expected, CheckResult& result);
+
+  const Source& source_;
+  const CitationSet& citations_;
+  const VerificationConfig& config_;
+  TextCache cache_;
+};
+
+// Steps 5 of §3.1: locator groups, conflicts, then the resolution precedence of §3.2.
+std::optional<CheckResult> ClaimVerifier::resolve(const Claim& claim, Target& target) {
+  const Citation& c = claim.citation;
+  const int groups = (c.has_table_locator() ? 1 : 0) + (c.span_id ? 1 : 0) + (c.element_id ? 1 : 0) + (c.bbox ? 1 : 0);
+  if (groups > 1) return fail("error", "locator_conflict");
+
+  if (c.has_table_locator() || claim.kind == "table_cell") {
+    if (!c.table_id || !c.cell) return fail("error", "missing_table_cell_locator");
+    if (!source_.capabilities.tables) return fail("capability_blocked", "missing_table_capability");
+    const std::size_t index = source_.table_index(*c.table_id);
+    if (index == Source::npos) return fail("not_found", "table_not_found");
+    const Table& table = source_.tables[index];
+    const auto covers = [&](const Cell& cell) {
+      return c.cell->row >= cell.row && c.cell->row < cell.row + cell.row_span && c.cell->col >= cell.col &&
+             c.cell->col < cell.col + cell.col_span;
+    };
+    auto cell = std::find_if(table.cells.begin(), table.cells.end(), covers);
+    if (cell == table.cells.end()) return fail("not_found", "table_cell_not_found");
+    target = Target{table.page, cell->bbox, cell->text, {}, "table_cell", 0};
+  } else if (c.span_id) {
+    if (!source_.capabilities.spans) return fail("capability_blocked", "missing_span_capability");
+    const std::size_t index = source_.span_index(*c.span_id);
+    if (index == Source::npos) return fail("not_found", "span_not_found");
+    const Span& span = source_.spans[index];
+    target = Target{span.page, span.bbox, span.text, {}, "exact_span", 0};
+    if (span.element) target.elements.push_back(*span.element);
+  } else if (c.element_id) {
+    const std::size_t index = source_.element_index(*c.element_id);
+    if (index == Source::npos) return fail("not_found", "element_not_found");
+    target = element_target(source_, index);
+  } else if (c.bbox) {
+    if (!c.page) return fail("error", "missing_page_for_bbox");
+    if (source_.capabilities.coordinate_origin == "unknown") return fail("capability_blocked", "unknown_coordinate_origin");
+    if (source_.page_by_id(*c.page) == nullptr) return fail("not_found", "page_not_found");
+    std::size_t best = Source::npos;
+    for (std::size_t index : source_.elements_on_page(*c.page)) {
+      const Element& element = source_.elements[index];
+      if (!element.bbox || !contains_with_tolerance(*element.bbox, *c.bbox, config_.bbox_containment_tolerance_q)) continue;
+      // Smallest containing element wins; strict < keeps the earlier element on ties.
+      if (best == Source::npos || element.bbox->area() < source_.elements[best].bbox->area()) best = index;
+    }
+    if (best == Source::npos) return fail("not_found", "bbox_not_found");
+    target = element_target(source_, best);
+    return std::nullopt;  // the page was the bbox's own page, so it cannot conflict
+  } else if (c.page) {
+    const Page* page = source_.page_by_id(*c.page);
+    if (page == nullptr) return fail("not_found", "page_not_found");
+    target = page_target(*page);
+    return std::nullopt;
+  } else {
+    return fail("error", "missing_locator");
+  }
+  // A supplemental page must agree with the resolved target (0.6).
+  if (c.page && *c.page != target.page) return fail("error", "locator_conflict");
+  return std::nullopt;
+}
+
+// §3.5: a quote cited to one element that spans into its neighbour (same page, adjacent).
+std::optional<CheckResult> ClaimVerifier::try_join(const Claim&, std::size_t cited, const std::string& expected,
+                                                   Target& target, bool& joined) {
+  joined = false;
+  const bool origin_known = source_.capabilities.coordinate_origin != "unknown";
+  bool would_join_ignoring_geometry = false;
+  const std::size_t count = source_.elements.size();
+  const std::pair<std::size_t, std::size_t> candidates[2] = {{cited, cited + 1}, {cited - 1, cited}};
+  for (int i = 0; i < 2; ++i) {
+    const auto [first_index, second_index] = candidates[i];
+    if (i == 0 && cited + 1 >= count) continue;
+    if (i == 1 && cited == 0) continue;
+    const Element& first = source_.elements[first_index];
+    const Element& second = source_.elements[second_index];
+    if (first.page != second.page || !first.text || !second.text) continue;
+    const std::size_t other = first_index == cited ? second_index : first_index;
+    if (text_rule("quote", expected, cache_.get(*source_.elements[other].text))) continue;  // matches alone
+    const std::string joined_text = *first.text + " " + *second.text;
+    if (!text_rule("quote", expected, cache_.fresh(joined_text))) continue;
+    if (!origin_known) {
+      would_join_ignoring_geometry = true;
+      continue;
+    }
+    if (!first.bbox || !second.bbox || !adjacent(*first.bbox, *second.bbox, config_.adjacency_gap_tolerance_q)) continue;
+    target = Target{first.page, union_of(*first.bbox, *second.bbox), joined_text, {first_index, second_index},
+                    "element_scoped", first.text->size() + 1};
+    joined = true;
+    return std::nullopt;
+  }
+  if (would_join_ignoring_geometry) return fail("capability_blocked", "unknown_coordinate_origin");
+  return std::nullopt;
+}
+
+// Where a grounded quote/value sits in the target's original text (for context_echo).
+void ClaimVerifier::locate_match(const Claim& claim, const std::string& expected, CheckResult& result) {
+  const Target& target = *result.target;
+  const NormalizedText normalized = normalize(*target.text, config_.normalization, true);
+  if (normalized.text.empty()) return;
+  std::size_t begin = 0;
+  std::size_t end = normalized.text.size();
+  if (claim.kind == "quote") {
+    begin = normalized.text.find(expected);
+    if (begin == std::string::npos) return;
+    end = begin + expected.size();
+  }
+  result.match = MatchRange{normalized.original_begin(begin), normalized.original_end(end)};
+}
+
+// token_jaccard_v1: the element (on the target's page, or anywhere without a page) whose token
+// set is most similar to the expected text's; ties keep the earlier element.
+void ClaimVerifier::find_nearest(const std::string& expected, CheckResult& result) {
+  const auto tokens = [](const std::string& text) {
+    std::set<std::string> out;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+      const std::size_t space = text.find(' ', pos);
+      const std::size_t stop = space == std::string::npos ? text.size() : space;
+      if (stop > pos) out.insert(text.substr(pos, stop - pos));
+      pos = stop + 1;
+    }
+    return out;
+  };
+  NormalizationOptions folded = config_.normalization;
+  folded.profile = NormalizationProfile::unicode_compat_v1;  // tokens split on any whitespace
+  folded.lowercase = true;
+  const std::set<std::string> wanted = tokens(normalize_text(expected, folded));
+  if (wanted.empty()) return;
+  const std::string page = result.target ? result.target->page : std::string();
+  std::vector<std::size_t> all;
+  const std::vector<std::size_t>* candidates = &all;
+  if (!page.empty()) {
+    candidates = &source_.elements_on_page(page);
+  } else {
+    for (std::size_t i = 0; i < source_.elements.size(); ++i) all.push_back(i);
+  }
+  std::optional<NearestMatch> best;
+  for (std::size_t index : *candidates) {
+    const Element& element = source_.elements[index];
+    if (!element.text) continue;
+    const std::set<std::string> have = tokens(normalize_text(*element.text, folded));
+    std::size_t common = 0;
+    for (const std::string& token : wanted) common += have.count(token);
+    const std::size_t all_tokens = wanted.size() + have.size() - common;
+    if (common == 0 || all_tokens == 0) continue;
+    const auto bp = static_cast<std::int64_t>(common * 10000 / all_tokens);
+    if (!best || bp > best->similarity_bp) best = NearestMatch{index, bp};
+  }
+  result.nearest = best;
+}
+
+CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
+  const Citation& c = claim.citation;
+  // 1. No locator.
+  if (!c.has_locator()) return fail("error", "missing_locator");
+  // 2. Unsupported kinds (never verifiable, or excluded by the config).
+  if (!config_.allows_kind(claim.kind)) {
+    auto& list = verdicts.unsupported_claim_kinds;
+    if (std::find(list.begin(), list.end(), claim.kind) == list.end()) list.push_back(claim.kind);
+    return fail("unsupported_claim_kind", "unsupported_claim_kind");
+  }
+  // 3. Text-bearing kinds need text.
+  if (is_text_kind(claim.kind) && (!claim.text || is_blank(*claim.text))) return fail("error", "missing_required_text");
+  // 4. Staleness, only when the config asks for fingerprint matching.
+  if (config_.require_fingerprint_match) {
+    const auto& cited = citations_.document_fingerprint;
+    const auto& held = source_.fingerprint;
+    if (cited && held && *cited != *held) {
+      verdicts.fingerprint_stale = true;
+      return fail("stale", "stale_fingerprint");
+    }
+    if (cited && !held) return fail("capability_blocked", "missing_source_fingerprint");
+    if (!cited && held) return fail("stale", "missing_citation_fingerprint");
+  }
+  // 5. Resolve the target.
+  Target target;
+  if (auto failure = resolve(claim, target)) return *failure;
+
+  CheckResult result;
+  result.match_method = method_for(claim, config_);
+  // 7 (presence): existence is the claim.
+  if (claim.kind == "presence") {
+    result.status = "grounded";
+    result.target = std::move(target);
+    return result;
+  }
+  const std::string expected = cache_.fresh(*claim.text);
+  const bool page_only = !c.has_table_locator() && !c.span_id && !c.element_id && !c.bbox;
+  bool matched = target.text && text_rule(claim.kind, expected, cache_.get(*target.text));
+
+  // Page-only quote/value claims search the page: first element, then first span (0.6).
+  if (!matched && page_only) {
+    for (std::size_t index : source_.elements_on_page(target.page)) {
+      const Element& element = source_.elements[index];
+      if (element.text && text_rule(claim.kind, expected, cache_.get(*element.text))) {
+        target = element_target(source_, index);
+        matched = true;
+        break;
+      }
+    }
+    if (!matched && source_.capabilities.spans) {
+      for (std::size_t index : source_.spans_on_page(target.page)) {
+        const Span& span = source_.spans[index];
+        if (text_rule(claim.kind, expected, cache_.get(span.text))) {
+          target = Target{span.page, span.bbox, span.text, {}, "exact_span", 0};
+          if (span.element) target.elements.push_back(*span.element);
+          matched = true;
+          break;
+        }
+      }
+    }
+  }
+  // 6. Cross-element join repair for quotes cited to one element.
+  if (!matched && claim.kind == "quote" && c.element_id && !c.span_id && !c.bbox && !c.has_table_locator()) {
+    bool joined = false;
+    if (auto blocked = try_join(claim, target.elements.front(), expected, target, joined)) return *blocked;
+    if (joined) {
+      matched = true;
+      result.semantic_unverified = true;  // the join itself is an inference nobody cited (0.6)
+    }
+  }
+  result.target = std::move(target);
+  if (matched) {
+    result.status = "grounded";
+    if (config_.hardening.include_context_echo && claim.kind != "table_cell" && !c.has_table_locator()) {
+      locate_match(claim, expected, result);
+    }
+  } else {
+    result.status = "mismatch";
+    result.reason = "text_mismatch";
+    if (config_.hardening.include_nearest_match) find_nearest(*claim.text, result);
+  }
+  return result;
+}
+
+}  // namespace
+
+Verdicts verify_claims(const Source& source, const CitationSet& citations, const VerificationConfig& config) {
+  Verdicts verdicts;
+  verdicts.checks.reserve(citations.claims.size());
+  ClaimVerifier verifier(source, citations, config);
+  for (const Claim& claim : citations.claims) verdicts.checks.push_back(verifier.run(claim, verdicts));
+  return verdicts;
+}
+
+}  // namespace ethos

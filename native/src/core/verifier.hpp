@@ -1,0 +1,55 @@
+// verifier.hpp - the per-check pipeline of CONTRACTS.md §3.1: one verdict per claim.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/citations.hpp"
+#include "core/config.hpp"
+#include "core/source.hpp"
+
+namespace ethos {
+
+// What a citation resolved to: the text and place a verdict is about.
+struct Target {
+  std::string page;                  // page id
+  std::optional<Bbox> bbox;
+  std::optional<std::string> text;   // nullopt for a text-less page target
+  std::vector<std::size_t> elements; // element indices behind the target (0, 1 or 2 for joins)
+  std::string tier;                  // exact_span | element_scoped | table_cell | page_scoped
+  std::size_t join_boundary = 0;     // byte offset in text where the second joined element starts
+};
+
+// Byte range of a match in the target's original text.
+struct MatchRange {
+  std::size_t begin = 0, end = 0;
+};
+
+struct NearestMatch {
+  std::size_t element = 0;
+  std::int64_t similarity_bp = 0;
+};
+
+struct CheckResult {
+  std::string status;
+  std::string reason;        // empty when grounded
+  std::string match_method;  // "none" when no comparison happened
+  bool semantic_unverified = false;
+  std::optional<Target> target;
+  std::optional<MatchRange> match;  // grounded quote/value: where in target->text
+  std::optional<NearestMatch> nearest;
+  std::vector<std::string> warnings;
+};
+
+struct Verdicts {
+  std::vector<CheckResult> checks;
+  bool fingerprint_stale = false;
+  std::vector<std::string> unsupported_claim_kinds;  // first-appearance order, deduplicated
+};
+
+Verdicts verify_claims(const Source& source, const CitationSet& citations, const VerificationConfig& config);
+
+}  // namespace ethos

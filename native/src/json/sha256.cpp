@@ -1,0 +1,40 @@
+// sha256.cpp - SHA-256 through OpenSSL's EVP one-shot digest (no hand-written hash code).
+#include "json/sha256.hpp"
+
+#include <openssl/evp.h>
+
+#include "core/error.hpp"
+
+namespace ethos {
+
+std::string sha256_hex(std::string_view bytes) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
+    throw EthosError("internal_error", "hashing failed");
+  }
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(length * 2);
+  for (unsigned int i = 0; i < length; ++i) {
+    out.push_back(kHex[digest[i] >> 4]);
+    out.push_back(kHex[digest[i] & 0x0f]);
+  }
+  return out;
+}
+
+std::string sha256_prefixed(std::string_view bytes) { return "sha256:" + sha256_hex(bytes); }
+
+bool is_sha256_hex(std::string_view text) {
+  if (text.size() != 64) return false;
+  for (char c : text) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
+bool is_sha256_prefixed(std::string_view text) {
+  return text.size() == 71 && text.substr(0, 7) == "sha256:" && is_sha256_hex(text.substr(7));
+}
+
+}  // namespace ethos

@@ -1,0 +1,40 @@
+// normalize.hpp - the public text normalization profiles (CONTRACTS.md §3.3) with offset maps.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ethos {
+
+enum class NormalizationProfile { none, collapse_whitespace, unicode_compat_v1 };
+
+struct NormalizationOptions {
+  NormalizationProfile profile = NormalizationProfile::collapse_whitespace;
+  bool lowercase = false;  // case_sensitive=false: full Unicode lowercase after normalization
+};
+
+// Normalized text plus, when requested, where each normalized byte came from in the input: the
+// byte range [start, end) of the source character (or whitespace run) that produced it. Offsets
+// into the original text are read from this map, never by searching the original again.
+struct NormalizedText {
+  std::string text;
+  std::vector<std::uint32_t> source_start;  // one per byte of text (empty without a map)
+  std::vector<std::uint32_t> source_end;
+
+  // Source byte range of normalized bytes [begin, end); requires a map and begin < end.
+  std::uint32_t original_begin(std::size_t begin) const { return source_start[begin]; }
+  std::uint32_t original_end(std::size_t end) const { return source_end[end - 1]; }
+};
+
+NormalizedText normalize(std::string_view input, const NormalizationOptions& options, bool with_map);
+std::string normalize_text(std::string_view input, const NormalizationOptions& options);
+
+// Unicode White_Space (PropList.txt; also Rust's char::is_whitespace).
+bool is_unicode_white_space(char32_t scalar);
+
+// The Unicode version of the generated case tables.
+const char* unicode_version();
+
+}  // namespace ethos

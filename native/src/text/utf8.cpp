@@ -1,0 +1,83 @@
+// utf8.cpp - minimal UTF-8 decoding for already-validated strings (validation lives in the JSON loader).
+#include "text/utf8.hpp"
+
+namespace ethos::utf8 {
+
+char32_t next(std::string_view text, std::size_t& pos) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(pos);
+  if (lead < 0x80) {
+    pos += 1;
+    return lead;
+  }
+  if ((lead >> 5) == 0x6 && pos + 1 < text.size()) {
+    const char32_t cp = (static_cast<char32_t>(lead & 0x1F) << 6) | (byte(pos + 1) & 0x3F);
+    pos += 2;
+    return cp;
+  }
+  if ((lead >> 4) == 0xE && pos + 2 < text.size()) {
+    const char32_t cp = (static_cast<char32_t>(lead & 0x0F) << 12) |
+                        (static_cast<char32_t>(byte(pos + 1) & 0x3F) << 6) | (byte(pos + 2) & 0x3F);
+    pos += 3;
+    return cp;
+  }
+  if ((lead >> 3) == 0x1E && pos + 3 < text.size()) {
+    const char32_t cp = (static_cast<char32_t>(lead & 0x07) << 18) |
+                        (static_cast<char32_t>(byte(pos + 1) & 0x3F) << 12) |
+                        (static_cast<char32_t>(byte(pos + 2) & 0x3F) << 6) | (byte(pos + 3) & 0x3F);
+    pos += 4;
+    return cp;
+  }
+  // Unreachable for validated input; consume one byte so callers always make progress.
+  pos += 1;
+  return 0xFFFD;
+}
+
+void append(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+std::size_t scalar_count(std::string_view text) {
+  std::size_t count = 0;
+  for (char c : text) {
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++count;  // count lead bytes only
+  }
+  return count;
+}
+
+std::size_t byte_offset_of_scalar(std::string_view text, std::size_t scalars) {
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+      if (seen == scalars) return i;
+      ++seen;
+    }
+  }
+  return text.size();
+}
+
+std::string_view head(std::string_view text, std::size_t scalars) {
+  return text.substr(0, byte_offset_of_scalar(text, scalars));
+}
+
+std::string_view tail(std::string_view text, std::size_t scalars) {
+  const std::size_t total = scalar_count(text);
+  if (scalars >= total) return text;
+  return text.substr(byte_offset_of_scalar(text, total - scalars));
+}
+
+}  // namespace ethos::utf8

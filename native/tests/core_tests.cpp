@@ -1,0 +1,77 @@
+// core_tests.cpp - unit tests of the core's building blocks (c14n, hashes, strict JSON, normalization).
+#include <cstdio>
+#include <string>
+
+#include "core/config.hpp"
+#include "core/error.hpp"
+#include "json/c14n.hpp"
+#include "json/sha256.hpp"
+#include "json/strict_json.hpp"
+#include "text/normalize.hpp"
+
+namespace {
+
+int failures = 0;
+
+void check(bool condition, const char* what, int line) {
+  if (!condition) {
+    std::fprintf(stderr, "FAILED line %d: %s\n", line, what);
+    ++failures;
+  }
+}
+#define CHECK(cond) check((cond), #cond, __LINE__)
+
+// Returns the envelope of the error thrown by parse_strict, or "" if it parsed.
+std::string parse_error(const std::string& text) {
+  try {
+    ethos::parse_strict(text, "test");
+    return "";
+  } catch (const ethos::EthosError& error) {
+    return error.envelope();
+  }
+}
+
+void test_c14n_and_hashes() {
+  CHECK(ethos::sha256_hex(ethos::to_c14n(nlohmann::json::object())) ==
+        "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a");
+  CHECK(ethos::to_c14n(nlohmann::json::parse(R"({"b":1,"a":"\u0001\"\\\n\u007f é"})")) ==
+        "{\"a\":\"\\u0001\\\"\\\\\\n\x7f \xc3\xa9\",\"b\":1}");
+  CHECK(ethos::default_config().sha256 == "4bb224166a04a25fed2dd3ecdb9638ddcc5b398658532b73f1c0547e4983d0b0");
+}
+
+void test_strict_json() {
+  CHECK(parse_error(R"({"a":1,"a":2})").find("duplicate key") != std::string::npos);
+  CHECK(parse_error(R"({"a":{"b":[1,1.5]}})").find("\"path\":\"$.a.b[1]\"") != std::string::npos);
+  CHECK(parse_error(R"([1e3])").find("number is not an integer") != std::string::npos);
+  CHECK(parse_error(R"([9007199254740992])").find("integer out of range") != std::string::npos);
+  CHECK(parse_error("\xEF\xBB\xBF{}").find("byte order mark") != std::string::npos);
+  CHECK(parse_error("[\"\xC3\x28\"]").find("invalid UTF-8") != std::string::npos);
+  CHECK(parse_error(std::string(65, '[') + std::string(65, ']')).find("nesting too deep") != std::string::npos);
+  CHECK(parse_error(R"({"x":[-0]})").empty());
+  CHECK(ethos::to_c14n(ethos::parse_strict(R"({"x":[-0]})", "test")) == R"({"x":[0]})");
+}
+
+void test_normalization() {
+  ethos::NormalizationOptions collapse;
+  CHECK(ethos::normalize_text(" a \t\r\n b\xC2\xA0 ", collapse) == "a b");
+  CHECK(ethos::normalize_text("a\xC2\xA0\xC2\xA0 b", collapse) == "a\xC2\xA0\xC2\xA0 b");
+  CHECK(ethos::normalize_text("a\x0B b", collapse) == "a\x0B b");
+  ethos::NormalizationOptions compat{ethos::NormalizationProfile::unicode_compat_v1, false};
+  CHECK(ethos::normalize_text("\xE2\x80\x9C\xEF\xAC\x81ne\xE2\x80\x9D \xE2\x80\x94 x\xC2\xAD\xE2\x80\xA6", compat) == "\"fine\" - x...");
+  ethos::NormalizationOptions lower{ethos::NormalizationProfile::collapse_whitespace, true};
+  CHECK(ethos::normalize_text("ÉCOLE \xC4\xB0", lower) == "\xC3\xA9" "cole i\xCC\x87");
+  CHECK(ethos::normalize_text("ΟΔΟΣ", lower) == "οδος");
+  const auto mapped = ethos::normalize("  ab  cd", collapse, true);
+  CHECK(mapped.text == "ab cd");
+  CHECK(mapped.original_begin(3) == 6 && mapped.original_end(5) == 8);
+}
+
+}  // namespace
+
+int main() {
+  test_c14n_and_hashes();
+  test_strict_json();
+  test_normalization();
+  if (failures == 0) std::printf("core_tests: all checks passed\n");
+  return failures == 0 ? 0 : 1;
+}
