@@ -88,9 +88,8 @@ std::string verify(const Source& source, std::string_view citations, std::string
   const VerificationConfig config = config_bytes.empty() ? default_config() : load_config(config_bytes);
   const CitationSet set = load_citations(citations, config.max_checks, options.claim_validation);
   const Verdicts verdicts = verify_claims(source, set, config);
-  json report = build_report(source, set, config, verdicts);
-  if (options.statement) report = wrap_statement(source, options.subject_name, "grounding", std::move(report));
-  return to_c14n(report);
+  return write_report(source, set, config, verdicts,
+                      options.statement ? std::optional<std::string>(options.subject_name) : std::nullopt);
 }
 
 std::string proof_summary_json(std::string_view report) {

@@ -58,7 +58,7 @@ Claim read_claim(const json& value, const std::string& path, ClaimValidation val
   claim.text = reader.optional_string("text");
   claim.citation = read_citation(reader.required("citation"), reader.child_path("citation"));
   reader.finish();
-  claim.echo = value;
+  claim.echo = to_c14n(value);
 
   if (validation == ClaimValidation::report) return claim;  // the verifier reports these as checks
   const Citation& c = claim.citation;
@@ -113,7 +113,15 @@ CitationSet load_citations(std::string_view bytes, std::int64_t max_checks, Clai
   for (std::size_t i = 0; i < claims->size(); ++i) {
     set.claims.push_back(read_claim((*claims)[i], index_path(claims_path, i), validation));
   }
-  set.claims_sha256 = sha256_hex(to_c14n(*claims));
+  // claims_sha256 = sha256(c14n(claims array)), assembled from the per-claim canonical echoes.
+  Sha256 digest;
+  digest.update("[");
+  for (std::size_t i = 0; i < set.claims.size(); ++i) {
+    if (i > 0) digest.update(",");
+    digest.update(set.claims[i].echo);
+  }
+  digest.update("]");
+  set.claims_sha256 = digest.hex();
   return set;
 }
 

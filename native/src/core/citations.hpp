@@ -29,7 +29,7 @@ struct Claim {
   std::string kind;
   std::optional<std::string> text;
   Citation citation;
-  nlohmann::json echo;  // the claim exactly as parsed, echoed into its check
+  std::string echo;  // canonical JSON of the claim exactly as parsed, echoed into its check
 };
 
 struct CitationSet {

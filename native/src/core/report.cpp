@@ -1,8 +1,10 @@
-// report.cpp - assembles the report JSON: checks with evidence, gate, limits, attestation, hardening.
+// report.cpp - streams the report: checks with evidence, gate, limits, attestation, hardening fields.
 #include "core/report.hpp"
 
+#include <cstdio>
 #include <set>
 
+#include "json/canonical_writer.hpp"
 #include "text/utf8.hpp"
 
 namespace ethos {
@@ -12,9 +14,9 @@ using json = nlohmann::json;
 
 constexpr const char* kVerifierName = "ethos-verify";
 
-json capability_limits(const Source& source, const VerificationConfig& config) {
+std::vector<std::string> capability_limits(const Source& source, const VerificationConfig& config) {
   const Capabilities& caps = source.capabilities;
-  json limits = json::array();
+  std::vector<std::string> limits;
   if (!caps.spans) limits.push_back("missing_spans");
   if (!caps.char_offsets) limits.push_back("missing_char_offsets");
   if (!caps.tables && config.allows_kind("table_cell")) limits.push_back("missing_tables");
@@ -25,10 +27,23 @@ json capability_limits(const Source& source, const VerificationConfig& config) {
   return limits;
 }
 
+// The certification gate of §2.6.
+bool all_evidence_grounded(const Verdicts& verdicts) {
+  if (verdicts.fingerprint_stale || !verdicts.unsupported_claim_kinds.empty()) return false;
+  std::size_t supported = 0;
+  for (const CheckResult& check : verdicts.checks) {
+    if (check.status == "unsupported_claim_kind") continue;
+    ++supported;
+    if (check.status != "grounded" || check.semantic_unverified) return false;
+  }
+  return supported > 0;
+}
+
 // Headings above an element: walking back, each heading shallower than the last one kept.
-json heading_path(const Source& source, std::size_t index) {
+std::vector<std::string> heading_path(const Source& source, std::size_t index) {
   std::vector<std::string> path;
-  std::int64_t ceiling = source.elements[index].kind == "heading" ? std::max<std::int64_t>(source.elements[index].heading_level, 1) : 10;
+  const Element& self = source.elements[index];
+  std::int64_t ceiling = self.kind == "heading" ? std::max<std::int64_t>(self.heading_level, 1) : 10;
   for (std::size_t i = index; i-- > 0 && ceiling > 1;) {
     const Element& element = source.elements[i];
     if (element.kind != "heading") continue;
@@ -37,83 +52,129 @@ json heading_path(const Source& source, std::size_t index) {
     path.push_back(element.text.value_or(""));
     ceiling = level;
   }
-  return json(std::vector<std::string>(path.rbegin(), path.rend()));
+  return std::vector<std::string>(path.rbegin(), path.rend());
 }
 
-json provenance(const Source& source, const CheckResult& check) {
-  if (!source.capabilities.structure) return {{"status", "capability_limited"}, {"heading_path", json::array()}};
-  if (!check.target || check.target->elements.empty()) return {{"status", "not_applicable"}, {"heading_path", json::array()}};
-  const std::size_t index = check.target->elements.front();
-  json out = {{"status", "available"}, {"heading_path", heading_path(source, index)},
-              {"element_role", source.elements[index].kind}};
+void write_strings(CanonicalWriter& out, const std::vector<std::string>& items) {
+  out.begin_array();
+  for (const std::string& item : items) out.string(item);
+  out.end_array();
+}
+
+void write_bbox(CanonicalWriter& out, const Bbox& box) {
+  out.begin_array();
+  out.integer(box.x0);
+  out.integer(box.y0);
+  out.integer(box.x1);
+  out.integer(box.y1);
+  out.end_array();
+}
+
+void write_provenance(CanonicalWriter& out, const Source& source, const CheckResult& check) {
+  out.begin_object();
+  if (!source.capabilities.structure || check.target->elements.empty()) {
+    out.key("heading_path");
+    out.begin_array();
+    out.end_array();
+    out.member("status", source.capabilities.structure ? "not_applicable" : "capability_limited");
+    out.end_object();
+    return;
+  }
+  const std::size_t first = check.target->elements.front();
   const std::size_t last = check.target->elements.back();
-  if (index > 0) out["previous_element_id"] = source.elements[index - 1].id;
-  if (last + 1 < source.elements.size()) out["next_element_id"] = source.elements[last + 1].id;
-  return out;
+  out.member("element_role", source.elements[first].kind);
+  out.key("heading_path");
+  write_strings(out, heading_path(source, first));
+  if (last + 1 < source.elements.size()) out.member("next_element_id", source.elements[last + 1].id);
+  if (first > 0) out.member("previous_element_id", source.elements[first - 1].id);
+  out.member("status", "available");
+  out.end_object();
 }
 
 // Window of `window` scalars on each side of the match in the original target text.
-json context_echo(const Source& source, const CheckResult& check, std::int64_t window) {
+void write_context_echo(CanonicalWriter& out, const Source& source, const CheckResult& check, std::int64_t window) {
   const Target& target = *check.target;
   const std::string_view text = *target.text;
   const MatchRange range = *check.match;
   const auto w = static_cast<std::size_t>(window);
-  json out = {{"before", std::string(utf8::tail(text.substr(0, range.begin), w))},
-              {"match", std::string(text.substr(range.begin, range.end - range.begin))},
-              {"after", std::string(utf8::head(text.substr(range.end), w))}};
+  out.begin_object();
+  out.member("after", utf8::head(text.substr(range.end), w));
+  out.member("before", utf8::tail(text.substr(0, range.begin), w));
   if (target.elements.size() == 2 && target.join_boundary > range.begin && target.join_boundary <= range.end) {
-    const auto offset = utf8::scalar_count(text.substr(range.begin, target.join_boundary - range.begin));
-    out["element_boundary"] = {{"offset", static_cast<std::int64_t>(offset)},
-                               {"left_element_id", source.elements[target.elements[0]].id},
-                               {"right_element_id", source.elements[target.elements[1]].id}};
+    out.key("element_boundary");
+    out.begin_object();
+    out.member("left_element_id", source.elements[target.elements[0]].id);
+    out.member("offset", static_cast<std::int64_t>(utf8::scalar_count(text.substr(range.begin, target.join_boundary - range.begin))));
+    out.member("right_element_id", source.elements[target.elements[1]].id);
+    out.end_object();
   }
-  return out;
+  out.member("match", text.substr(range.begin, range.end - range.begin));
+  out.end_object();
 }
 
-json build_check(const Source& source, const Claim& claim, const CheckResult& check, std::size_t index,
-                 const VerificationConfig& config) {
-  char id[16];
-  std::snprintf(id, sizeof id, "v%04zu", index + 1);
-  json out = {{"id", id},
-              {"claim", claim.echo},
-              {"status", check.status},
-              {"match_method", check.match_method},
-              {"semantic_unverified", check.semantic_unverified},
-              {"warnings", check.warnings}};
-  if (!check.reason.empty()) out["reason"] = check.reason;
+// Keys in canonical order: claim, context_echo, evidence, evidence_tier, id, match_method,
+// nearest_match, provenance, reason, resolved_element_ids, semantic_unverified, status, warnings.
+void write_check(CanonicalWriter& out, const Source& source, const Claim& claim, const CheckResult& check,
+                 std::size_t index, const VerificationConfig& config) {
+  out.begin_object();
+  out.key("claim");
+  out.raw(claim.echo);
+  if (config.hardening.include_context_echo && check.match && check.target && check.target->text) {
+    out.key("context_echo");
+    write_context_echo(out, source, check, config.hardening.context_window_chars);
+  }
   if (check.target) {
     const Target& target = *check.target;
-    json evidence = {{"page", target.page}};
-    if (target.bbox) evidence["bbox"] = target.bbox->to_json();
-    if (config.include_text && target.text) evidence["text"] = *target.text;
-    out["evidence"] = std::move(evidence);
-    out["evidence_tier"] = target.tier;
-  }
-  if (config.hardened) {
-    json ids = json::array();
-    if (check.target) {
-      for (std::size_t element : check.target->elements) ids.push_back(source.elements[element].id);
+    out.key("evidence");
+    out.begin_object();
+    if (target.bbox) {
+      out.key("bbox");
+      write_bbox(out, *target.bbox);
     }
-    out["resolved_element_ids"] = std::move(ids);
+    out.member("page", target.page);
+    if (config.include_text && target.text) out.member("text", *target.text);
+    out.end_object();
+    out.member("evidence_tier", target.tier);
   }
-  if (config.hardening.include_provenance && check.target) out["provenance"] = provenance(source, check);
-  if (config.hardening.include_context_echo && check.match && check.target && check.target->text) {
-    out["context_echo"] = context_echo(source, check, config.hardening.context_window_chars);
-  }
+  char id[24];
+  std::snprintf(id, sizeof id, "v%04zu", index + 1);
+  out.member("id", id);
+  out.member("match_method", check.match_method);
   if (config.hardening.include_nearest_match && check.nearest) {
     const Element& element = source.elements[check.nearest->element];
-    out["nearest_match"] = {{"element_id", element.id},
-                            {"text", std::string(utf8::head(element.text.value_or(""), 512))},
-                            {"similarity_bp", check.nearest->similarity_bp},
-                            {"method", "token_jaccard_v1"}};
+    out.key("nearest_match");
+    out.begin_object();
+    out.member("element_id", element.id);
+    out.member("method", "token_jaccard_v1");
+    out.member("similarity_bp", check.nearest->similarity_bp);
+    out.member("text", utf8::head(element.text ? std::string_view(*element.text) : std::string_view(), 512));
+    out.end_object();
   }
-  return out;
+  if (config.hardening.include_provenance && check.target) {
+    out.key("provenance");
+    write_provenance(out, source, check);
+  }
+  if (!check.reason.empty()) out.member("reason", check.reason);
+  if (config.hardened) {
+    out.key("resolved_element_ids");
+    out.begin_array();
+    if (check.target) {
+      for (std::size_t element : check.target->elements) out.string(source.elements[element].id);
+    }
+    out.end_array();
+  }
+  out.member_bool("semantic_unverified", check.semantic_unverified);
+  out.member("status", check.status);
+  out.key("warnings");
+  write_strings(out, check.warnings);
+  out.end_object();
 }
 
 // Reusable grounded checks only: grounded, not semantically unverified, not stale.
-json dispersion(const Source& source, const Verdicts& verdicts, bool with_sections) {
+void write_dispersion(CanonicalWriter& out, const Source& source, const Verdicts& verdicts, bool with_sections) {
   std::int64_t grounded = 0, unmapped = 0;
-  std::set<std::string> elements, pages, sections;
+  std::set<std::string> elements, pages;
+  std::set<std::vector<std::string>> sections;
   for (const CheckResult& check : verdicts.checks) {
     if (check.status != "grounded" || check.semantic_unverified || verdicts.fingerprint_stale) continue;
     ++grounded;
@@ -123,65 +184,91 @@ json dispersion(const Source& source, const Verdicts& verdicts, bool with_sectio
       continue;
     }
     for (std::size_t element : check.target->elements) elements.insert(source.elements[element].id);
-    if (with_sections) sections.insert(heading_path(source, check.target->elements.front()).dump());
+    if (with_sections) sections.insert(heading_path(source, check.target->elements.front()));
   }
-  json out = {{"grounded_checks", grounded},
-              {"elements", static_cast<std::int64_t>(elements.size())},
-              {"pages", static_cast<std::int64_t>(pages.size())},
-              {"unmapped_grounded_checks", unmapped}};
-  if (with_sections) out["sections"] = static_cast<std::int64_t>(sections.size());
-  return out;
+  out.begin_object();
+  out.member("elements", static_cast<std::int64_t>(elements.size()));
+  out.member("grounded_checks", grounded);
+  out.member("pages", static_cast<std::int64_t>(pages.size()));
+  if (with_sections) out.member("sections", static_cast<std::int64_t>(sections.size()));
+  out.member("unmapped_grounded_checks", unmapped);
+  out.end_object();
+}
+
+void write_bare_report(CanonicalWriter& out, const Source& source, const CitationSet& citations,
+                       const VerificationConfig& config, const Verdicts& verdicts) {
+  const std::vector<std::string> limits = capability_limits(source, config);
+  out.begin_object();
+  out.member_bool("all_evidence_grounded", all_evidence_grounded(verdicts));
+  out.key("attestation");
+  out.begin_object();
+  out.member("claims_sha256", citations.claims_sha256);
+  out.member("config_version", config.config_version);
+  out.key("verifier");
+  out.begin_object();
+  out.member("name", kVerifierName);
+  out.member("version", ETHOS_VERSION_STRING);
+  out.end_object();
+  out.end_object();
+  out.key("capability_limits");
+  write_strings(out, limits);
+  out.key("checks");
+  out.begin_array();
+  for (std::size_t i = 0; i < verdicts.checks.size(); ++i) {
+    write_check(out, source, citations.claims[i], verdicts.checks[i], i, config);
+  }
+  out.end_array();
+  if (config.hardening.include_dispersion) {
+    out.key("dispersion");
+    write_dispersion(out, source, verdicts, config.hardening.include_provenance);
+  }
+  if (source.fingerprint) out.member("document_fingerprint", *source.fingerprint);
+  out.member_bool("fingerprint_stale", verdicts.fingerprint_stale);
+  out.key("grounding");
+  out.begin_object();
+  out.key("capabilities");
+  out.value(source.capabilities.to_json());
+  out.key("parser");
+  out.value(source.parser.to_json());
+  out.end_object();
+  out.member("schema_version", config.hardening.any() ? "1.1.0" : "1.0.0");
+  out.key("unsupported_claim_kinds");
+  write_strings(out, verdicts.unsupported_claim_kinds);
+  out.member("verification_config_sha256", config.sha256);
+  out.key("warnings");
+  write_strings(out, limits.empty() ? std::vector<std::string>{} : std::vector<std::string>{"capability_limited"});
+  out.end_object();
 }
 
 }  // namespace
 
-bool all_evidence_grounded(const json& report) {
-  if (report.at("fingerprint_stale").get<bool>()) return false;
-  if (!report.at("unsupported_claim_kinds").empty()) return false;
-  std::size_t supported = 0;
-  for (const json& check : report.at("checks")) {
-    if (check.at("status") == "unsupported_claim_kind") continue;
-    ++supported;
-    if (check.at("status") != "grounded" || check.at("semantic_unverified").get<bool>()) return false;
+std::string write_report(const Source& source, const CitationSet& citations, const VerificationConfig& config,
+                         const Verdicts& verdicts, const std::optional<std::string>& statement_subject) {
+  std::string text;
+  text.reserve(256 + citations.claims.size() * 512);
+  CanonicalWriter out(text);
+  if (!statement_subject) {
+    write_bare_report(out, source, citations, config, verdicts);
+    return text;
   }
-  return supported > 0;
-}
-
-json build_report(const Source& source, const CitationSet& citations, const VerificationConfig& config,
-                  const Verdicts& verdicts) {
-  json checks = json::array();
-  for (std::size_t i = 0; i < verdicts.checks.size(); ++i) {
-    checks.push_back(build_check(source, citations.claims[i], verdicts.checks[i], i, config));
-  }
-  json limits = capability_limits(source, config);
-  json report = {
-      {"schema_version", config.hardening.any() ? "1.1.0" : "1.0.0"},
-      {"verification_config_sha256", config.sha256},
-      {"grounding", {{"parser", source.parser.to_json()}, {"capabilities", source.capabilities.to_json()}}},
-      {"fingerprint_stale", verdicts.fingerprint_stale},
-      {"checks", std::move(checks)},
-      {"unsupported_claim_kinds", verdicts.unsupported_claim_kinds},
-      {"warnings", limits.empty() ? json::array() : json::array({"capability_limited"})},
-      {"capability_limits", std::move(limits)},
-      {"attestation",
-       {{"verifier", {{"name", kVerifierName}, {"version", ETHOS_VERSION_STRING}}},
-        {"config_version", config.config_version},
-        {"claims_sha256", citations.claims_sha256}}},
-  };
-  if (source.fingerprint) report["document_fingerprint"] = *source.fingerprint;
-  if (config.hardening.include_dispersion) {
-    report["dispersion"] = dispersion(source, verdicts, config.hardening.include_provenance);
-  }
-  report["all_evidence_grounded"] = all_evidence_grounded(report);
-  return report;
-}
-
-json wrap_statement(const Source& source, const std::string& subject_name, const char* predicate_kind,
-                    json predicate) {
-  return {{"_type", "https://in-toto.io/Statement/v1"},
-          {"subject", json::array({{{"name", subject_name}, {"digest", {{"sha256", source.representation_sha256}}}}})},
-          {"predicateType", std::string("https://docushell.com/ethos/") + predicate_kind + "/v1"},
-          {"predicate", std::move(predicate)}};
+  // §2.14: keys _type, predicate, predicateType, subject (byte order: '_' < 'p' < 's').
+  out.begin_object();
+  out.member("_type", "https://in-toto.io/Statement/v1");
+  out.key("predicate");
+  write_bare_report(out, source, citations, config, verdicts);
+  out.member("predicateType", "https://docushell.com/ethos/grounding/v1");
+  out.key("subject");
+  out.begin_array();
+  out.begin_object();
+  out.key("digest");
+  out.begin_object();
+  out.member("sha256", source.representation_sha256);
+  out.end_object();
+  out.member("name", *statement_subject);
+  out.end_object();
+  out.end_array();
+  out.end_object();
+  return text;
 }
 
 }  // namespace ethos

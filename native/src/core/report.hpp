@@ -1,9 +1,8 @@
-// report.hpp - the verification report (CONTRACTS.md §2.6) and its in-toto Statement wrapper.
+// report.hpp - writes the verification report (CONTRACTS.md §2.6), bare or in its in-toto Statement.
 #pragma once
 
+#include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "core/citations.hpp"
 #include "core/config.hpp"
@@ -12,14 +11,9 @@
 
 namespace ethos {
 
-nlohmann::json build_report(const Source& source, const CitationSet& citations, const VerificationConfig& config,
-                            const Verdicts& verdicts);
-
-// §2.14: {"_type", subject[{name, digest{sha256}}], predicateType, predicate}.
-nlohmann::json wrap_statement(const Source& source, const std::string& subject_name, const char* predicate_kind,
-                              nlohmann::json predicate);
-
-// The certification gate of §2.6 (all_evidence_grounded), from report fields.
-bool all_evidence_grounded(const nlohmann::json& report);
+// Canonical report JSON. With statement_subject set, the report is the predicate of the Statement
+// of §2.14 whose subject[0] is the representation read (that name, digest of its bytes).
+std::string write_report(const Source& source, const CitationSet& citations, const VerificationConfig& config,
+                         const Verdicts& verdicts, const std::optional<std::string>& statement_subject);
 
 }  // namespace ethos

@@ -65,11 +65,11 @@ bool adjacent(const Bbox& first, const Bbox& second, std::int64_t tol) {
 
 Target element_target(const Source& source, std::size_t index) {
   const Element& element = source.elements[index];
-  return Target{element.page, element.bbox, element.text, {index}, "element_scoped", 0};
+  return Target{element.page, element.bbox, element.text ? &*element.text : nullptr, nullptr, {index}, "element_scoped", 0};
 }
 
 Target page_target(const Page& page) {
-  return Target{page.id, Bbox{0, 0, page.width, page.height}, std::nullopt, {}, "page_scoped", 0};
+  return Target{page.id, Bbox{0, 0, page.width, page.height}, nullptr, nullptr, {}, "page_scoped", 0};
 }
 
 class ClaimVerifier {
@@ -118,13 +118,13 @@ std::optional<CheckResult> ClaimVerifier::resolve(const Claim& claim, Target& ta
     };
     auto cell = std::find_if(table.cells.begin(), table.cells.end(), covers);
     if (cell == table.cells.end()) return fail("not_found", "table_cell_not_found");
-    target = Target{table.page, cell->bbox, cell->text, {}, "table_cell", 0};
+    target = Target{table.page, cell->bbox, &cell->text, nullptr, {}, "table_cell", 0};
   } else if (c.span_id) {
     if (!source_.capabilities.spans) return fail("capability_blocked", "missing_span_capability");
     const std::size_t index = source_.span_index(*c.span_id);
     if (index == Source::npos) return fail("not_found", "span_not_found");
     const Span& span = source_.spans[index];
-    target = Target{span.page, span.bbox, span.text, {}, "exact_span", 0};
+    target = Target{span.page, span.bbox, &span.text, nullptr, {}, "exact_span", 0};
     if (span.element) target.elements.push_back(*span.element);
   } else if (c.element_id) {
     const std::size_t index = source_.element_index(*c.element_id);
@@ -181,7 +181,8 @@ std::optional<CheckResult> ClaimVerifier::try_join(const Claim&, std::size_t cit
       continue;
     }
     if (!first.bbox || !second.bbox || !adjacent(*first.bbox, *second.bbox, config_.adjacency_gap_tolerance_q)) continue;
-    target = Target{first.page, union_of(*first.bbox, *second.bbox), joined_text, {first_index, second_index},
+    auto owned = std::make_shared<const std::string>(joined_text);
+    target = Target{first.page, union_of(*first.bbox, *second.bbox), owned.get(), owned, {first_index, second_index},
                     "element_scoped", first.text->size() + 1};
     joined = true;
     return std::nullopt;
@@ -300,7 +301,7 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
       for (std::size_t index : source_.spans_on_page(target.page)) {
         const Span& span = source_.spans[index];
         if (text_rule(claim.kind, expected, cache_.get(span.text))) {
-          target = Target{span.page, span.bbox, span.text, {}, "exact_span", 0};
+          target = Target{span.page, span.bbox, &span.text, nullptr, {}, "exact_span", 0};
           if (span.element) target.elements.push_back(*span.element);
           matched = true;
           break;

@@ -1,6 +1,7 @@
 // verifier.hpp - the per-check pipeline of CONTRACTS.md §3.1: one verdict per claim.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,7 +18,10 @@ namespace ethos {
 struct Target {
   std::string page;                  // page id
   std::optional<Bbox> bbox;
-  std::optional<std::string> text;   // nullopt for a text-less page target
+  // The target's text: a string owned by the immutable source (element, span or cell text), or
+  // the joined text of a cross-element join held in `joined`; nullptr for a text-less page.
+  const std::string* text = nullptr;
+  std::shared_ptr<const std::string> joined;
   std::vector<std::size_t> elements; // element indices behind the target (0, 1 or 2 for joins)
   std::string tier;                  // exact_span | element_scoped | table_cell | page_scoped
   std::size_t join_boundary = 0;     // byte offset in text where the second joined element starts

@@ -1,13 +1,14 @@
-// c14n.cpp - canonical JSON to a string, through the one c14n writer (c14n_stream.cpp).
+// c14n.cpp - canonical JSON of a DOM value as a string, through the one writer (canonical_writer.cpp).
 #include "json/c14n.hpp"
 
-#include "json/c14n_stream.hpp"
+#include "json/canonical_writer.hpp"
 
 namespace ethos {
 
 std::string to_c14n(const nlohmann::json& value) {
   std::string out;
-  write_c14n(value, [&](std::string_view piece) { out.append(piece); });
+  CanonicalWriter writer(out);
+  writer.value(value);
   return out;
 }
 

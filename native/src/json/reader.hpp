@@ -3,7 +3,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -35,7 +34,7 @@ class ObjectReader {
  private:
   const nlohmann::json& object_;
   std::string path_;
-  std::set<std::string> seen_;
+  std::vector<const char*> seen_;  // field names asked for (literals; objects have few fields)
 };
 
 // Standalone checks used for array items and nested values (each throws invalid_input at path).

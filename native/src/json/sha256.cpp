@@ -1,4 +1,4 @@
-// sha256.cpp - SHA-256 through OpenSSL's EVP one-shot digest (no hand-written hash code).
+// sha256.cpp - SHA-256 through OpenSSL's EVP interface (no hand-written hash code).
 #include "json/sha256.hpp"
 
 #include <openssl/evp.h>
@@ -7,12 +7,28 @@
 
 namespace ethos {
 
-std::string sha256_hex(std::string_view bytes) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
+struct Sha256::Context {
+  EVP_MD_CTX* md = nullptr;
+};
+
+Sha256::Sha256() : context_(std::make_unique<Context>()) {
+  context_->md = EVP_MD_CTX_new();
+  if (context_->md == nullptr || EVP_DigestInit_ex(context_->md, EVP_sha256(), nullptr) != 1) {
+    EVP_MD_CTX_free(context_->md);
     throw EthosError("internal_error", "hashing failed");
   }
+}
+
+Sha256::~Sha256() { EVP_MD_CTX_free(context_->md); }
+
+void Sha256::update(std::string_view bytes) {
+  if (EVP_DigestUpdate(context_->md, bytes.data(), bytes.size()) != 1) throw EthosError("internal_error", "hashing failed");
+}
+
+std::string Sha256::hex() {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (EVP_DigestFinal_ex(context_->md, digest, &length) != 1) throw EthosError("internal_error", "hashing failed");
   static const char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(length * 2);
@@ -21,6 +37,12 @@ std::string sha256_hex(std::string_view bytes) {
     out.push_back(kHex[digest[i] & 0x0f]);
   }
   return out;
+}
+
+std::string sha256_hex(std::string_view bytes) {
+  Sha256 digest;
+  digest.update(bytes);
+  return digest.hex();
 }
 
 std::string sha256_prefixed(std::string_view bytes) { return "sha256:" + sha256_hex(bytes); }

@@ -70,6 +70,16 @@ class Emitter {
       out_.source_end.insert(out_.source_end.end(), bytes.size(), from.end);
     }
   }
+  // Copies input bytes that normalize to themselves; each byte maps to its own position.
+  void emit_verbatim(std::string_view input, std::size_t start, std::size_t length) {
+    out_.text.append(input.data() + start, length);
+    if (with_map_) {
+      for (std::size_t i = 0; i < length; ++i) {
+        out_.source_start.push_back(static_cast<std::uint32_t>(start + i));
+        out_.source_end.push_back(static_cast<std::uint32_t>(start + i + 1));
+      }
+    }
+  }
   void emit_scalar(char32_t c, Piece from) {
     std::string bytes;
     utf8::append(bytes, c);
@@ -107,6 +117,19 @@ void whitespace_pass(std::string_view input, NormalizedText& out, bool with_map,
   Piece run{0, 0};
   std::size_t pos = begin;
   while (pos < end) {
+    // Fast path: printable ASCII other than space is never collapsed, folded or deleted by any
+    // profile, so whole runs of it are copied at once.
+    std::size_t plain = pos;
+    while (plain < end && static_cast<unsigned char>(input[plain]) > 0x20 && static_cast<unsigned char>(input[plain]) < 0x7F) ++plain;
+    if (plain > pos) {
+      if (pending) {
+        emitter.emit(" ", run);
+        pending = false;
+      }
+      emitter.emit_verbatim(input, pos, plain - pos);
+      pos = plain;
+      continue;
+    }
     const std::size_t start = pos;
     const char32_t c = utf8::next(input, pos);
     const Piece piece{static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(pos)};
@@ -176,14 +199,7 @@ NormalizedText normalize(std::string_view input, const NormalizationOptions& opt
   const auto keep = [](char32_t, Piece, Emitter&, bool&, Piece&) { return false; };
   switch (options.profile) {
     case NormalizationProfile::none: {
-      Emitter emitter(out, with_map);
-      std::size_t pos = 0;
-      while (pos < input.size()) {
-        const std::size_t start = pos;
-        utf8::next(input, pos);
-        emitter.emit(input.substr(start, pos - start),
-                     Piece{static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(pos)});
-      }
+      Emitter(out, with_map).emit_verbatim(input, 0, input.size());
       break;
     }
     case NormalizationProfile::collapse_whitespace:

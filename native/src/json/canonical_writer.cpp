@@ -1,0 +1,158 @@
+// canonical_writer.cpp - the one c14n serializer of the core (escaping, ordering checks, buffering).
+#include "json/canonical_writer.hpp"
+
+#include "core/error.hpp"
+
+namespace ethos {
+namespace {
+constexpr std::size_t kFlushBytes = 1 << 16;
+}
+
+CanonicalWriter::CanonicalWriter(Sink sink) : sink_(std::move(sink)), target_(&buffer_) { buffer_.reserve(kFlushBytes * 2); }
+
+CanonicalWriter::CanonicalWriter(std::string& out) : target_(&out) {}
+
+void CanonicalWriter::put(std::string_view text) {
+  target_->append(text);
+  if (sink_ && buffer_.size() >= kFlushBytes) {
+    sink_(buffer_);
+    buffer_.clear();
+  }
+}
+
+void CanonicalWriter::put(char c) { put(std::string_view(&c, 1)); }
+
+void CanonicalWriter::finish() {
+  if (sink_ && !buffer_.empty()) sink_(buffer_);
+  buffer_.clear();
+}
+
+void CanonicalWriter::before_value() {
+  if (levels_.empty()) return;
+  Level& level = levels_.back();
+  if (level.is_object) return;  // key() already wrote the separator
+  if (!level.empty) put(',');
+  level.empty = false;
+}
+
+void CanonicalWriter::begin_object() {
+  before_value();
+  put('{');
+  levels_.push_back(Level{true, true, std::string_view()});
+}
+
+void CanonicalWriter::end_object() {
+  levels_.pop_back();
+  put('}');
+}
+
+void CanonicalWriter::begin_array() {
+  before_value();
+  put('[');
+  levels_.push_back(Level{false, true, std::string_view()});
+}
+
+void CanonicalWriter::end_array() {
+  levels_.pop_back();
+  put(']');
+}
+
+void CanonicalWriter::key(std::string_view name) {
+  Level& level = levels_.back();
+  if (!level.empty && !(level.last_key < name)) {
+    throw EthosError("internal_error", "canonical JSON keys out of order", {{"key", std::string(name)}});
+  }
+  if (!level.empty) put(',');
+  level.empty = false;
+  level.last_key = name;
+  string(name);
+  put(':');
+}
+
+// The c14n v1 escape set: `"`, `\`, \b \t \n \f \r, other C0 as lowercase \u00xx; all else raw
+// (the same bytes as Python's json.dumps(..., ensure_ascii=False)).
+void CanonicalWriter::string(std::string_view text) {
+  if (!levels_.empty() && !levels_.back().is_object) before_value();
+  static const char kHex[] = "0123456789abcdef";
+  put('"');
+  std::size_t run_start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    put(text.substr(run_start, i - run_start));
+    run_start = i + 1;
+    switch (c) {
+      case '"': put("\\\""); break;
+      case '\\': put("\\\\"); break;
+      case '\b': put("\\b"); break;
+      case '\t': put("\\t"); break;
+      case '\n': put("\\n"); break;
+      case '\f': put("\\f"); break;
+      case '\r': put("\\r"); break;
+      default: {
+        const char escaped[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0x0f]};
+        put(std::string_view(escaped, 6));
+      }
+    }
+  }
+  put(text.substr(run_start));
+  put('"');
+}
+
+void CanonicalWriter::integer(std::int64_t number) {
+  before_value();
+  put(std::to_string(number));
+}
+
+void CanonicalWriter::boolean(bool value) {
+  before_value();
+  put(value ? std::string_view("true") : std::string_view("false"));
+}
+
+void CanonicalWriter::raw(std::string_view canonical_json) {
+  before_value();
+  put(canonical_json);
+}
+
+void CanonicalWriter::value(const nlohmann::json& value, std::initializer_list<std::string_view> skip) {
+  using json = nlohmann::json;
+  switch (value.type()) {
+    case json::value_t::object:
+      begin_object();
+      for (auto it = value.begin(); it != value.end(); ++it) {  // std::map: byte-sorted keys
+        bool skipped = false;
+        for (std::string_view name : skip) skipped = skipped || it.key() == name;
+        if (skipped) continue;
+        key(it.key());
+        this->value(it.value(), skip);
+      }
+      end_object();
+      return;
+    case json::value_t::array:
+      begin_array();
+      for (const json& item : value) this->value(item, skip);
+      end_array();
+      return;
+    case json::value_t::string:
+      string(value.get_ref<const std::string&>());
+      return;
+    case json::value_t::boolean:
+      boolean(value.get<bool>());
+      return;
+    case json::value_t::null:
+      before_value();
+      put("null");
+      return;
+    case json::value_t::number_integer:
+      integer(value.get<std::int64_t>());
+      return;
+    case json::value_t::number_unsigned:
+      before_value();
+      put(std::to_string(value.get<std::uint64_t>()));
+      return;
+    default:
+      throw EthosError("internal_error", "canonical JSON cannot hold a float");
+  }
+}
+
+}  // namespace ethos

@@ -1,0 +1,63 @@
+// canonical_writer.hpp - writes canonical JSON (c14n v1) token by token, without building a DOM.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ethos {
+
+// Large outputs (reports of thousands of checks, payload hashes) are written straight to a sink
+// instead of being assembled as a DOM first: that halves the work and the peak memory. Callers
+// emit object members in canonical (byte-sorted) key order; the writer checks that order and
+// throws internal_error on a violation, so a mistake cannot silently produce non-canonical bytes.
+class CanonicalWriter {
+ public:
+  using Sink = std::function<void(std::string_view)>;
+  explicit CanonicalWriter(Sink sink);  // buffered; call finish() at the end
+  explicit CanonicalWriter(std::string& out);  // appends to out directly
+  CanonicalWriter(const CanonicalWriter&) = delete;
+  CanonicalWriter& operator=(const CanonicalWriter&) = delete;
+
+  void begin_object();
+  void end_object();
+  void begin_array();
+  void end_array();
+  void key(std::string_view name);
+  void string(std::string_view text);
+  void integer(std::int64_t number);
+  void boolean(bool value);
+  // A complete DOM value (sorted by std::map), optionally leaving out members named in `skip`.
+  void value(const nlohmann::json& value, std::initializer_list<std::string_view> skip = {});
+  // An already-canonical JSON text (for example a claim echo serialized once at load time).
+  void raw(std::string_view canonical_json);
+
+  // Shorthands for one member.
+  void member(std::string_view name, std::string_view text) { key(name); string(text); }
+  void member(std::string_view name, const char* text) { key(name); string(text); }
+  void member(std::string_view name, std::int64_t number) { key(name); integer(number); }
+  void member_bool(std::string_view name, bool value) { key(name); boolean(value); }
+
+  void finish();
+
+ private:
+  void put(std::string_view text);
+  void put(char c);
+  void before_value();
+
+  struct Level {
+    bool is_object;
+    bool empty;
+    std::string_view last_key;  // callers' keys outlive the next key() (literals or DOM keys)
+  };
+  Sink sink_;
+  std::string buffer_;
+  std::string* target_;
+  std::vector<Level> levels_;
+};
+
+}  // namespace ethos
