@@ -1,5 +1,7 @@
 // core_tests.cpp - unit tests of the core's building blocks (c14n, hashes, strict JSON, normalization).
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "core/config.hpp"
@@ -42,6 +44,7 @@ void test_c14n_and_hashes() {
 void test_strict_json() {
   CHECK(parse_error(R"({"a":1,"a":2})").find("duplicate key") != std::string::npos);
   CHECK(parse_error(R"({"a":{"b":[1,1.5]}})").find("\"path\":\"$.a.b[1]\"") != std::string::npos);
+  CHECK(parse_error(R"({"c":[{"k":1},{"k":1,"k":2}]})").find("\"path\":\"$.c[1].k\"") != std::string::npos);
   CHECK(parse_error(R"([1e3])").find("number is not an integer") != std::string::npos);
   CHECK(parse_error(R"([9007199254740992])").find("integer out of range") != std::string::npos);
   CHECK(parse_error("\xEF\xBB\xBF{}").find("byte order mark") != std::string::npos);
@@ -66,12 +69,35 @@ void test_normalization() {
   CHECK(mapped.original_begin(3) == 6 && mapped.original_end(5) == 8);
 }
 
+// Runs a shared vector file of schemas/ (the same vectors pytest reads): {profile, vectors[]}.
+void test_vector_file(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::stringstream bytes;
+  bytes << file.rdbuf();
+  CHECK(!bytes.str().empty());
+  if (bytes.str().empty()) return;
+  const nlohmann::json document = ethos::parse_strict(bytes.str(), "vectors");
+  const std::string profile = document.at("profile").get<std::string>();
+  ethos::NormalizationOptions options;
+  options.profile = profile == "unicode_compat_v1" ? ethos::NormalizationProfile::unicode_compat_v1
+                                                   : ethos::NormalizationProfile::collapse_whitespace;
+  for (const auto& vector : document.at("vectors")) {
+    const std::string got = ethos::normalize_text(vector.at("input").get<std::string>(), options);
+    if (got != vector.at("expected").get<std::string>()) {
+      std::fprintf(stderr, "vector %s (%s): got \"%s\"\n", vector.at("name").get<std::string>().c_str(), profile.c_str(),
+                   got.c_str());
+      ++failures;
+    }
+  }
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   test_c14n_and_hashes();
   test_strict_json();
   test_normalization();
+  for (int i = 1; i < argc; ++i) test_vector_file(argv[i]);
   if (failures == 0) std::printf("core_tests: all checks passed\n");
   return failures == 0 ? 0 : 1;
 }

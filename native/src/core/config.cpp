@@ -73,7 +73,6 @@ VerificationConfig read_config(const json& document) {
   if (const json* hardening = top.optional("hardening")) {
     if (config.schema_version != "1.1.0") throw invalid_input("field requires schema version 1.1.0", "$.hardening");
     ObjectReader reader(*hardening, "$.hardening");
-    config.hardened = true;
     config.hardening.include_provenance = reader.optional_bool("include_provenance").value_or(false);
     config.hardening.include_context_echo = reader.optional_bool("include_context_echo").value_or(false);
     config.hardening.include_dispersion = reader.optional_bool("include_dispersion").value_or(false);

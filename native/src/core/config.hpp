@@ -32,7 +32,6 @@ struct VerificationConfig {
   std::int64_t max_checks = 256;
   bool include_text = false;
   bool include_crops = false;
-  bool hardened = false;  // a `hardening` block was given (schema 1.1.0)
   HardeningOptions hardening;
   std::string sha256;  // verification_config_sha256 = sha256(c14n(config as parsed))
 

@@ -32,9 +32,9 @@ bool all_evidence_grounded(const Verdicts& verdicts) {
   if (verdicts.fingerprint_stale || !verdicts.unsupported_claim_kinds.empty()) return false;
   std::size_t supported = 0;
   for (const CheckResult& check : verdicts.checks) {
-    if (check.status == "unsupported_claim_kind") continue;
+    if (std::string_view(check.status) == "unsupported_claim_kind") continue;
     ++supported;
-    if (check.status != "grounded" || check.semantic_unverified) return false;
+    if (std::string_view(check.status) != "grounded" || check.semantic_unverified) return false;
   }
   return supported > 0;
 }
@@ -154,8 +154,8 @@ void write_check(CanonicalWriter& out, const Source& source, const Claim& claim,
     out.key("provenance");
     write_provenance(out, source, check);
   }
-  if (!check.reason.empty()) out.member("reason", check.reason);
-  if (config.hardened) {
+  if (*check.reason != '\0') out.member("reason", check.reason);
+  if (config.hardening.any()) {  // a 1.1.0 report
     out.key("resolved_element_ids");
     out.begin_array();
     if (check.target) {
@@ -166,7 +166,9 @@ void write_check(CanonicalWriter& out, const Source& source, const Claim& claim,
   out.member_bool("semantic_unverified", check.semantic_unverified);
   out.member("status", check.status);
   out.key("warnings");
-  write_strings(out, check.warnings);
+  out.begin_array();
+  for (const char* warning : check.warnings) out.string(warning);
+  out.end_array();
   out.end_object();
 }
 
@@ -176,9 +178,9 @@ void write_dispersion(CanonicalWriter& out, const Source& source, const Verdicts
   std::set<std::string> elements, pages;
   std::set<std::vector<std::string>> sections;
   for (const CheckResult& check : verdicts.checks) {
-    if (check.status != "grounded" || check.semantic_unverified || verdicts.fingerprint_stale) continue;
+    if (std::string_view(check.status) != "grounded" || check.semantic_unverified || verdicts.fingerprint_stale) continue;
     ++grounded;
-    if (check.target) pages.insert(check.target->page);
+    if (check.target) pages.insert(std::string(check.target->page));
     if (!check.target || check.target->elements.empty()) {
       ++unmapped;
       continue;

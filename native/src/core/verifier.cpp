@@ -37,7 +37,7 @@ bool text_rule(const std::string& kind, const std::string& expected, const std::
   return target == expected;
 }
 
-std::string method_for(const Claim& claim, const VerificationConfig& config) {
+const char* method_for(const Claim& claim, const VerificationConfig& config) {
   if (claim.kind == "presence") return "presence_only";
   if (claim.citation.has_table_locator() || claim.kind == "table_cell") return "table_cell_lookup";
   const bool exact = config.exact_profile();
@@ -80,12 +80,12 @@ class ClaimVerifier {
   CheckResult run(const Claim& claim, Verdicts& verdicts);
 
  private:
-  CheckResult fail(std::string status, std::string reason) const {
+  CheckResult fail(const char* status, const char* reason) const {
     CheckResult result;
-    result.status = std::move(status);
-    result.reason = std::move(reason);
+    result.status = status;
+    result.reason = reason;
     result.match_method = "none";
-    if (result.status == "capability_blocked") result.warnings.push_back("capability_limited");
+    if (std::string_view(status) == "capability_blocked") result.warnings.push_back("capability_limited");
     return result;
   }
   std::optional<CheckResult> resolve(const Claim& claim, Target& target);
@@ -153,7 +153,7 @@ std::optional<CheckResult> ClaimVerifier::resolve(const Claim& claim, Target& ta
     return fail("error", "missing_locator");
   }
   // A supplemental page must agree with the resolved target (0.6).
-  if (c.page && *c.page != target.page) return fail("error", "locator_conflict");
+  if (c.page && std::string_view(*c.page) != target.page) return fail("error", "locator_conflict");
   return std::nullopt;
 }
 
@@ -225,7 +225,7 @@ void ClaimVerifier::find_nearest(const std::string& expected, CheckResult& resul
   folded.lowercase = true;
   const std::set<std::string> wanted = tokens(normalize_text(expected, folded));
   if (wanted.empty()) return;
-  const std::string page = result.target ? result.target->page : std::string();
+  const std::string page = result.target ? std::string(result.target->page) : std::string();
   std::vector<std::size_t> all;
   const std::vector<std::size_t>* candidates = &all;
   if (!page.empty()) {
@@ -289,7 +289,7 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
 
   // Page-only quote/value claims search the page: first element, then first span (0.6).
   if (!matched && page_only) {
-    for (std::size_t index : source_.elements_on_page(target.page)) {
+    for (std::size_t index : source_.elements_on_page(std::string(target.page))) {
       const Element& element = source_.elements[index];
       if (element.text && text_rule(claim.kind, expected, cache_.get(*element.text))) {
         target = element_target(source_, index);
@@ -298,7 +298,7 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
       }
     }
     if (!matched && source_.capabilities.spans) {
-      for (std::size_t index : source_.spans_on_page(target.page)) {
+      for (std::size_t index : source_.spans_on_page(std::string(target.page))) {
         const Span& span = source_.spans[index];
         if (text_rule(claim.kind, expected, cache_.get(span.text))) {
           target = Target{span.page, span.bbox, &span.text, nullptr, {}, "exact_span", 0};

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -16,14 +17,14 @@ namespace ethos {
 
 // What a citation resolved to: the text and place a verdict is about.
 struct Target {
-  std::string page;                  // page id
+  std::string_view page;             // page id (owned by the source)
   std::optional<Bbox> bbox;
   // The target's text: a string owned by the immutable source (element, span or cell text), or
   // the joined text of a cross-element join held in `joined`; nullptr for a text-less page.
   const std::string* text = nullptr;
   std::shared_ptr<const std::string> joined;
   std::vector<std::size_t> elements; // element indices behind the target (0, 1 or 2 for joins)
-  std::string tier;                  // exact_span | element_scoped | table_cell | page_scoped
+  const char* tier = "";             // exact_span | element_scoped | table_cell | page_scoped
   std::size_t join_boundary = 0;     // byte offset in text where the second joined element starts
 };
 
@@ -38,14 +39,15 @@ struct NearestMatch {
 };
 
 struct CheckResult {
-  std::string status;
-  std::string reason;        // empty when grounded
-  std::string match_method;  // "none" when no comparison happened
+  // Vocabulary words of the contracts, so static strings: no allocation per check.
+  const char* status = "";
+  const char* reason = "";        // empty when grounded
+  const char* match_method = "none";  // "none" when no comparison happened
   bool semantic_unverified = false;
   std::optional<Target> target;
   std::optional<MatchRange> match;  // grounded quote/value: where in target->text
   std::optional<NearestMatch> nearest;
-  std::vector<std::string> warnings;
+  std::vector<const char*> warnings;
 };
 
 struct Verdicts {

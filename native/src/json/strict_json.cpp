@@ -102,9 +102,12 @@ class StrictDomBuilder final : public nlohmann::json_sax<json> {
   // JSONPath-like location of the value being parsed: $.claims[0].citation.page
   std::string path() const {
     std::string out = "$";
-    for (const Frame& frame : stack_) {
+    for (std::size_t depth = 0; depth < stack_.size(); ++depth) {
+      const Frame& frame = stack_[depth];
       if (frame.value->is_array()) {
-        out += "[" + std::to_string(frame.value->size()) + "]";
+        // An open child container was already appended; a scalar is appended after its checks.
+        const bool child_open = depth + 1 < stack_.size();
+        out += "[" + std::to_string(frame.value->size() - (child_open ? 1 : 0)) + "]";
       } else if (frame.has_key) {
         out += "." + frame.key;
       }

@@ -1,0 +1,223 @@
+// args.cpp - reads argv against the flag table (docs/cli.md §2) and renders the help from it.
+#include "args.hpp"
+
+#include <algorithm>
+
+#include "host_io.hpp"
+
+namespace ethos::cli {
+namespace {
+
+constexpr std::string_view kHelpFlag = "--help";
+constexpr std::string_view kVersionFlag = "--version";
+
+EthosError argument_error(std::string_view argument) {
+  return host_error("invalid_arguments", {{"argument", std::string(argument)}});
+}
+
+bool is_option_token(const std::string& token) { return token.size() > 1 && token[0] == '-'; }
+
+const OptionSpec* find_option(const CommandSpec& command, std::string_view name) {
+  for (const OptionSpec& option : command.options) {
+    if (option.name == name) return &option;
+  }
+  return nullptr;
+}
+
+std::string option_label(const OptionSpec& option) {
+  std::string label(option.name);
+  if (!option.choices.empty()) {
+    label += " [";
+    for (std::size_t i = 0; i < option.choices.size(); ++i) {
+      if (i > 0) label += "|";
+      label += option.choices[i];
+    }
+    label += "]";
+  } else if (!option.metavar.empty()) {
+    label += " ";
+    label += option.metavar;
+  }
+  return label;
+}
+
+// Two-column rows, the left column padded to the widest entry.
+std::string render_rows(const std::vector<std::pair<std::string, std::string>>& rows) {
+  std::size_t width = 0;
+  for (const auto& row : rows) width = std::max(width, row.first.size());
+  std::string out;
+  for (const auto& row : rows) {
+    out += "  " + row.first + std::string(width - row.first.size() + 2, ' ') + row.second + "\n";
+  }
+  return out;
+}
+
+constexpr std::size_t kHelpWidth = 78;
+
+// Word-wraps each line of `text` to kHelpWidth with a two-space indent, as click does for
+// descriptions; blank lines (paragraph breaks) stay blank.
+std::string indent_paragraphs(std::string_view text) {
+  std::string out;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    std::size_t end = text.find('\n', begin);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(begin, end - begin);
+    std::string current;
+    std::size_t word_begin = 0;
+    while (word_begin < line.size()) {
+      std::size_t word_end = line.find(' ', word_begin);
+      if (word_end == std::string_view::npos) word_end = line.size();
+      std::string_view word = line.substr(word_begin, word_end - word_begin);
+      if (!current.empty() && 2 + current.size() + 1 + word.size() > kHelpWidth) {
+        out += "  " + current + "\n";
+        current.clear();
+      }
+      if (!current.empty()) current += ' ';
+      current += word;
+      word_begin = word_end + 1;
+    }
+    if (!current.empty()) out += "  " + current;
+    out += '\n';
+    begin = end + 1;
+  }
+  return out;
+}
+
+std::string command_help(const ProgramSpec& program, const CommandSpec& command) {
+  std::string out = "Usage: " + std::string(program.name) + " " + std::string(command.name);
+  if (!command.options.empty()) out += " [OPTIONS]";
+  for (const PositionalSpec& positional : command.positionals) out += " " + std::string(positional.name);
+  out += "\n\n" + indent_paragraphs(command.description);
+
+  if (!command.positionals.empty()) {
+    std::vector<std::pair<std::string, std::string>> rows;
+    for (const PositionalSpec& p : command.positionals) rows.emplace_back(p.name, p.help);
+    out += "\nArguments:\n" + render_rows(rows);
+  }
+  std::vector<std::pair<std::string, std::string>> rows;
+  for (const OptionSpec& option : command.options) {
+    std::string help(option.help);
+    if (option.required) help += " (required)";
+    rows.emplace_back(option_label(option), help);
+  }
+  rows.emplace_back(std::string(kHelpFlag), "Show this message and exit.");
+  out += "\nOptions:\n" + render_rows(rows);
+  return out;
+}
+
+std::string program_help(const ProgramSpec& program) {
+  std::string out = "Usage: " + std::string(program.name) + " [OPTIONS] COMMAND [ARGS]...\n\n" +
+                    indent_paragraphs(program.description);
+  std::vector<std::pair<std::string, std::string>> rows;
+  for (const CommandSpec& command : program.commands) rows.emplace_back(command.name, command.summary);
+  out += "\nCommands:\n" + render_rows(rows);
+  out += "\nOptions:\n" + render_rows({{std::string(kVersionFlag), "Print the version and exit."},
+                                       {std::string(kHelpFlag), "Show this message and exit."}});
+  return out;
+}
+
+// Returns false when --help was given (the caller prints help instead of running).
+bool parse_command(const CommandSpec& command, const std::vector<std::string>& tokens, std::size_t first,
+                   ParsedArgs& out) {
+  bool help = false;
+  bool options_ended = false;
+  // Phase 1 (tokenizing): unknown options and options missing their value fail immediately.
+  for (std::size_t i = first; i < tokens.size(); ++i) {
+    const std::string& token = tokens[i];
+    if (options_ended || !is_option_token(token)) {
+      out.positionals.push_back(token);
+      continue;
+    }
+    if (token == "--") {
+      options_ended = true;
+      continue;
+    }
+    const std::size_t eq = token.find('=');
+    const std::string name = token.substr(0, eq);
+    const bool inline_value = eq != std::string::npos;
+    if (name == kHelpFlag) {
+      if (inline_value) throw argument_error(name);
+      help = true;
+      continue;
+    }
+    const OptionSpec* option = find_option(command, name);
+    if (option == nullptr) throw argument_error(name);
+    if (option->metavar.empty()) {
+      if (inline_value) throw argument_error(name);
+      out.flags.insert(name);
+      continue;
+    }
+    if (inline_value) {
+      out.values[name] = token.substr(eq + 1);
+    } else if (i + 1 < tokens.size()) {
+      // The next argument is the value even if it looks like an option (click does the same).
+      out.values[name] = tokens[++i];
+    } else {
+      throw argument_error(name);
+    }
+  }
+  // Phase 2: --help wins over every remaining argument error.
+  if (help) return false;
+  // Phase 3: completeness and choices.
+  if (out.positionals.size() < command.positionals.size()) {
+    throw argument_error(command.positionals[out.positionals.size()].name);
+  }
+  for (const OptionSpec& option : command.options) {
+    const std::string* value = out.value(option.name);
+    if (value == nullptr) {
+      if (option.required) throw argument_error(option.name);
+      continue;
+    }
+    if (!option.choices.empty() &&
+        std::find(option.choices.begin(), option.choices.end(), *value) == option.choices.end()) {
+      throw argument_error(option.name);
+    }
+  }
+  if (out.positionals.size() > command.positionals.size()) {
+    throw argument_error(out.positionals[command.positionals.size()]);
+  }
+  return true;
+}
+
+}  // namespace
+
+int dispatch(const ProgramSpec& program, const std::vector<std::string>& tokens) {
+  // Program-level options come before the command; the first non-option token names it.
+  std::size_t index = 0;
+  std::string_view early_exit;  // the first of --help / --version, printed only if all else parses
+  for (; index < tokens.size() && is_option_token(tokens[index]); ++index) {
+    const std::string& token = tokens[index];
+    if (token == kHelpFlag || token == kVersionFlag) {
+      if (early_exit.empty()) early_exit = token == kHelpFlag ? kHelpFlag : kVersionFlag;
+      continue;
+    }
+    if (token == "--") {
+      ++index;
+      break;
+    }
+    throw argument_error(token.substr(0, token.find('=')));
+  }
+  if (early_exit == kHelpFlag) {
+    write_stdout(program_help(program));
+    return 0;
+  }
+  if (early_exit == kVersionFlag) {
+    write_stdout(program.version_line);
+    return 0;
+  }
+  if (index >= tokens.size()) throw argument_error("COMMAND");
+
+  const std::string& name = tokens[index];
+  for (const CommandSpec& command : program.commands) {
+    if (command.name != name) continue;
+    ParsedArgs args;
+    if (!parse_command(command, tokens, index + 1, args)) {
+      write_stdout(command_help(program, command));
+      return 0;
+    }
+    return command.run(args);
+  }
+  throw argument_error("COMMAND");
+}
+
+}  // namespace ethos::cli

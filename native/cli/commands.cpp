@@ -1,0 +1,142 @@
+// commands.cpp - the ethos-core flag table and the verify / fingerprint / explain commands.
+#include "commands.hpp"
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/api.hpp"
+#include "host_io.hpp"
+
+namespace ethos::cli {
+namespace {
+
+constexpr std::string_view kNativeGrounding = "ethos-native";
+
+std::string basename_of(const std::string& path) {
+  std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string open_options(std::string_view grounding) {
+  return nlohmann::json{{"grounding", std::string(grounding)}}.dump();
+}
+
+// The statement options; the subject name must be valid UTF-8 to be a JSON string, and the
+// strict dump is what tells us (docs/cli.md §3.1).
+std::string statement_options(const std::string& source_path) {
+  nlohmann::json options{{"statement", true}, {"subject_name", basename_of(source_path)}};
+  try {
+    return options.dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
+  } catch (const nlohmann::json::type_error&) {
+    throw host_error("invalid_arguments", {{"argument", "SOURCE"}});
+  }
+}
+
+// all_evidence_grounded of a report, or of the report inside a Statement's predicate.
+bool all_evidence_grounded(const std::string& report_json) {
+  const nlohmann::json report = nlohmann::json::parse(report_json);
+  const nlohmann::json& body =
+      report.contains("predicate") && report["predicate"].is_object() ? report["predicate"] : report;
+  auto it = body.find("all_evidence_grounded");
+  // The core always writes the field; a report without it is a core bug, not a verdict.
+  if (it == body.end() || !it->is_boolean()) throw host_error("internal_error");
+  return it->get<bool>();
+}
+
+void emit(const ParsedArgs& args, std::string_view bytes) {
+  if (const std::string* out = args.value("--out")) {
+    write_file_atomic(*out, bytes, "--out");
+  } else {
+    write_stdout(bytes);
+  }
+}
+
+int run_verify(const ParsedArgs& args) {
+  const std::string& source_path = args.positionals.at(0);
+  // Argument-level checks finish before any file is touched (docs/cli.md §5.2).
+  const std::string options = args.flag("--statement") ? statement_options(source_path) : std::string();
+  const std::string* grounding = args.value("--grounding");
+
+  const std::string source_bytes = read_input_file(source_path, "SOURCE");
+  const std::string citations = read_input_file(*args.value("--citations"), "--citations");
+  std::string config;
+  if (const std::string* config_path = args.value("--config")) config = read_input_file(*config_path, "--config");
+
+  const auto source = open_source(source_bytes, open_options(grounding ? *grounding : kNativeGrounding));
+  const std::string report = verify(*source, citations, config, options);
+
+  const bool fail_on_ungrounded = args.flag("--fail-on-ungrounded");
+  const bool ungrounded = fail_on_ungrounded && !all_evidence_grounded(report);
+  const std::string* format = args.value("--format");
+  if (format != nullptr && *format == "summary") {
+    emit(args, summary_text(report));
+  } else {
+    emit(args, report + "\n");
+  }
+  // Exit 1 is reserved for this one verdict; without the flag an ungrounded report exits 0.
+  return ungrounded ? 1 : 0;
+}
+
+int run_fingerprint(const ParsedArgs& args) {
+  const std::string bytes = read_input_file(args.positionals.at(0), "DOC");
+  const auto source = open_source(bytes, open_options(kNativeGrounding));
+  write_stdout(describe_source(*source) + "\n");
+  return 0;
+}
+
+int run_explain(const ParsedArgs&) {
+  write_stdout(default_config_json() + "\n");
+  return 0;
+}
+
+}  // namespace
+
+const ProgramSpec& program_spec() {
+  static const ProgramSpec spec{
+      "ethos-core",
+      "ethos " ETHOS_VERSION_STRING "\n",
+      "Ethos: a deterministic evidence verifier for AI answers.\n\n"
+      "Every failure prints one JSON error envelope on stderr; see docs/cli.md for the exit codes.",
+      {
+          CommandSpec{
+              "verify",
+              "Verify citations against a grounding source.",
+              "Verify the citations in --citations against SOURCE and write the verification report.\n\n"
+              "An ungrounded report is a successful run: it exits 0 unless --fail-on-ungrounded is "
+              "given, which makes it exit 1 (the report is still written).",
+              {{"SOURCE", "The grounding source (an Ethos native document JSON)."}},
+              {
+                  {"--citations", "FILE", true, {}, "Citations JSON."},
+                  {"--grounding", "ID", false, {kNativeGrounding}, "Source loader (default ethos-native)."},
+                  {"--config", "FILE", false, {}, "Verification config JSON (default: built-in default-v1)."},
+                  {"--format", "FORMAT", false, {"json", "summary"}, "Output format (default json)."},
+                  {"--fail-on-ungrounded", "", false, {}, "Exit 1 when not all evidence is grounded."},
+                  {"--statement", "", false, {}, "Wrap the report in an in-toto Statement."},
+                  {"--out", "FILE", false, {}, "Write the output atomically to FILE instead of stdout."},
+              },
+              run_verify,
+          },
+          CommandSpec{
+              "fingerprint",
+              "Describe a source document and its fingerprints.",
+              "Open DOC as an ethos-native source and print its description (fingerprints, grounding, "
+              "counts) as JSON.",
+              {{"DOC", "An Ethos native document JSON."}},
+              {},
+              run_fingerprint,
+          },
+          CommandSpec{
+              "explain",
+              "Print the built-in verification config.",
+              "Print the built-in default-v1 verification config as JSON.",
+              {},
+              {},
+              run_explain,
+          },
+      },
+  };
+  return spec;
+}
+
+}  // namespace ethos::cli

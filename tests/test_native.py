@@ -1,0 +1,67 @@
+"""test_native.py - the native core on its own: warnings-as-errors and sanitizer builds, ctest, the ABI surface."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ethos_py import _locate
+
+ROOT = Path(__file__).resolve().parent.parent
+NATIVE = ROOT / "native"
+
+
+def _configure_build_test(build_dir: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    subprocess.run(["cmake", "-S", str(NATIVE), "-B", str(build_dir), *options], check=True, capture_output=True, text=True)
+    subprocess.run(["cmake", "--build", str(build_dir), "-j2"], check=True, capture_output=True, text=True)
+    return subprocess.run(["ctest", "--output-on-failure"], cwd=build_dir, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize(
+    "preset_options",
+    [
+        pytest.param(["-DCMAKE_BUILD_TYPE=Debug", "-DETHOS_WERROR=ON"], id="dev-werror"),
+        pytest.param(["-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DETHOS_WERROR=ON", "-DETHOS_SANITIZE=ON"], id="asan-ubsan"),
+    ],
+)
+def test_native_build_and_ctest(tmp_path: Path, preset_options: list[str]) -> None:
+    """The core builds with -Werror (and under ASan+UBSan) and its ctest suite passes: the header
+    as strict C99, the C smoke test, core unit tests and the shared normalization vectors."""
+    result = _configure_build_test(tmp_path / "build", *preset_options)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "100% tests passed" in result.stdout
+
+
+def test_only_ethos_symbols_are_exported() -> None:
+    library = _locate.find_bundled("libethos.so")
+    assert library is not None, "libethos.so is not installed"
+    nm = shutil.which("nm")
+    assert nm is not None
+    output = subprocess.run([nm, "-D", "--defined-only", str(library)], check=True, capture_output=True, text=True).stdout
+    symbols = [line.split()[-1] for line in output.splitlines() if line.strip()]
+    assert symbols, "no exported symbols found"
+    assert [s for s in symbols if not s.startswith("ethos_")] == []
+    header = (NATIVE / "include" / "ethos.h").read_text(encoding="utf-8")
+    for symbol in symbols:
+        assert f"{symbol}(" in header, f"{symbol} is exported but not declared in ethos.h"
+
+
+def test_header_compiles_as_strict_c99(tmp_path: Path) -> None:
+    source = tmp_path / "probe.c"
+    source.write_text('#include "ethos.h"\nint main(void) { return ETHOS_OK; }\n', encoding="utf-8")
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    assert compiler is not None
+    result = subprocess.run(
+        [compiler, "-std=c99", "-pedantic-errors", "-Wall", "-Wextra", "-Werror", "-I", str(NATIVE / "include"),
+         "-c", str(source), "-o", str(tmp_path / "probe.o")],
+        capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_unicode_tables_are_fresh() -> None:
+    result = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_unicode_tables.py"), "--check"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
