@@ -1,6 +1,7 @@
 // commands.cpp - the ethos-core flag table and the verify / fingerprint / explain commands.
 #include "commands.hpp"
 
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -60,11 +61,12 @@ int run_verify(const ParsedArgs& args) {
 
   const std::string source_bytes = read_input_file(source_path, "SOURCE");
   const std::string citations = read_input_file(*args.value("--citations"), "--citations");
-  std::string config;
+  std::optional<std::string> config;  // absent = built-in default-v1; an empty file is an invalid config
   if (const std::string* config_path = args.value("--config")) config = read_input_file(*config_path, "--config");
 
   const auto source = open_source(source_bytes, open_options(grounding ? *grounding : kNativeGrounding));
-  const std::string report = verify(*source, citations, config, options);
+  const std::string report =
+      verify(*source, citations, config ? std::optional<std::string_view>(*config) : std::nullopt, options);
 
   const bool fail_on_ungrounded = args.flag("--fail-on-ungrounded");
   const bool ungrounded = fail_on_ungrounded && !all_evidence_grounded(report);

@@ -60,7 +60,8 @@ int ethos_document_describe(const ethos_document *document, char **out_json);
 
 /*
  * Verifies citations against the document and writes the report (canonical JSON, no trailing
- * newline). config (NULL/0 = built-in default-v1) is a verification config; options_json
+ * newline). config (NULL = built-in default-v1; empty bytes are an invalid config) is a
+ * verification config; options_json
  * (NULL/0 = defaults) is {"statement": bool, "subject_name": string, "claim_validation":
  * "strict"|"report"}. "Not grounded" is a successful report, never an error.
  */

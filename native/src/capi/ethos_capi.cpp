@@ -97,7 +97,10 @@ ETHOS_EXPORT int ethos_verify(const ethos_document* document, const char* citati
   return guarded(out_report, [&] {
     if (document == nullptr) throw null_argument("document");
     if (citations == nullptr) throw null_argument("citations");
-    *out_report = to_c_string(ethos::verify(*document->source, view(citations, citations_len), view(config, config_len),
+    // NULL config = built-in default-v1; non-NULL empty bytes are an (invalid) config.
+    const std::optional<std::string_view> config_bytes =
+        config == nullptr ? std::nullopt : std::optional<std::string_view>(std::string_view(config, config_len));
+    *out_report = to_c_string(ethos::verify(*document->source, view(citations, citations_len), config_bytes,
                                             view(options_json, options_len)));
   });
 }

@@ -82,10 +82,10 @@ std::string describe_source(const Source& source) {
   return to_c14n(out);
 }
 
-std::string verify(const Source& source, std::string_view citations, std::string_view config_bytes,
+std::string verify(const Source& source, std::string_view citations, std::optional<std::string_view> config_bytes,
                    std::string_view options_json) {
   const VerifyOptions options = read_verify_options(options_json);
-  const VerificationConfig config = config_bytes.empty() ? default_config() : load_config(config_bytes);
+  const VerificationConfig config = config_bytes ? load_config(*config_bytes) : default_config();
   const CitationSet set = load_citations(citations, config.max_checks, options.claim_validation);
   const Verdicts verdicts = verify_claims(source, set, config);
   return write_report(source, set, config, verdicts,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -18,10 +19,11 @@ std::shared_ptr<const Source> open_source(std::string_view bytes, std::string_vi
 // Canonical JSON describing a source (fingerprints, grounding identity, counts).
 std::string describe_source(const Source& source);
 
-// Verifies citations (JSON bytes) under config (JSON bytes, "" = default-v1). options_json: ""
-// or {"statement": bool, "subject_name": string, "claim_validation": "strict"|"report"}.
+// Verifies citations (JSON bytes) under config (JSON bytes; nullopt = the built-in default-v1,
+// while empty bytes are invalid JSON like any other bad config). options_json: "" or
+// {"statement": bool, "subject_name": string, "claim_validation": "strict"|"report"}.
 // Returns the canonical report JSON (no trailing newline). Throws EthosError on invalid input.
-std::string verify(const Source& source, std::string_view citations, std::string_view config,
+std::string verify(const Source& source, std::string_view citations, std::optional<std::string_view> config,
                    std::string_view options_json);
 
 // Proof summary (canonical JSON) of a report or Statement.

@@ -1,0 +1,80 @@
+"""ethos_py - the Python surface of Ethos, a deterministic evidence verifier for AI answers.
+
+Two paths end in the same native core and give the same report bytes:
+
+- in process, through the C ABI: ``Document``, ``verify``, ``proof_summary``, ``summary_text``;
+- as a subprocess: ``EthosCli`` (the bundled ``ethos-core`` by default).
+
+The in-process names load the native library on first use, so ``EthosCli`` and the exceptions
+stay importable even where the library cannot be loaded.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _distribution_version
+from typing import TYPE_CHECKING, Any
+
+from .cli_wrapper import EthosCli
+from .errors import (
+    CorruptPdfError,
+    EthosCommandError,
+    EthosError,
+    EthosNotFoundError,
+    EthosOutputError,
+    EthosPythonSurfaceError,
+    EthosTimeoutError,
+    InvalidPdfError,
+    ParseTimeoutError,
+    PdfiumNotFoundError,
+)
+
+if TYPE_CHECKING:
+    from .document import Document, verify
+    from .proof import proof_summary, summary_text
+
+try:
+    __version__ = _distribution_version("ethos-py")
+except PackageNotFoundError:  # a source checkout that was never installed
+    __version__ = "0+unknown"
+
+# name -> module that defines it; imported on first access (PEP 562).
+_NATIVE_NAMES = {
+    "Document": "document",
+    "verify": "document",
+    "proof_summary": "proof",
+    "summary_text": "proof",
+}
+
+__all__ = [
+    "CorruptPdfError",
+    "Document",
+    "EthosCli",
+    "EthosCommandError",
+    "EthosError",
+    "EthosNotFoundError",
+    "EthosOutputError",
+    "EthosPythonSurfaceError",
+    "EthosTimeoutError",
+    "InvalidPdfError",
+    "ParseTimeoutError",
+    "PdfiumNotFoundError",
+    "__version__",
+    "proof_summary",
+    "summary_text",
+    "verify",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _NATIVE_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ethos_py' has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,0 +1,34 @@
+"""_locate - finds the compiled files shipped in ethos_py/_lib (libethos.so, ethos-core, ethos.h)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def find_bundled(name: str) -> Path | None:
+    """Path of ``ethos_py/_lib/<name>``, or ``None`` when no installation ships it.
+
+    The package's own ``_lib`` comes first. Then every ``sys.path`` entry is searched, because a
+    scikit-build-core editable install leaves the .py files in the source tree and puts the
+    compiled files under ``site-packages/ethos_py/_lib``.
+    """
+    candidate = PACKAGE_DIR / "_lib" / name
+    if candidate.is_file():
+        return candidate
+    for entry in sys.path:
+        candidate = Path(entry or ".") / "ethos_py" / "_lib" / name
+        if candidate.is_file():
+            return candidate.resolve()
+    return None
+
+
+def find_header() -> Path | None:
+    """The shipped ``ethos.h``, or the one in a source checkout (``native/include/ethos.h``)."""
+    shipped = find_bundled("ethos.h")
+    if shipped is not None:
+        return shipped
+    checkout = PACKAGE_DIR.parent / "native" / "include" / "ethos.h"
+    return checkout if checkout.is_file() else None

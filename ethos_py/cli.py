@@ -1,0 +1,303 @@
+"""cli - the ``ethos`` command (click) running the core in process; docs/cli.md is its specification.
+
+Every failure, click's own usage errors included, ends as exactly one error envelope on stderr
+with nothing on stdout, so this command and the compiled ``ethos-core`` are interchangeable. The
+native modules are imported inside functions: if the library cannot be loaded, the user still
+gets an envelope rather than a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+import click
+
+from .errors import EthosError
+
+__all__ = ["ethos", "main", "run"]
+
+_FORMATS = ("json", "summary")
+_GROUNDINGS = ("ethos-native",)
+_CONTEXT = {"help_option_names": ["--help"]}
+# Extra positionals are collected instead of rejected by click, so the error can name them.
+_COMMAND_CONTEXT = {"help_option_names": ["--help"], "allow_extra_args": True}
+
+
+class _ArgumentError(click.UsageError):
+    """An argument error that click does not attribute to a parameter (command, extra token)."""
+
+    def __init__(self, argument: str) -> None:
+        super().__init__(f"invalid argument: {argument}")
+        self.argument = argument
+
+
+class _EthosGroup(click.Group):
+    """A group whose unknown-command error names the ``COMMAND`` argument."""
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0]
+        command = self.get_command(ctx, name)
+        if command is None:
+            raise _ArgumentError("COMMAND")
+        return name, command, args[1:]
+
+
+def _host_error(code: str, details: dict[str, Any] | None = None) -> EthosError:
+    from . import _ffi
+
+    return _ffi.host_error(code, details)
+
+
+def _read(path: str, argument: str) -> bytes:
+    from ._host_io import io_reason, read_input_file
+
+    try:
+        return read_input_file(path, argument=argument)
+    except OSError as error:
+        raise _host_error("host_io", {"argument": argument, "reason": io_reason(error)}) from error
+
+
+def _silence_stdout() -> None:
+    # After a failed write Python would flush stdout again at exit and print "Exception ignored"
+    # on stderr; pointing fd 1 at /dev/null keeps the single-envelope rule.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    except OSError:
+        pass
+
+
+def _write_stdout(data: bytes) -> None:
+    try:
+        stream = sys.stdout.buffer  # sys.stdout is None when fd 1 was closed at startup
+        stream.write(data)
+        stream.flush()
+    except (OSError, ValueError, AttributeError) as error:
+        _silence_stdout()
+        raise _host_error("internal_error", {"stream": "stdout"}) from error
+
+
+def _emit(data: bytes, out: str | None) -> None:
+    if out is None:
+        _write_stdout(data)
+        return
+    from ._host_io import io_reason, write_file_atomic
+
+    try:
+        write_file_atomic(out, data)
+    except OSError as error:
+        raise _host_error("host_io", {"argument": "--out", "reason": io_reason(error)}) from error
+
+
+def _reject_extra_args(ctx: click.Context) -> None:
+    if ctx.args:
+        raise _ArgumentError(ctx.args[0])
+
+
+def _subject_name(source: str) -> str:
+    name = os.path.basename(source)
+    try:
+        # argv arrives surrogate-escaped; the raw bytes must be UTF-8 to become a JSON string.
+        os.fsencode(name).decode("utf-8")
+    except UnicodeDecodeError:
+        raise _host_error("invalid_arguments", {"argument": "SOURCE"}) from None
+    return name
+
+
+def _all_evidence_grounded(report: bytes) -> bool:
+    parsed = json.loads(report)
+    body = parsed["predicate"] if isinstance(parsed.get("predicate"), dict) else parsed
+    value = body.get("all_evidence_grounded")
+    if not isinstance(value, bool):
+        # The core always writes the field; a report without it is a core bug, not a verdict.
+        raise _host_error("internal_error")
+    return value
+
+
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from . import _ffi
+
+    _write_stdout(f"ethos {_ffi.version()}\n".encode())
+    ctx.exit(0)
+
+
+@click.group(cls=_EthosGroup, invoke_without_command=True, context_settings=_CONTEXT)
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Print the version and exit.",
+)
+@click.pass_context
+def ethos(ctx: click.Context) -> None:
+    """Ethos: a deterministic evidence verifier for AI answers.
+
+    Every failure prints one JSON error envelope on stderr; see docs/cli.md for the exit codes.
+    """
+    if ctx.invoked_subcommand is None:
+        raise _ArgumentError("COMMAND")
+
+
+@ethos.command("verify", context_settings=_COMMAND_CONTEXT, short_help="Verify citations against a grounding source.")
+@click.argument("source", metavar="SOURCE")
+@click.option("--citations", metavar="FILE", required=True, help="Citations JSON.")
+@click.option("--grounding", type=click.Choice(_GROUNDINGS), default=None, help="Source loader (default ethos-native).")
+@click.option("--config", metavar="FILE", default=None, help="Verification config JSON (default: built-in default-v1).")
+@click.option(
+    "--format", "output_format", type=click.Choice(_FORMATS), default="json", help="Output format (default json)."
+)
+@click.option("--fail-on-ungrounded", is_flag=True, help="Exit 1 when not all evidence is grounded.")
+@click.option("--statement", is_flag=True, help="Wrap the report in an in-toto Statement.")
+@click.option("--out", metavar="FILE", default=None, help="Write the output atomically to FILE instead of stdout.")
+@click.pass_context
+def verify_command(
+    ctx: click.Context,
+    source: str,
+    citations: str,
+    grounding: str | None,
+    config: str | None,
+    output_format: str,
+    fail_on_ungrounded: bool,
+    statement: bool,
+    out: str | None,
+) -> int:
+    """Verify the citations in --citations against SOURCE and write the verification report.
+
+    \b
+    An ungrounded report is a successful run: it exits 0 unless
+    --fail-on-ungrounded is given, which makes it exit 1 (the report is
+    still written).
+    """
+    from . import _ffi
+    from .document import DEFAULT_GROUNDING, Document
+
+    _reject_extra_args(ctx)
+    # Argument-level checks finish before any file is touched (docs/cli.md §5.2).
+    subject_name = _subject_name(source) if statement else None
+    source_bytes = _read(source, "SOURCE")
+    citations_bytes = _read(citations, "--citations")
+    config_bytes = None if config is None else _read(config, "--config")
+
+    with Document.from_bytes(source_bytes, grounding or DEFAULT_GROUNDING) as document:
+        report = document.verify_json(citations_bytes, config_bytes, statement=statement, subject_name=subject_name)
+
+    ungrounded = fail_on_ungrounded and not _all_evidence_grounded(report)
+    if output_format == "summary":
+        # The core's bytes as they are (no decode/encode round trip), exactly what ethos-core prints.
+        _emit(_ffi.call_string(_ffi.lib.ethos_report_summary_text, report, len(report)), out)
+    else:
+        _emit(report + b"\n", out)
+    # Exit 1 is reserved for this one verdict; without the flag an ungrounded report exits 0.
+    return 1 if ungrounded else 0
+
+
+@ethos.command(
+    "fingerprint", context_settings=_COMMAND_CONTEXT, short_help="Describe a source document and its fingerprints."
+)
+@click.argument("doc", metavar="DOC")
+@click.pass_context
+def fingerprint_command(ctx: click.Context, doc: str) -> int:
+    """Open DOC as an ethos-native source and print its description (fingerprints, grounding, counts) as JSON."""
+    from .document import Document
+
+    _reject_extra_args(ctx)
+    data = _read(doc, "DOC")
+    with Document.from_bytes(data) as document:
+        description = document.describe_json()
+    _write_stdout(description + b"\n")
+    return 0
+
+
+@ethos.command("explain", context_settings=_COMMAND_CONTEXT, short_help="Print the built-in verification config.")
+@click.pass_context
+def explain_command(ctx: click.Context) -> int:
+    """Print the built-in default-v1 verification config as JSON."""
+    from . import _ffi
+
+    _reject_extra_args(ctx)
+    _write_stdout(_ffi.call_string(_ffi.lib.ethos_config_default) + b"\n")
+    return 0
+
+
+def _argument_details(error: click.UsageError) -> dict[str, Any]:
+    """``{"argument": ...}`` for a usage error, naming the argument as the user wrote it."""
+    argument: str | None = None
+    if isinstance(error, _ArgumentError):
+        argument = error.argument
+    elif isinstance(error, (click.NoSuchOption, click.BadOptionUsage)):
+        argument = error.option_name
+    elif isinstance(error, click.BadParameter) and error.param is not None:
+        param = error.param
+        argument = param.opts[0] if isinstance(param, click.Option) else param.human_readable_name
+    return {} if argument is None else {"argument": argument}
+
+
+def _write_stderr(data: bytes) -> None:
+    try:
+        stream = sys.stderr.buffer
+        stream.write(data)
+        stream.flush()
+    except (OSError, ValueError, AttributeError):
+        pass  # stderr is the last channel; there is nowhere left to report its failure
+
+
+def _fail(error: EthosError) -> int:
+    _write_stderr(error.envelope + b"\n")
+    return error.exit_code
+
+
+def _fail_with(code: str, details: dict[str, Any] | None = None) -> int:
+    try:
+        return _fail(_host_error(code, details))
+    except Exception:  # noqa: BLE001 - the last resort must not raise
+        # The core could not even build the envelope; say so in the same shape, built here.
+        return _fail(EthosError(code, "the native core could not report this failure", details, 12))
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Runs the ``ethos`` command and returns its exit status (never raises, never exits)."""
+    try:
+        from . import _ffi  # noqa: F401  (loads and checks the library once, up front)
+    except ImportError as error:
+        # Without the core there is nobody to build the envelope; this one is built in Python.
+        envelope_error = EthosError(
+            "internal_error",
+            "the Ethos native library could not be loaded",
+            {"reason": "library_unavailable", "detail": str(error)},
+            12,
+        )
+        return _fail(envelope_error)
+    try:
+        result = ethos.main(args=None if argv is None else list(argv), prog_name="ethos", standalone_mode=False)
+    except click.UsageError as error:
+        return _fail_with("invalid_arguments", _argument_details(error))
+    except EthosError as error:
+        return _fail(error)
+    except MemoryError:
+        return _fail_with("memory_limit_exceeded")
+    except Exception:  # noqa: BLE001 - no traceback ever reaches the user (docs/cli.md §5.1)
+        return _fail_with("internal_error")
+    return result if isinstance(result, int) else 0
+
+
+def main(argv: Sequence[str] | None = None) -> NoReturn:
+    """Console-script entry point of ``ethos``."""
+    # Ctrl-C ends the process the way it ends ethos-core (by the signal), not with a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    sys.exit(run(argv))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,243 @@
+"""cli_wrapper - ``EthosCli``: runs an Ethos command-line program as a subprocess (bundled ethos-core by default).
+
+Compatible with the public ``ethos_pdf.EthosCli`` (CONTRACTS.md §1.7): missing inputs raise
+``FileNotFoundError`` before anything is spawned, ``--format`` is always passed, exit 1 is accepted
+only with ``fail_on_ungrounded``, and every other failure becomes an ``EthosCommandError``
+subclass chosen from the stderr envelope. Needs no native library in this process.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ._locate import find_bundled
+from .errors import EthosNotFoundError, EthosOutputError, EthosTimeoutError, command_error
+
+__all__ = ["EthosCli"]
+
+PathLike = str | os.PathLike[str]
+#: A program: a path, or a command prefix such as ``[sys.executable, "-m", "ethos_py.cli"]``.
+Binary = PathLike | Sequence[str]
+
+_BUNDLED = "ethos-core"
+_FORMATS = ("json", "summary")
+
+
+class EthosCli:
+    """Runs ``verify``/``fingerprint``/``explain`` through an Ethos CLI (docs/cli.md).
+
+    ``binary`` is a path or a command prefix; ``ethos_bin`` a program name looked up on PATH (the
+    public wrapper's spelling). With neither, the ``ethos-core`` bundled in ``ethos_py/_lib`` runs.
+    ``env`` is added to the current environment; ``cwd`` is the working directory, and relative
+    input paths are checked against it.
+    """
+
+    def __init__(
+        self,
+        binary: Binary | None = None,
+        *,
+        ethos_bin: PathLike | None = None,
+        cwd: PathLike | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        if binary is not None and ethos_bin is not None:
+            raise ValueError("provide either binary or ethos_bin, not both")
+        self.cwd = None if cwd is None else os.fspath(cwd)
+        self.env = None if env is None else dict(env)
+        self.command_prefix: tuple[str, ...] = self._resolve_prefix(binary, ethos_bin)
+
+    def _resolve_prefix(self, binary: Binary | None, ethos_bin: PathLike | None) -> tuple[str, ...]:
+        if ethos_bin is not None:
+            name = os.fspath(ethos_bin)
+            search_path = (self.env or {}).get("PATH", os.environ.get("PATH"))
+            # Unresolved names are kept: running them raises EthosNotFoundError with the name.
+            return (shutil.which(name, path=search_path) or name,)
+        if binary is None:
+            bundled = find_bundled(_BUNDLED)
+            return (os.fspath(bundled) if bundled is not None else _BUNDLED,)
+        if isinstance(binary, (str, os.PathLike)):
+            return (os.fspath(binary),)
+        prefix = tuple(os.fspath(part) for part in binary)
+        if not prefix:
+            raise ValueError("binary must not be an empty command")
+        return prefix
+
+    @property
+    def ethos_bin(self) -> str:
+        """The program that runs (first element of the command), as the public wrapper names it."""
+        return self.command_prefix[0]
+
+    # -- commands ---------------------------------------------------------------------------
+
+    def verify(
+        self,
+        source: PathLike,
+        citations: PathLike,
+        *,
+        grounding: str | None = None,
+        config: PathLike | None = None,
+        fail_on_ungrounded: bool = False,
+        output_format: str = "json",
+        timeout: float | None = 30.0,
+        statement: bool = False,
+    ) -> Any:
+        """Runs ``verify``; returns the report dict (``json``) or the summary text (``summary``).
+
+        With ``statement=True`` the dict is the in-toto Statement (report at ``["predicate"]``).
+        An ungrounded report is returned normally; with ``fail_on_ungrounded`` the exit 1 it
+        causes is accepted too. Other failures raise ``EthosCommandError`` or a subclass.
+        """
+        command, stdout = self._verify(
+            source, citations, grounding, config, fail_on_ungrounded, output_format, timeout, statement
+        )
+        text = _decode_stdout(stdout, command)
+        return text if output_format == "summary" else _load_json(text, command)
+
+    def verify_bytes(
+        self,
+        source: PathLike,
+        citations: PathLike,
+        *,
+        grounding: str | None = None,
+        config: PathLike | None = None,
+        fail_on_ungrounded: bool = False,
+        output_format: str = "json",
+        timeout: float | None = 30.0,
+        statement: bool = False,
+    ) -> bytes:
+        """Like ``verify`` but returns stdout exactly as written (for byte comparisons)."""
+        return self._verify(
+            source, citations, grounding, config, fail_on_ungrounded, output_format, timeout, statement
+        )[1]
+
+    def fingerprint(self, doc: PathLike, *, timeout: float | None = 30.0) -> dict[str, Any]:
+        """Runs ``fingerprint DOC`` and returns the document description."""
+        _check_timeout(timeout)
+        self._require_file(doc)
+        command = (*self.command_prefix, "fingerprint", "--", os.fspath(doc))
+        result: dict[str, Any] = _load_json(_decode_stdout(self._run(command, timeout=timeout), command), command)
+        return result
+
+    def explain(self, *, timeout: float | None = 30.0) -> dict[str, Any]:
+        """Runs ``explain`` and returns the built-in verification config."""
+        _check_timeout(timeout)
+        command = (*self.command_prefix, "explain")
+        result: dict[str, Any] = _load_json(_decode_stdout(self._run(command, timeout=timeout), command), command)
+        return result
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def _verify(
+        self,
+        source: PathLike,
+        citations: PathLike,
+        grounding: str | None,
+        config: PathLike | None,
+        fail_on_ungrounded: bool,
+        output_format: str,
+        timeout: float | None,
+        statement: bool,
+    ) -> tuple[tuple[str, ...], bytes]:
+        if output_format not in _FORMATS:
+            raise ValueError(f"output_format must be one of: {', '.join(_FORMATS)}")
+        if grounding is not None and not grounding:
+            raise ValueError("grounding must be non-empty when provided")
+        _check_timeout(timeout)
+        self._require_file(source)
+        self._require_file(citations)
+        if config is not None:
+            self._require_file(config)
+        command = self._verify_command(
+            source, citations, grounding, config, fail_on_ungrounded, output_format, statement
+        )
+        return command, self._run(command, timeout=timeout, accept_exit_1=fail_on_ungrounded)
+
+    def _verify_command(
+        self,
+        source: PathLike,
+        citations: PathLike,
+        grounding: str | None,
+        config: PathLike | None,
+        fail_on_ungrounded: bool,
+        output_format: str,
+        statement: bool,
+    ) -> tuple[str, ...]:
+        command = [*self.command_prefix, "verify", "--citations", os.fspath(citations)]
+        if grounding is not None:
+            command += ["--grounding", grounding]
+        if config is not None:
+            command += ["--config", os.fspath(config)]
+        if fail_on_ungrounded:
+            command.append("--fail-on-ungrounded")
+        if statement:
+            command.append("--statement")
+        command += ["--format", output_format]
+        # "--" keeps a SOURCE that starts with "-" from being read as an option.
+        command += ["--", os.fspath(source)]
+        return tuple(command)
+
+    def _require_file(self, path: PathLike) -> None:
+        resolved = Path(path)
+        if self.cwd is not None and not resolved.is_absolute():
+            resolved = Path(self.cwd) / resolved
+        if not resolved.is_file():
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), os.fspath(path))
+
+    def _run(self, command: Sequence[str], *, timeout: float | None, accept_exit_1: bool = False) -> bytes:
+        run_env = None
+        if self.env is not None:
+            run_env = dict(os.environ)
+            run_env.update(self.env)
+        try:
+            completed = subprocess.run(
+                list(command),
+                cwd=self.cwd,
+                env=run_env,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=timeout,
+                check=False,
+            )
+        except (FileNotFoundError, PermissionError, NotADirectoryError) as error:
+            raise EthosNotFoundError(self.ethos_bin) from error
+        except subprocess.TimeoutExpired as error:
+            # subprocess.run has already killed and reaped the child.
+            raise EthosTimeoutError(command, timeout or 0.0) from error
+
+        returncode = completed.returncode
+        # Exit 1 is a verdict only with --fail-on-ungrounded, and only if the report was written.
+        ok = returncode == 0 or (accept_exit_1 and returncode == 1 and bool(completed.stdout.strip()))
+        if not ok:
+            raise command_error(
+                command,
+                returncode,
+                completed.stdout.decode("utf-8", errors="replace"),
+                completed.stderr.decode("utf-8", errors="replace"),
+            )
+        return completed.stdout
+
+
+def _check_timeout(timeout: float | None) -> None:
+    if timeout is not None and timeout <= 0:
+        raise ValueError("timeout must be greater than zero when provided")
+
+
+def _decode_stdout(stdout: bytes, command: Sequence[str]) -> str:
+    try:
+        return stdout.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise EthosOutputError("ethos returned non-UTF-8 stdout", command, stdout.decode("utf-8", "replace")) from error
+
+
+def _load_json(text: str, command: Sequence[str]) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise EthosOutputError(f"ethos returned invalid JSON: {error.msg}", command, text) from error

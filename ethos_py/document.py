@@ -1,0 +1,204 @@
+"""document - ``Document``, an open grounding source held by the native core, and ``verify``."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import weakref
+from typing import Any, TypeVar
+
+from typing_extensions import Self
+
+from . import _ffi
+from ._host_io import JsonInput, PathInput, json_input, read_input_file
+from ._json import dumps
+
+__all__ = ["Document", "verify"]
+
+#: The only grounding loader the core has today (docs/cli.md §3.1).
+DEFAULT_GROUNDING = "ethos-native"
+
+SourceInput = PathInput | bytes | bytearray | memoryview
+_DocumentT = TypeVar("_DocumentT", bound="Document")
+
+
+class Document:
+    """A loaded, validated and indexed grounding source.
+
+    The document is immutable once open, so any number of threads may verify against it at once
+    (the core runs without the GIL). Release it with ``close()`` or a ``with`` block; a document
+    that is simply dropped is released by its finalizer. Do not close a document while another
+    thread is still using it.
+
+    Create documents with ``Document.open`` or ``Document.from_bytes``.
+    """
+
+    def __init__(self, handle: Any, *, name: str | None = None) -> None:
+        """Wraps a raw ``ethos_document *``; use ``open``/``from_bytes`` instead."""
+        if handle == _ffi.ffi.NULL:
+            raise ValueError("Document needs a non-NULL ethos_document handle")
+        self._handle = handle
+        # finalize() runs at most once, whether called by close(), garbage collection or exit; it
+        # holds the handle, not self, so it does not keep the document alive.
+        self._finalizer = weakref.finalize(self, _ffi.lib.ethos_document_free, handle)
+        self._name = name
+        self._description: dict[str, Any] | None = None
+
+    @classmethod
+    def open(cls, source: SourceInput, grounding: str = DEFAULT_GROUNDING) -> Document:
+        """Opens a source from a path (``str`` or ``os.PathLike``) or from its bytes.
+
+        A path is subject to the 256 MiB limit (``EthosError`` ``file_too_large``) and raises
+        ``OSError`` (e.g. ``FileNotFoundError``) when unreadable. An invalid document raises
+        ``EthosError`` with the core's code (``invalid_input`` ...).
+        """
+        if isinstance(source, (bytes, bytearray, memoryview)):
+            return cls.from_bytes(source, grounding)
+        data = read_input_file(source)
+        return cls.from_bytes(data, grounding, name=os.path.basename(os.fspath(source)))
+
+    @classmethod
+    def from_bytes(
+        cls,
+        data: bytes | bytearray | memoryview,
+        grounding: str = DEFAULT_GROUNDING,
+        *,
+        name: str | None = None,
+    ) -> Document:
+        """Opens a source from its bytes. ``name`` is the default Statement subject name."""
+        handle = _ffi.open_document(bytes(data), dumps({"grounding": grounding}))
+        return cls(handle, name=name)
+
+    @property
+    def name(self) -> str | None:
+        """The file name the document was opened from (``None`` for bytes)."""
+        return self._name
+
+    @property
+    def closed(self) -> bool:
+        """True once ``close()`` ran (or the finalizer did)."""
+        return not self._finalizer.alive
+
+    def close(self) -> None:
+        """Releases the native document. Closing twice is harmless."""
+        self._finalizer()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else f"fingerprint={self.fingerprint!r}"
+        return f"<ethos_py.Document name={self._name!r} {state}>"
+
+    def _live_handle(self) -> Any:
+        if self.closed:
+            raise ValueError("operation on a closed ethos_py.Document")
+        return self._handle
+
+    def describe_json(self) -> bytes:
+        """The core's description as canonical JSON bytes (what ``ethos fingerprint`` prints)."""
+        return _ffi.call_string(_ffi.lib.ethos_document_describe, self._live_handle())
+
+    def describe(self) -> dict[str, Any]:
+        """The core's description: fingerprints, grounding identity and counts (a fresh dict)."""
+        if self._description is None:
+            # The document is immutable, so its description is parsed once.
+            self._description = json.loads(self.describe_json())
+        else:
+            self._live_handle()
+        return copy.deepcopy(self._description)
+
+    @property
+    def fingerprint(self) -> str | None:
+        """``sha256:…`` document fingerprint, or ``None`` when the source declares none."""
+        value = self.describe().get("document_fingerprint")
+        return value if isinstance(value, str) else None
+
+    def verify_json(
+        self,
+        citations: JsonInput,
+        config: JsonInput | None = None,
+        *,
+        statement: bool = False,
+        subject_name: str | None = None,
+        claim_validation: str = "strict",
+    ) -> bytes:
+        """Verifies citations and returns the canonical report bytes (no trailing newline).
+
+        ``citations`` and ``config`` may be a path (``os.PathLike``), JSON bytes, JSON text
+        (``str``) or a Python value. ``config=None`` uses the built-in ``default-v1``. With
+        ``statement=True`` the report is wrapped in an in-toto Statement whose subject name is
+        ``subject_name`` or, by default, the file name the document was opened from.
+        A "not grounded" verdict is a normal report; invalid input raises ``EthosError``.
+        """
+        handle = self._live_handle()
+        citations_bytes = json_input(citations)
+        config_bytes = None if config is None else json_input(config)
+        options: dict[str, Any] = {}
+        if statement:
+            options["statement"] = True
+            name = subject_name if subject_name is not None else self._name
+            if name is not None:
+                options["subject_name"] = name
+        elif subject_name is not None:
+            options["subject_name"] = subject_name
+        if claim_validation != "strict":
+            options["claim_validation"] = claim_validation
+        # No options at all is the same call ethos-core makes, so both give the same bytes.
+        options_bytes = dumps(options) if options else None
+        config_ptr, config_len = (_ffi.ffi.NULL, 0) if config_bytes is None else (config_bytes, len(config_bytes))
+        options_ptr, options_len = (_ffi.ffi.NULL, 0) if options_bytes is None else (options_bytes, len(options_bytes))
+        return _ffi.call_string(
+            _ffi.lib.ethos_verify,
+            handle,
+            citations_bytes,
+            len(citations_bytes),
+            config_ptr,
+            config_len,
+            options_ptr,
+            options_len,
+        )
+
+    def verify(
+        self,
+        citations: JsonInput,
+        config: JsonInput | None = None,
+        *,
+        statement: bool = False,
+        subject_name: str | None = None,
+        claim_validation: str = "strict",
+    ) -> dict[str, Any]:
+        """Like ``verify_json`` but returns the parsed report (or Statement)."""
+        report: dict[str, Any] = json.loads(
+            self.verify_json(
+                citations,
+                config,
+                statement=statement,
+                subject_name=subject_name,
+                claim_validation=claim_validation,
+            )
+        )
+        return report
+
+
+def verify(
+    source: Document | SourceInput,
+    citations: JsonInput,
+    *,
+    config: JsonInput | None = None,
+    statement: bool = False,
+    subject_name: str | None = None,
+) -> dict[str, Any]:
+    """Verifies ``citations`` against ``source`` (a ``Document`` or a path) in process.
+
+    Returns the report as a dict (the Statement when ``statement=True``). A source given as a
+    path is opened and closed here; open a ``Document`` once to verify many citation sets.
+    """
+    if isinstance(source, Document):
+        return source.verify(citations, config, statement=statement, subject_name=subject_name)
+    with Document.open(source) as document:
+        return document.verify(citations, config, statement=statement, subject_name=subject_name)

@@ -1,0 +1,195 @@
+"""errors - every exception ethos_py raises, for the in-process core and for the subprocess CLI alike.
+
+One base class covers both paths: ``except EthosPythonSurfaceError`` catches a failing
+``Document.verify`` (``EthosError``) and a failing ``EthosCli.verify`` (``EthosCommandError``), and
+both carry the stable ``error_code`` of CONTRACTS.md §1.4. Missing input files are the built-in
+``FileNotFoundError`` on both paths, raised before any work starts.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ._json import dumps
+
+__all__ = [
+    "CorruptPdfError",
+    "EthosCommandError",
+    "EthosError",
+    "EthosNotFoundError",
+    "EthosOutputError",
+    "EthosPythonSurfaceError",
+    "EthosTimeoutError",
+    "InvalidPdfError",
+    "ParseTimeoutError",
+    "PdfiumNotFoundError",
+    "command_error",
+    "parse_envelope",
+]
+
+
+class EthosPythonSurfaceError(Exception):
+    """Base class of every error raised by ethos_py (in-process and subprocess)."""
+
+    #: The stable error code (``invalid_input``, ``corrupt_pdf``, ...) when the failure has one;
+    #: ``None`` for failures that happen around the core (binary missing, timeout, bad output).
+    error_code: str | None = None
+
+
+class EthosError(EthosPythonSurfaceError):
+    """A failure reported by the native core in process, decoded from its error envelope."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        details: Mapping[str, Any] | None = None,
+        exit_code: int = 12,
+        *,
+        envelope: bytes | None = None,
+    ) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.error_code = code
+        self.message = message
+        self.details: dict[str, Any] = dict(details or {})
+        #: The exit status the CLIs use for this code (2..12).
+        self.exit_code = exit_code
+        #: The canonical envelope bytes from the core (no newline); what the CLIs print on stderr.
+        self.envelope = envelope if envelope is not None else _fallback_envelope(code, message, details)
+
+    @classmethod
+    def from_envelope(cls, envelope: bytes, exit_code: int) -> EthosError:
+        """Builds the error from the core's envelope bytes; an unreadable one is internal_error."""
+        parsed = parse_envelope(envelope)
+        if parsed is None:
+            return cls("internal_error", "malformed error envelope from the core", None, 12)
+        details = parsed.get("details")
+        return cls(
+            parsed["code"],
+            str(parsed.get("message", "")),
+            details if isinstance(details, dict) else None,
+            exit_code,
+            envelope=envelope,
+        )
+
+
+class EthosNotFoundError(EthosPythonSurfaceError):
+    """The ethos binary to run does not exist or cannot be executed."""
+
+    def __init__(self, ethos_bin: str) -> None:
+        super().__init__(f"ethos binary not found: {ethos_bin}")
+        self.ethos_bin = ethos_bin
+
+
+class EthosTimeoutError(EthosPythonSurfaceError):
+    """The ethos command ran longer than the caller's timeout and was killed."""
+
+    def __init__(self, command: Sequence[str], timeout_seconds: float) -> None:
+        super().__init__(f"ethos command timed out after {timeout_seconds:g}s: {' '.join(command)}")
+        self.command = tuple(command)
+        self.timeout_seconds = timeout_seconds
+
+
+class EthosOutputError(EthosPythonSurfaceError):
+    """The ethos command succeeded but its stdout is not UTF-8 or not the expected JSON."""
+
+    def __init__(self, message: str, command: Sequence[str], stdout: str) -> None:
+        super().__init__(message)
+        self.command = tuple(command)
+        self.stdout = stdout
+
+
+class EthosCommandError(EthosPythonSurfaceError):
+    """The ethos command exited with a failure status (anything but 0, or 1 when not expected)."""
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        returncode: int,
+        stdout: str,
+        stderr: str,
+        error_code: str | None = None,
+    ) -> None:
+        super().__init__(f"ethos command exited {returncode}: {' '.join(command)}")
+        self.command = tuple(command)
+        self.returncode = returncode
+        self.stdout = stdout
+        self.stderr = stderr
+        envelope = parse_envelope(stderr.encode("utf-8", errors="replace"))
+        #: The envelope's code; ``None`` only when stderr holds no envelope (e.g. an old binary).
+        #: Derived from stderr when not given.
+        self.error_code = error_code if error_code is not None else (envelope or {}).get("code")
+        self.message: str | None = None if envelope is None else str(envelope.get("message", ""))
+        details = None if envelope is None else envelope.get("details")
+        self.details: dict[str, Any] = dict(details) if isinstance(details, dict) else {}
+
+    @property
+    def exit_code(self) -> int:
+        """The exit status, under the same name as ``EthosError.exit_code``."""
+        return self.returncode
+
+
+class PdfiumNotFoundError(EthosCommandError):
+    """The command could not find or load PDFium."""
+
+
+class InvalidPdfError(EthosCommandError):
+    """The command reported ``invalid_pdf`` (exit 3)."""
+
+
+class CorruptPdfError(EthosCommandError):
+    """The command reported ``corrupt_pdf`` (exit 4)."""
+
+
+class ParseTimeoutError(EthosCommandError):
+    """The command reported ``parse_timeout`` (exit 10)."""
+
+
+_CLASS_BY_CODE: dict[str, type[EthosCommandError]] = {
+    "invalid_pdf": InvalidPdfError,
+    "corrupt_pdf": CorruptPdfError,
+    "parse_timeout": ParseTimeoutError,
+}
+_CLASS_BY_EXIT: dict[int, type[EthosCommandError]] = {
+    3: InvalidPdfError,
+    4: CorruptPdfError,
+    10: ParseTimeoutError,
+}
+
+
+def command_error(command: Sequence[str], returncode: int, stdout: str, stderr: str) -> EthosCommandError:
+    """The ``EthosCommandError`` subclass for a failed run: envelope code first, then exit code."""
+    envelope = parse_envelope(stderr.encode("utf-8", errors="replace"))
+    code = None if envelope is None else envelope["code"]
+    cls: type[EthosCommandError]
+    if code in _CLASS_BY_CODE:
+        cls = _CLASS_BY_CODE[code]
+    elif "ETHOS_PDFIUM_LIBRARY_PATH" in stderr or "PDFium not found" in stderr:
+        cls = PdfiumNotFoundError
+    else:
+        cls = _CLASS_BY_EXIT.get(returncode, EthosCommandError)
+    return cls(command, returncode, stdout, stderr, code)
+
+
+def parse_envelope(data: bytes) -> dict[str, Any] | None:
+    """The ``error`` object of an envelope line, or ``None`` when ``data`` is not an envelope."""
+    try:
+        value = json.loads(data)
+    except ValueError:  # also covers UnicodeDecodeError
+        return None
+    if not isinstance(value, dict) or not isinstance(value.get("error"), dict):
+        return None
+    error: dict[str, Any] = value["error"]
+    return error if isinstance(error.get("code"), str) else None
+
+
+def _fallback_envelope(code: str, message: str, details: Mapping[str, Any] | None) -> bytes:
+    # Only for errors built in Python without the core (tests, malformed envelopes); real errors
+    # always keep the core's own bytes.
+    error: dict[str, Any] = {"code": code, "message": message}
+    if details:
+        error["details"] = dict(details)
+    return dumps({"error": error})

@@ -1,0 +1,29 @@
+"""proof - what is derived from a report by the core: the proof summary and the summary text."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from . import _ffi
+from ._host_io import json_input
+
+__all__ = ["proof_summary", "summary_text"]
+
+#: A report or Statement: a dict, JSON bytes, JSON text (``str``) or a path (``os.PathLike``).
+ReportInput = Mapping[str, Any] | bytes | bytearray | memoryview | str | os.PathLike[str]
+
+
+def proof_summary(report_or_statement: ReportInput) -> dict[str, Any]:
+    """The proof summary (CONTRACTS.md §2.7) of a verification report or proof Statement."""
+    data = json_input(report_or_statement)
+    summary: dict[str, Any] = json.loads(_ffi.call_string(_ffi.lib.ethos_proof_summary, data, len(data)))
+    return summary
+
+
+def summary_text(report: ReportInput) -> str:
+    """The ``--format summary`` text (CONTRACTS.md §1.5) of a report or Statement; ends with a newline."""
+    data = json_input(report)
+    return _ffi.call_string(_ffi.lib.ethos_report_summary_text, data, len(data)).decode("utf-8")

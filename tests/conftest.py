@@ -1,0 +1,67 @@
+"""conftest - shared pytest fixtures: repository paths, golden cases, schema validators and the surface runner."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
+sys.path.insert(0, str(GOLDEN_DIR))
+
+import harness  # noqa: E402
+
+REPO_DIR = harness.REPO_DIR
+SCHEMAS_DIR = harness.SCHEMAS_DIR
+SOURCES_DIR = harness.SOURCES_DIR
+TOOLS_DIR = harness.TOOLS_DIR
+CASES = harness.load_cases()
+SCHEMA_FILES = {
+    "document": "document.schema.json",
+    "citations": "citations.schema.json",
+    "verification-config": "verification-config.schema.json",
+    "verification-report": "verification-report.schema.json",
+    "error-envelope": "error-envelope.schema.json",
+    "proof-statement": "proof-statement.schema.json",
+    "proof-summary": "proof-summary.schema.json",
+}
+
+
+def load_schema(name: str) -> dict[str, Any]:
+    return json.loads((SCHEMAS_DIR / SCHEMA_FILES[name]).read_text(encoding="utf-8"))
+
+
+def _registry() -> Registry:
+    resources = []
+    for name in SCHEMA_FILES:
+        schema = load_schema(name)
+        resources.append((schema["$id"], Resource.from_contents(schema)))
+    return Registry().with_resources(resources)
+
+
+REGISTRY = _registry()
+
+
+def validator(name: str) -> Draft202012Validator:
+    """A validator for one of our schemas (cross-schema $refs resolve through the registry)."""
+    return Draft202012Validator(load_schema(name), registry=REGISTRY)
+
+
+def schema_errors(name: str, instance: Any) -> list[str]:
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator(name).iter_errors(instance)]
+
+
+@pytest.fixture(scope="session")
+def repo_dir() -> Path:
+    return REPO_DIR
+
+
+@pytest.fixture(scope="session")
+def run_surface() -> Callable[[str, harness.Case], tuple[int, bytes, bytes]]:
+    """run_surface(surface, case) -> (exit_code, stdout_bytes, stderr_bytes) for library | ethos | ethos-core."""
+    return harness.run_surface
