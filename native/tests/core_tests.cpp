@@ -27,8 +27,21 @@ void check(bool condition, const char* what, int line) {
 std::string parse_error(const std::string& text) {
   try {
     ethos::parse_strict(text, "test");
-    return "";
+    const std::string fast_path = "";
+    // The DOM twin must reject exactly what the fast path rejects, with the same envelope.
+    try {
+      ethos::parse_strict_dom(text, "test");
+    } catch (const ethos::EthosError&) {
+      return "parse_strict_dom rejected what parse_strict accepted";
+    }
+    return fast_path;
   } catch (const ethos::EthosError& error) {
+    try {
+      ethos::parse_strict_dom(text, "test");
+      return "parse_strict_dom accepted what parse_strict rejected";
+    } catch (const ethos::EthosError& twin) {
+      if (twin.envelope() != error.envelope()) return "twin disagrees: " + twin.envelope() + " vs " + error.envelope();
+    }
     return error.envelope();
   }
 }
@@ -51,7 +64,12 @@ void test_strict_json() {
   CHECK(parse_error("[\"\xC3\x28\"]").find("invalid UTF-8") != std::string::npos);
   CHECK(parse_error(std::string(65, '[') + std::string(65, ']')).find("nesting too deep") != std::string::npos);
   CHECK(parse_error(R"({"x":[-0]})").empty());
-  CHECK(ethos::to_c14n(ethos::parse_strict(R"({"x":[-0]})", "test")) == R"({"x":[0]})");
+  CHECK(ethos::to_c14n(ethos::parse_strict(R"({"x":[-0]})", "test").root()) == R"({"x":[0]})");
+  CHECK(ethos::to_c14n(ethos::parse_strict(R"({"b":{"d":1,"c":[true,null]},"a":"é"})", "test").root()) ==
+        "{\"a\":\"\xc3\xa9\",\"b\":{\"c\":[true,null],\"d\":1}}");
+  CHECK(parse_error(R"([{"a":1},{"b":[1,{"c":2.5}]}])").find("\"path\":\"$[1].b[1].c\"") != std::string::npos);
+  CHECK(parse_error(R"({"a":1,"b":{},"a":2} x)").find("duplicate key") != std::string::npos);
+  CHECK(parse_error(R"([1,2)").find("invalid JSON syntax") != std::string::npos);
 }
 
 void test_normalization() {
@@ -76,7 +94,7 @@ void test_vector_file(const std::string& path) {
   bytes << file.rdbuf();
   CHECK(!bytes.str().empty());
   if (bytes.str().empty()) return;
-  const nlohmann::json document = ethos::parse_strict(bytes.str(), "vectors");
+  const nlohmann::json document = ethos::parse_strict_dom(bytes.str(), "vectors");
   const std::string profile = document.at("profile").get<std::string>();
   ethos::NormalizationOptions options;
   options.profile = profile == "unicode_compat_v1" ? ethos::NormalizationProfile::unicode_compat_v1

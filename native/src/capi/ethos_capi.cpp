@@ -7,7 +7,6 @@
 
 #include "core/api.hpp"
 #include "core/source.hpp"
-#include "json/reader.hpp"
 #include "json/strict_json.hpp"
 
 // The opaque handle: a shared, immutable source (threads may verify against it concurrently).
@@ -131,8 +130,8 @@ ETHOS_EXPORT int ethos_error_envelope(const char* code, size_t code_len, const c
     if (info == nullptr) throw ethos::EthosError("invalid_arguments", "unknown error code", {{"argument", "code"}});
     nlohmann::json details = nlohmann::json::object();
     if (details_json != nullptr && details_len > 0) {
-      details = ethos::parse_strict(view(details_json, details_len), "details");
-      ethos::expect_object(details, "$");
+      details = ethos::parse_strict_dom(view(details_json, details_len), "details");
+      if (!details.is_object()) throw ethos::invalid_input("expected an object", "$", {{"input", "details"}});
     }
     const ethos::EthosError error(info->code, info->default_message, std::move(details));
     *out_envelope = to_c_string(error.envelope());

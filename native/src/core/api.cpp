@@ -26,8 +26,8 @@ struct VerifyOptions {
 VerifyOptions read_verify_options(std::string_view bytes) {
   VerifyOptions options;
   if (bytes.empty()) return options;
-  const json document = parse_strict(bytes, "options");
-  ObjectReader reader(document, "$");
+  const ParsedJson document = parse_strict(bytes, "options");
+  ObjectReader reader(document.root(), "$");
   options.statement = reader.optional_bool("statement").value_or(false);
   if (auto name = reader.optional_string("subject_name")) options.subject_name = *name;
   if (auto mode = reader.optional_string("claim_validation")) {
@@ -45,7 +45,7 @@ VerifyOptions read_verify_options(std::string_view bytes) {
 // shape problem inside becomes invalid_input instead of a library exception.
 template <typename Fn>
 auto with_report(std::string_view bytes, Fn fn) {
-  const json document = parse_strict(bytes, "report");
+  const json document = parse_strict_dom(bytes, "report");
   try {
     return fn(report_of(document));
   } catch (const json::exception&) {
@@ -58,8 +58,8 @@ auto with_report(std::string_view bytes, Fn fn) {
 std::shared_ptr<const Source> open_source(std::string_view bytes, std::string_view options_json) {
   std::string grounding = "ethos-native";
   if (!options_json.empty()) {
-    const json options = parse_strict(options_json, "options");
-    ObjectReader reader(options, "$");
+    const ParsedJson options = parse_strict(options_json, "options");
+    ObjectReader reader(options.root(), "$");
     if (auto value = reader.optional_string("grounding")) grounding = *value;
     reader.finish();
   }
@@ -100,6 +100,6 @@ std::string summary_text(std::string_view report) {
   return with_report(report, [](const json& r) { return render_summary_text(r); });
 }
 
-std::string default_config_json() { return to_c14n(default_config_document()); }
+std::string default_config_json() { return std::string(default_config_source()); }
 
 }  // namespace ethos

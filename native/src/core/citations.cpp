@@ -17,14 +17,14 @@ constexpr std::int64_t kMaxInt = 9007199254740991;
 
 bool is_text_kind(const std::string& kind) { return kind == "quote" || kind == "value" || kind == "table_cell"; }
 
-Citation read_citation(const json& value, const std::string& path) {
+Citation read_citation(JsonValue value, const std::string& path) {
   ObjectReader reader(value, path);
   Citation citation;
   citation.page = reader.optional_string("page");
   citation.element_id = reader.optional_string("element_id");
   citation.span_id = reader.optional_string("span_id");
   citation.table_id = reader.optional_string("table_id");
-  if (const json* cell = reader.optional("cell")) {
+  if (const std::optional<JsonValue> cell = reader.optional("cell")) {
     ObjectReader cr(*cell, reader.child_path("cell"));
     CellAddress address;
     address.row = cr.required_int("row", 0, kMaxInt);
@@ -32,14 +32,17 @@ Citation read_citation(const json& value, const std::string& path) {
     cr.finish();
     citation.cell = address;
   }
-  if (const json* bbox = reader.optional("bbox")) {
+  if (const std::optional<JsonValue> bbox = reader.optional("bbox")) {
     const std::string bbox_path = reader.child_path("bbox");
-    expect_array(*bbox, bbox_path);
-    if (bbox->size() != 4) throw invalid_input("a bbox has four integers", bbox_path);
-    Bbox box{expect_int((*bbox)[0], index_path(bbox_path, 0), -kMaxInt, kMaxInt),
-             expect_int((*bbox)[1], index_path(bbox_path, 1), -kMaxInt, kMaxInt),
-             expect_int((*bbox)[2], index_path(bbox_path, 2), -kMaxInt, kMaxInt),
-             expect_int((*bbox)[3], index_path(bbox_path, 3), -kMaxInt, kMaxInt)};
+    const simdjson::dom::array list = expect_array(*bbox, bbox_path);
+    if (list.size() != 4) throw invalid_input("a bbox has four integers", bbox_path);
+    std::int64_t numbers[4];
+    std::size_t i = 0;
+    for (JsonValue item : list) {
+      numbers[i] = expect_int(item, index_path(bbox_path, i), -kMaxInt, kMaxInt);
+      ++i;
+    }
+    Bbox box{numbers[0], numbers[1], numbers[2], numbers[3]};
     if (!(box.x0 < box.x1 && box.y0 < box.y1)) throw invalid_input("bbox must have a positive area", bbox_path);
     citation.bbox = box;
   }
@@ -47,7 +50,7 @@ Citation read_citation(const json& value, const std::string& path) {
   return citation;
 }
 
-Claim read_claim(const json& value, const std::string& path, ClaimValidation validation) {
+Claim read_claim(JsonValue value, const std::string& path, ClaimValidation validation) {
   ObjectReader reader(value, path);
   Claim claim;
   claim.kind = reader.required_string("kind");
@@ -86,33 +89,33 @@ bool is_blank(std::string_view text) {
 }
 
 CitationSet load_citations(std::string_view bytes, std::int64_t max_checks, ClaimValidation validation) {
-  const json document = parse_strict(bytes, "citations");
+  const ParsedJson parsed = parse_strict(bytes, "citations");
+  const JsonValue document = parsed.root();
   CitationSet set;
-  const json* claims = nullptr;
+  simdjson::dom::array claims;
   std::string claims_path = "$";
   if (document.is_array()) {
-    claims = &document;
+    claims = document.get_array().value_unsafe();
   } else if (document.is_object()) {
     ObjectReader envelope(document, "$");
     set.document_fingerprint = envelope.optional_string("document_fingerprint");
     if (set.document_fingerprint && !is_sha256_prefixed(*set.document_fingerprint)) {
       throw invalid_input("invalid hash", "$.document_fingerprint");
     }
-    claims = &expect_array(envelope.required("claims"), "$.claims");
+    claims = expect_array(envelope.required("claims"), "$.claims");
     claims_path = "$.claims";
     envelope.finish();
   } else {
     throw invalid_input("expected an array or an object", "$");
   }
-  if (claims->empty()) throw invalid_input("list must not be empty", claims_path);
-  if (static_cast<std::int64_t>(claims->size()) > max_checks) {
+  if (claims.size() == 0) throw invalid_input("list must not be empty", claims_path);
+  if (static_cast<std::int64_t>(claims.size()) > max_checks) {
     throw EthosError("input_limit_exceeded", "an input exceeds a configured limit",
                      {{"path", claims_path}, {"limit", max_checks}, {"input", "citations"}});
   }
-  set.claims.reserve(claims->size());
-  for (std::size_t i = 0; i < claims->size(); ++i) {
-    set.claims.push_back(read_claim((*claims)[i], index_path(claims_path, i), validation));
-  }
+  set.claims.reserve(claims.size());
+  std::size_t index = 0;
+  for (JsonValue claim : claims) set.claims.push_back(read_claim(claim, index_path(claims_path, index++), validation));
   // claims_sha256 = sha256(c14n(claims array)), assembled from the per-claim canonical echoes.
   Sha256 digest;
   digest.update("[");

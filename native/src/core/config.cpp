@@ -16,7 +16,7 @@ namespace {
 using json = nlohmann::json;
 constexpr std::int64_t kMaxInt = 9007199254740991;
 
-VerificationConfig read_config(const json& document) {
+VerificationConfig read_config(JsonValue document) {
   VerificationConfig config;
   ObjectReader top(document, "$");
   config.schema_version = top.required_string("schema_version");
@@ -25,16 +25,18 @@ VerificationConfig read_config(const json& document) {
   }
   config.config_version = top.required_string("config_version");
   {
-    const json& kinds = expect_array(top.required("claim_kinds"), "$.claim_kinds");
-    if (kinds.empty()) throw invalid_input("list must not be empty", "$.claim_kinds");
+    const simdjson::dom::array kinds = expect_array(top.required("claim_kinds"), "$.claim_kinds");
+    if (kinds.size() == 0) throw invalid_input("list must not be empty", "$.claim_kinds");
     static const std::set<std::string> kVerifiable = {"quote", "value", "presence", "table_cell"};
-    for (std::size_t i = 0; i < kinds.size(); ++i) {
-      const std::string& kind = expect_string(kinds[i], index_path("$.claim_kinds", i));
+    std::size_t i = 0;
+    for (JsonValue item : kinds) {
+      const std::string kind(expect_string(item, index_path("$.claim_kinds", i)));
       if (kVerifiable.count(kind) == 0) throw invalid_input("invalid value", index_path("$.claim_kinds", i));
       if (std::find(config.claim_kinds.begin(), config.claim_kinds.end(), kind) != config.claim_kinds.end()) {
         throw invalid_input("duplicate list entry", index_path("$.claim_kinds", i));
       }
       config.claim_kinds.push_back(kind);
+      ++i;
     }
   }
   {
@@ -64,13 +66,13 @@ VerificationConfig read_config(const json& document) {
     config.max_checks = limits.required_int("max_checks", 1, kMaxInt);
     limits.finish();
   }
-  if (const json* evidence = top.optional("evidence")) {
+  if (const std::optional<JsonValue> evidence = top.optional("evidence")) {
     ObjectReader reader(*evidence, "$.evidence");
     config.include_text = reader.optional_bool("include_text").value_or(false);
     config.include_crops = reader.optional_bool("include_crops").value_or(false);
     reader.finish();
   }
-  if (const json* hardening = top.optional("hardening")) {
+  if (const std::optional<JsonValue> hardening = top.optional("hardening")) {
     if (config.schema_version != "1.1.0") throw invalid_input("field requires schema version 1.1.0", "$.hardening");
     ObjectReader reader(*hardening, "$.hardening");
     config.hardening.include_provenance = reader.optional_bool("include_provenance").value_or(false);
@@ -91,22 +93,23 @@ bool VerificationConfig::allows_kind(std::string_view kind) const {
   return std::find(claim_kinds.begin(), claim_kinds.end(), kind) != claim_kinds.end();
 }
 
-VerificationConfig load_config(std::string_view bytes) { return read_config(parse_strict(bytes, "config")); }
-
-const json& default_config_document() {
-  // Exactly the public default-v1; its c14n hashes to 4bb224166a04…e4983d0b0 (tested).
-  static const json kDefault = {
-      {"schema_version", "1.0.0"},
-      {"config_version", "default-v1"},
-      {"claim_kinds", {"quote", "value", "presence", "table_cell"}},
-      {"matching", {{"text_normalization", "collapse_whitespace"}, {"case_sensitive", true}, {"bbox_containment_tolerance_q", 50}}},
-      {"staleness", {{"require_fingerprint_match", true}}},
-      {"limits", {{"max_checks", 256}}},
-      {"evidence", {{"include_text", true}, {"include_crops", false}}},
-  };
-  return kDefault;
+VerificationConfig load_config(std::string_view bytes) {
+  const ParsedJson parsed = parse_strict(bytes, "config");
+  return read_config(parsed.root());
 }
 
-VerificationConfig default_config() { return read_config(default_config_document()); }
+std::string_view default_config_source() {
+  // Exactly the public default-v1; its c14n hashes to 4bb224166a04…e4983d0b0 (tested).
+  return R"({"claim_kinds":["quote","value","presence","table_cell"],"config_version":"default-v1",)"
+         R"("evidence":{"include_crops":false,"include_text":true},"limits":{"max_checks":256},)"
+         R"("matching":{"bbox_containment_tolerance_q":50,"case_sensitive":true,"text_normalization":"collapse_whitespace"},)"
+         R"("schema_version":"1.0.0","staleness":{"require_fingerprint_match":true}})";
+}
+
+VerificationConfig default_config() {
+  // Parsed once: every verify call without a config uses it.
+  static const VerificationConfig kDefault = load_config(default_config_source());
+  return kDefault;
+}
 
 }  // namespace ethos

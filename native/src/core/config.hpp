@@ -6,8 +6,6 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "text/normalize.hpp"
 
 namespace ethos {
@@ -42,8 +40,8 @@ struct VerificationConfig {
 // Parses a config (bytes) strictly. Throws EthosError(invalid_input) naming the JSON path.
 VerificationConfig load_config(std::string_view bytes);
 
-// The built-in default-v1 config (hash 4bb22416…e4983d0b0) as parsed JSON and as a config.
-const nlohmann::json& default_config_document();
+// The built-in default-v1 config (hash 4bb22416…e4983d0b0) as canonical JSON and as a config.
+std::string_view default_config_source();
 VerificationConfig default_config();
 
 }  // namespace ethos

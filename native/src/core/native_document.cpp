@@ -1,6 +1,7 @@
 // native_document.cpp - native document loading: typed reading, reference checks, integrity check.
 #include "core/native_document.hpp"
 
+#include <array>
 #include <set>
 #include <unordered_set>
 
@@ -33,38 +34,61 @@ void check_id(const std::string& id, char prefix, std::size_t digits, const std:
   if (!ok) throw invalid_input("invalid identifier", path);
 }
 
-Bbox read_bbox(const json& value, const std::string& path) {
-  expect_array(value, path);
-  if (value.size() != 4) throw invalid_input("a bbox has four integers", path);
-  Bbox box{expect_int(value[0], index_path(path, 0), -kMaxInt, kMaxInt),
-           expect_int(value[1], index_path(path, 1), -kMaxInt, kMaxInt),
-           expect_int(value[2], index_path(path, 2), -kMaxInt, kMaxInt),
-           expect_int(value[3], index_path(path, 3), -kMaxInt, kMaxInt)};
+// Reads exactly `count` integers of an array (a bbox has four, a point two).
+template <std::size_t count>
+std::array<std::int64_t, count> read_integers(JsonValue value, const std::string& path, const char* message) {
+  const simdjson::dom::array list = expect_array(value, path);
+  if (list.size() != count) throw invalid_input(message, path);
+  std::array<std::int64_t, count> out{};
+  std::size_t i = 0;
+  for (JsonValue item : list) {
+    out[i] = expect_int_at(item, path, i, -kMaxInt, kMaxInt);
+    ++i;
+  }
+  return out;
+}
+
+Bbox read_bbox(JsonValue value, const std::string& path) {
+  const auto numbers = read_integers<4>(value, path, "a bbox has four integers");
+  Bbox box{numbers[0], numbers[1], numbers[2], numbers[3]};
   if (box.x0 > box.x1 || box.y0 > box.y1) throw invalid_input("inverted bbox", path);
   return box;
 }
 
 // Collects ids per kind to reject duplicates and to resolve references after the first pass.
 struct IdRegistry {
-  std::unordered_set<std::string> pages, elements, spans, tables, regions, chunks, warnings;
-  void add(std::unordered_set<std::string>& set, const std::string& id, const std::string& path) {
-    if (!set.insert(id).second) throw invalid_input("duplicate id", path);
+  // Views into the parsed input, which outlives the registry.
+  std::unordered_set<std::string_view> pages, elements, spans, tables, regions, chunks, warnings;
+  void add(std::unordered_set<std::string_view>& set, std::string_view id, const char* list, std::size_t index) {
+    if (!set.insert(id).second) {
+      throw invalid_input("duplicate id", index_path(std::string("$.payload.") + list, index) + ".id");
+    }
   }
 };
 
-void check_ref(const std::unordered_set<std::string>& set, const std::string& id, const std::string& path) {
-  if (set.count(id) == 0) throw invalid_input("unknown reference", path);
+// References must name an id of the right kind; the path is built only on failure.
+void check_ref(const std::unordered_set<std::string_view>& set, std::string_view id, const ObjectReader& reader,
+               const char* key) {
+  if (set.count(id) == 0) throw invalid_input("unknown reference", reader.child_path(key));
 }
 
-void read_ref_list(ObjectReader& reader, const char* key, const std::unordered_set<std::string>& targets,
+// Same, for item `index` of the list at `list_path`.
+void check_ref(const std::unordered_set<std::string_view>& set, std::string_view id, const std::string& list_path,
+               std::size_t index) {
+  if (set.count(id) == 0) throw invalid_input("unknown reference", index_path(list_path, index));
+}
+
+void read_ref_list(ObjectReader& reader, const char* key, const std::unordered_set<std::string_view>& targets,
                    bool non_empty) {
-  const json* list = reader.optional(key);
-  if (list == nullptr) return;
+  const std::optional<JsonValue> value = reader.optional(key);
+  if (!value) return;
   const std::string path = reader.child_path(key);
-  expect_array(*list, path);
-  if (non_empty && list->empty()) throw invalid_input("list must not be empty", path);
-  for (std::size_t i = 0; i < list->size(); ++i) {
-    check_ref(targets, expect_string((*list)[i], index_path(path, i)), index_path(path, i));
+  const simdjson::dom::array list = expect_array(*value, path);
+  if (non_empty && list.size() == 0) throw invalid_input("list must not be empty", path);
+  std::size_t i = 0;
+  for (JsonValue item : list) {
+    check_ref(targets, expect_string_at(item, path, i), path, i);
+    ++i;
   }
 }
 
@@ -72,25 +96,28 @@ void read_ref_list(ObjectReader& reader, const char* key, const std::unordered_s
 template <typename ReadItem>
 void for_each_object(ObjectReader& payload, const char* key, ReadItem read_item) {
   const std::string path = payload.child_path(key);
-  const json& list = expect_array(payload.required(key), path);
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    ObjectReader item(list[i], index_path(path, i));
+  std::size_t i = 0;
+  for (JsonValue value : expect_array(payload.required(key), path)) {
+    ObjectReader item(value, path, i++);
     read_item(item);
     item.finish();
   }
 }
 
 // The payload is read in two passes: ids first (so references may point forward), then fields.
-void collect_ids(const json& payload, IdRegistry& ids) {
-  const auto collect = [&](const char* key, std::unordered_set<std::string>& set) {
-    auto it = payload.find(key);
-    if (it == payload.end() || !it->is_array()) return;  // shape errors are reported in pass two
-    for (std::size_t i = 0; i < it->size(); ++i) {
-      const json& item = (*it)[i];
-      if (!item.is_object()) continue;
-      auto id = item.find("id");
-      if (id == item.end() || !id->is_string()) continue;
-      ids.add(set, id->get<std::string>(), index_path(std::string("$.payload.") + key, i) + ".id");
+void collect_ids(JsonValue payload, IdRegistry& ids) {
+  const auto collect = [&](const char* key, std::unordered_set<std::string_view>& set) {
+    simdjson::dom::array list;
+    if (payload.type() != simdjson::dom::element_type::OBJECT || payload[key].get(list) != simdjson::SUCCESS) {
+      return;  // shape errors are reported in pass two
+    }
+    std::size_t i = 0;
+    for (JsonValue item : list) {
+      std::string_view id;
+      if (item.type() == simdjson::dom::element_type::OBJECT && item["id"].get(id) == simdjson::SUCCESS) {
+        ids.add(set, id, key, i);
+      }
+      ++i;
     }
   };
   collect("pages", ids.pages);
@@ -107,13 +134,13 @@ void read_warning(ObjectReader& item, const IdRegistry& ids) {
   check_id(item.required_string("id"), 'w', 4, item.child_path("id"));
   if (kWarningCodes.count(item.required_string("code")) == 0) throw invalid_input("invalid value", item.child_path("code"));
   item.required_string("message");
-  if (auto page = item.optional_string("page")) check_ref(ids.pages, *page, item.child_path("page"));
-  if (auto ref = item.optional_string("element_ref")) check_ref(ids.elements, *ref, item.child_path("element_ref"));
-  if (auto ref = item.optional_string("span_ref")) check_ref(ids.spans, *ref, item.child_path("span_ref"));
-  if (auto ref = item.optional_string("region_ref")) check_ref(ids.regions, *ref, item.child_path("region_ref"));
+  if (auto page = item.optional_string("page")) check_ref(ids.pages, *page, item, "page");
+  if (auto ref = item.optional_string("element_ref")) check_ref(ids.elements, *ref, item, "element_ref");
+  if (auto ref = item.optional_string("span_ref")) check_ref(ids.spans, *ref, item, "span_ref");
+  if (auto ref = item.optional_string("region_ref")) check_ref(ids.regions, *ref, item, "region_ref");
 }
 
-void read_payload(const json& payload_json, Source& source) {
+void read_payload(JsonValue payload_json, Source& source) {
   IdRegistry ids;
   collect_ids(payload_json, ids);
   ObjectReader payload(payload_json, "$.payload");
@@ -136,7 +163,7 @@ void read_payload(const json& payload_json, Source& source) {
     source.pages.push_back(std::move(page));
   });
   // Span ownership is declared on elements (span_refs); remember it to attach owners to spans.
-  std::unordered_map<std::string, std::size_t> span_owner;
+  std::unordered_map<std::string_view, std::size_t> span_owner;  // views into the parsed input
   for_each_object(payload, "elements", [&](ObjectReader& item) {
     Element element;
     element.id = item.required_string("id");
@@ -144,16 +171,19 @@ void read_payload(const json& payload_json, Source& source) {
     element.kind = item.required_string("type");
     if (kElementTypes.count(element.kind) == 0) throw invalid_input("invalid value", item.child_path("type"));
     element.page = item.required_string("page");
-    check_ref(ids.pages, element.page, item.child_path("page"));
+    check_ref(ids.pages, element.page, item, "page");
     element.bbox = read_bbox(item.required("bbox"), item.child_path("bbox"));
     element.text = item.optional_string("text");
     element.heading_level = item.optional_int("heading_level", 1, 9).value_or(0);
-    if (auto ref = item.optional_string("table_ref")) check_ref(ids.tables, *ref, item.child_path("table_ref"));
-    if (auto ref = item.optional_string("region_ref")) check_ref(ids.regions, *ref, item.child_path("region_ref"));
+    if (auto ref = item.optional_string("table_ref")) check_ref(ids.tables, *ref, item, "table_ref");
+    if (auto ref = item.optional_string("region_ref")) check_ref(ids.regions, *ref, item, "region_ref");
     item.optional_int("confidence", 0, 1000);
     read_ref_list(item, "span_refs", ids.spans, false);
-    if (const json* refs = item.optional("span_refs")) {
-      for (const json& ref : *refs) span_owner.emplace(ref.get<std::string>(), source.elements.size());
+    if (const std::optional<JsonValue> refs = item.optional("span_refs")) {
+      const simdjson::dom::array span_refs = refs->get_array().value_unsafe();  // named: the result is a temporary
+      for (JsonValue ref : span_refs) {
+        span_owner.emplace(ref.get_string().value_unsafe(), source.elements.size());
+      }
     }
     read_ref_list(item, "warning_refs", ids.warnings, false);
     source.elements.push_back(std::move(element));
@@ -163,15 +193,13 @@ void read_payload(const json& payload_json, Source& source) {
     span.id = item.required_string("id");
     check_id(span.id, 's', 6, item.child_path("id"));
     span.page = item.required_string("page");
-    check_ref(ids.pages, span.page, item.child_path("page"));
+    check_ref(ids.pages, span.page, item, "page");
     span.bbox = read_bbox(item.required("bbox"), item.child_path("bbox"));
-    if (const json* locator = item.optional("origin_locator")) {
+    if (const std::optional<JsonValue> locator = item.optional("origin_locator")) {
       ObjectReader ol(*locator, item.child_path("origin_locator"));
       if (ol.required_string("policy") != "origin-run-locator-v1") throw invalid_input("invalid value", ol.child_path("policy"));
       for (const char* key : {"first_origin", "last_origin"}) {
-        const json& point = expect_array(ol.required(key), ol.child_path(key));
-        if (point.size() != 2) throw invalid_input("a point has two integers", ol.child_path(key));
-        for (std::size_t i = 0; i < 2; ++i) expect_int(point[i], index_path(ol.child_path(key), i), -kMaxInt, kMaxInt);
+        read_integers<2>(ol.required(key), ol.child_path(key), "a point has two integers");
       }
       ol.finish();
     }
@@ -196,21 +224,23 @@ void read_payload(const json& payload_json, Source& source) {
     table.id = item.required_string("id");
     check_id(table.id, 't', 4, item.child_path("id"));
     const std::string refs_path = item.child_path("page_refs");
-    const json& page_refs = expect_array(item.required("page_refs"), refs_path);
-    if (page_refs.empty()) throw invalid_input("list must not be empty", refs_path);
-    for (std::size_t i = 0; i < page_refs.size(); ++i) {
-      check_ref(ids.pages, expect_string(page_refs[i], index_path(refs_path, i)), index_path(refs_path, i));
+    const simdjson::dom::array page_refs = expect_array(item.required("page_refs"), refs_path);
+    if (page_refs.size() == 0) throw invalid_input("list must not be empty", refs_path);
+    std::size_t ref_index = 0;
+    for (JsonValue ref : page_refs) {
+      const std::string_view page = expect_string_at(ref, refs_path, ref_index);
+      check_ref(ids.pages, page, refs_path, ref_index);
+      if (ref_index++ == 0) table.page = std::string(page);  // native grounding view: the first page
     }
-    table.page = page_refs[0].get<std::string>();  // native grounding view: the first page
     table.bbox = read_bbox(item.required("bbox"), item.child_path("bbox"));
     const std::int64_t n_rows = item.required_int("n_rows", 1, kMaxInt);
     const std::int64_t n_cols = item.required_int("n_cols", 1, kMaxInt);
     item.required_int("header_rows", 0, n_rows);
     item.required_int("header_cols", 0, n_cols);
     const std::string cells_path = item.child_path("cells");
-    const json& cells = expect_array(item.required("cells"), cells_path);
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      ObjectReader cr(cells[i], index_path(cells_path, i));
+    std::size_t cell_index = 0;
+    for (JsonValue cell_value : expect_array(item.required("cells"), cells_path)) {
+      ObjectReader cr(cell_value, cells_path, cell_index++);
       Cell cell;
       cell.row = cr.required_int("row", 0, n_rows - 1);
       cell.col = cr.required_int("col", 0, n_cols - 1);
@@ -225,7 +255,7 @@ void read_payload(const json& payload_json, Source& source) {
     }
     item.optional_int("confidence", 0, 1000);
     read_ref_list(item, "warning_refs", ids.warnings, false);
-    if (const json* exports = item.optional("exports")) {
+    if (const std::optional<JsonValue> exports = item.optional("exports")) {
       ObjectReader er(*exports, item.child_path("exports"));
       er.optional_string("csv");
       er.optional_string("markdown");
@@ -241,11 +271,12 @@ void read_payload(const json& payload_json, Source& source) {
     read_ref_list(item, "element_refs", ids.elements, true);
     read_ref_list(item, "page_refs", ids.pages, true);
     const std::string boxes_path = item.child_path("bboxes");
-    const json& boxes = expect_array(item.required("bboxes"), boxes_path);
-    if (boxes.empty()) throw invalid_input("list must not be empty", boxes_path);
-    for (std::size_t i = 0; i < boxes.size(); ++i) {
-      ObjectReader br(boxes[i], index_path(boxes_path, i));
-      check_ref(ids.pages, br.required_string("page"), br.child_path("page"));
+    const simdjson::dom::array boxes = expect_array(item.required("bboxes"), boxes_path);
+    if (boxes.size() == 0) throw invalid_input("list must not be empty", boxes_path);
+    std::size_t box_index = 0;
+    for (JsonValue box : boxes) {
+      ObjectReader br(box, boxes_path, box_index++);
+      check_ref(ids.pages, br.required_string("page"), br, "page");
       read_bbox(br.required("bbox"), br.child_path("bbox"));
       br.finish();
     }
@@ -258,7 +289,7 @@ void read_payload(const json& payload_json, Source& source) {
   });
   for_each_object(payload, "regions", [&](ObjectReader& item) {
     check_id(item.required_string("id"), 'r', 4, item.child_path("id"));
-    check_ref(ids.pages, item.required_string("page"), item.child_path("page"));
+    check_ref(ids.pages, item.required_string("page"), item, "page");
     read_bbox(item.required("bbox"), item.child_path("bbox"));
     if (kRegionKinds.count(item.required_string("kind")) == 0) throw invalid_input("invalid value", item.child_path("kind"));
     read_ref_list(item, "warning_refs", ids.warnings, false);
@@ -271,7 +302,8 @@ void read_payload(const json& payload_json, Source& source) {
 }  // namespace
 
 std::shared_ptr<Source> load_native_document(std::string_view bytes) {
-  const json document = parse_strict(bytes, "document");
+  const ParsedJson parsed = parse_strict(bytes, "document");
+  const JsonValue document = parsed.root();
   auto source = std::make_shared<Source>();
   source->kind = "ethos-native-document";
   source->representation_sha256 = sha256_hex(bytes);
@@ -301,8 +333,8 @@ std::shared_ptr<Source> load_native_document(std::string_view bytes) {
   if (!is_sha256_hex(payload_sha)) throw invalid_input("invalid hash", "$.payload_sha256");
   const std::string fingerprint = top.required_string("fingerprint");
   if (!is_sha256_prefixed(fingerprint)) throw invalid_input("invalid hash", "$.fingerprint");
-  const json& payload = top.required("payload");
-  if (const json* diagnostics = top.optional("diagnostics")) expect_object(*diagnostics, "$.diagnostics");
+  const JsonValue payload = top.required("payload");
+  if (const std::optional<JsonValue> diagnostics = top.optional("diagnostics")) expect_object(*diagnostics, "$.diagnostics");
   top.finish();
 
   read_payload(payload, *source);

@@ -12,4 +12,11 @@ std::string to_c14n(const nlohmann::json& value) {
   return out;
 }
 
+std::string to_c14n(simdjson::dom::element value) {
+  std::string out;
+  CanonicalWriter writer(out);
+  writer.value(value);
+  return out;
+}
+
 }  // namespace ethos

@@ -6,14 +6,14 @@
 
 namespace ethos {
 
-void write_c14n(const nlohmann::json& value, const std::function<void(std::string_view)>& sink,
+void write_c14n(simdjson::dom::element value, const std::function<void(std::string_view)>& sink,
                 std::initializer_list<std::string_view> skip) {
   CanonicalWriter writer(sink);
   writer.value(value, skip);
   writer.finish();
 }
 
-std::string c14n_sha256_hex(const nlohmann::json& value, std::initializer_list<std::string_view> skip) {
+std::string c14n_sha256_hex(simdjson::dom::element value, std::initializer_list<std::string_view> skip) {
   Sha256 digest;
   write_c14n(value, [&](std::string_view piece) { digest.update(piece); }, skip);
   return digest.hex();

@@ -5,17 +5,17 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 namespace ethos {
 
 // Writes c14n(value) in pieces to `sink`, omitting every object member whose key is in `skip`
 // (recursively). Used for payload_sha256, which hashes the payload without geometry, so the
 // payload never has to be copied. Byte-identical to to_c14n when nothing is skipped.
-void write_c14n(const nlohmann::json& value, const std::function<void(std::string_view)>& sink,
+void write_c14n(simdjson::dom::element value, const std::function<void(std::string_view)>& sink,
                 std::initializer_list<std::string_view> skip = {});
 
 // Streaming SHA-256 of c14n(value) without the skipped keys, as bare hex.
-std::string c14n_sha256_hex(const nlohmann::json& value, std::initializer_list<std::string_view> skip = {});
+std::string c14n_sha256_hex(simdjson::dom::element value, std::initializer_list<std::string_view> skip = {});
 
 }  // namespace ethos

@@ -1,26 +1,19 @@
 // canonical_writer.cpp - the one c14n serializer of the core (escaping, ordering checks, buffering).
 #include "json/canonical_writer.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
 
 namespace ethos {
-namespace {
-constexpr std::size_t kFlushBytes = 1 << 16;
-}
-
 CanonicalWriter::CanonicalWriter(Sink sink) : sink_(std::move(sink)), target_(&buffer_) { buffer_.reserve(kFlushBytes * 2); }
 
 CanonicalWriter::CanonicalWriter(std::string& out) : target_(&out) {}
 
-void CanonicalWriter::put(std::string_view text) {
-  target_->append(text);
-  if (sink_ && buffer_.size() >= kFlushBytes) {
-    sink_(buffer_);
-    buffer_.clear();
-  }
+void CanonicalWriter::flush() {
+  sink_(buffer_);
+  buffer_.clear();
 }
-
-void CanonicalWriter::put(char c) { put(std::string_view(&c, 1)); }
 
 void CanonicalWriter::finish() {
   if (sink_ && !buffer_.empty()) sink_(buffer_);
@@ -151,6 +144,55 @@ void CanonicalWriter::value(const nlohmann::json& value, std::initializer_list<s
       put(std::to_string(value.get<std::uint64_t>()));
       return;
     default:
+      throw EthosError("internal_error", "canonical JSON cannot hold a float");
+  }
+}
+
+void CanonicalWriter::value(simdjson::dom::element value, std::initializer_list<std::string_view> skip) {
+  using simdjson::dom::element_type;
+  switch (value.type()) {
+    case element_type::OBJECT: {
+      // Inputs keep their own member order; c14n sorts by key bytes (std::string_view compares
+      // as unsigned bytes, which is code point order for UTF-8).
+      std::vector<std::pair<std::string_view, simdjson::dom::element>> members;
+      const simdjson::dom::object object = value.get_object().value_unsafe();  // named: the result is a temporary
+      for (auto field : object) {
+        bool skipped = false;
+        for (std::string_view name : skip) skipped = skipped || field.key == name;
+        if (!skipped) members.emplace_back(field.key, field.value);
+      }
+      if (!std::is_sorted(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; })) {
+        std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      }
+      begin_object();
+      for (const auto& [name, member] : members) {
+        key(name);
+        this->value(member, skip);
+      }
+      end_object();
+      return;
+    }
+    case element_type::ARRAY: {
+      begin_array();
+      const simdjson::dom::array array = value.get_array().value_unsafe();  // named: the result is a temporary
+      for (simdjson::dom::element item : array) this->value(item, skip);
+      end_array();
+      return;
+    }
+    case element_type::STRING:
+      string(value.get_string().value_unsafe());
+      return;
+    case element_type::BOOL:
+      boolean(value.get_bool().value_unsafe());
+      return;
+    case element_type::NULL_VALUE:
+      before_value();
+      put("null");
+      return;
+    case element_type::INT64:
+      integer(value.get_int64().value_unsafe());
+      return;
+    default:  // parse_strict rejects floats and out-of-range integers before anything is written
       throw EthosError("internal_error", "canonical JSON cannot hold a float");
   }
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 namespace ethos {
 
@@ -33,6 +34,8 @@ class CanonicalWriter {
   void boolean(bool value);
   // A complete DOM value (sorted by std::map), optionally leaving out members named in `skip`.
   void value(const nlohmann::json& value, std::initializer_list<std::string_view> skip = {});
+  // A parsed input value: members are written in canonical order whatever order they came in.
+  void value(simdjson::dom::element value, std::initializer_list<std::string_view> skip = {});
   // An already-canonical JSON text (for example a claim echo serialized once at load time).
   void raw(std::string_view canonical_json);
 
@@ -45,8 +48,17 @@ class CanonicalWriter {
   void finish();
 
  private:
-  void put(std::string_view text);
-  void put(char c);
+  // Appends output; in sink mode hands full buffers to the sink (kept inline: it runs per token).
+  void put(std::string_view text) {
+    target_->append(text.data(), text.size());
+    if (sink_ && buffer_.size() >= kFlushBytes) flush();
+  }
+  void put(char c) {
+    target_->push_back(c);
+    if (sink_ && buffer_.size() >= kFlushBytes) flush();
+  }
+  void flush();
+  static constexpr std::size_t kFlushBytes = 1 << 16;
   void before_value();
 
   struct Level {

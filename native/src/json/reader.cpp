@@ -1,94 +1,149 @@
 // reader.cpp - field-by-field strict JSON access with JSON-path error locations.
 #include "json/reader.hpp"
 
+#include <type_traits>
+
 #include "core/error.hpp"
 
 namespace ethos {
 
-using json = nlohmann::json;
+using simdjson::dom::element_type;
 
-const json& expect_object(const json& value, const std::string& path) {
-  if (!value.is_object()) throw invalid_input("expected an object", path);
-  return value;
+simdjson::dom::object expect_object(JsonValue value, const std::string& path) {
+  if (value.type() != element_type::OBJECT) throw invalid_input("expected an object", path);
+  return value.get_object().value_unsafe();
 }
 
-const json& expect_array(const json& value, const std::string& path) {
-  if (!value.is_array()) throw invalid_input("expected an array", path);
-  return value;
+simdjson::dom::array expect_array(JsonValue value, const std::string& path) {
+  if (value.type() != element_type::ARRAY) throw invalid_input("expected an array", path);
+  return value.get_array().value_unsafe();
 }
 
-const std::string& expect_string(const json& value, const std::string& path) {
-  if (!value.is_string()) throw invalid_input("expected a string", path);
-  return value.get_ref<const std::string&>();
+std::string_view expect_string(JsonValue value, const std::string& path) {
+  if (value.type() != element_type::STRING) throw invalid_input("expected a string", path);
+  return value.get_string().value_unsafe();
 }
 
-std::int64_t expect_int(const json& value, const std::string& path, std::int64_t min, std::int64_t max) {
-  if (!value.is_number_integer()) throw invalid_input("expected an integer", path);
-  const std::int64_t number = value.get<std::int64_t>();
+std::int64_t expect_int(JsonValue value, const std::string& path, std::int64_t min, std::int64_t max) {
+  // parse_strict already rejected floats and integers beyond ±(2^53-1), so INT64 is the only kind.
+  if (value.type() != element_type::INT64) throw invalid_input("expected an integer", path);
+  const std::int64_t number = value.get_int64().value_unsafe();
   if (number < min || number > max) {
     throw invalid_input("value out of range", path, {{"minimum", min}, {"maximum", max}});
   }
   return number;
 }
 
-bool expect_bool(const json& value, const std::string& path) {
-  if (!value.is_boolean()) throw invalid_input("expected a boolean", path);
-  return value.get<bool>();
+bool expect_bool(JsonValue value, const std::string& path) {
+  if (value.type() != element_type::BOOL) throw invalid_input("expected a boolean", path);
+  return value.get_bool().value_unsafe();
 }
 
 std::string index_path(const std::string& path, std::size_t index) {
   return path + "[" + std::to_string(index) + "]";
 }
 
-ObjectReader::ObjectReader(const json& value, std::string path)
-    : object_(expect_object(value, path)), path_(std::move(path)) {}
+namespace {
+template <typename Step>
+std::string step_path(const std::string& parent, Step step) {
+  if constexpr (std::is_integral_v<Step>) {
+    return index_path(parent, step);
+  } else {
+    return parent + "." + std::string(step);
+  }
+}
+}  // namespace
 
-const json* ObjectReader::optional(const char* key) {
-  seen_.push_back(key);
-  auto it = object_.find(key);
-  if (it == object_.end()) return nullptr;
-  // Absent and null are not the same in our contracts: optional fields are omitted, never null.
-  if (it->is_null()) throw invalid_input("null is not allowed", child_path(key));
-  return &*it;
+template <typename Step>
+std::int64_t expect_int_at(JsonValue value, const std::string& parent, Step step, std::int64_t min, std::int64_t max) {
+  if (value.type() != element_type::INT64) throw invalid_input("expected an integer", step_path(parent, step));
+  const std::int64_t number = value.get_int64().value_unsafe();
+  if (number < min || number > max) {
+    throw invalid_input("value out of range", step_path(parent, step), {{"minimum", min}, {"maximum", max}});
+  }
+  return number;
+}
+template std::int64_t expect_int_at(JsonValue, const std::string&, std::size_t, std::int64_t, std::int64_t);
+template std::int64_t expect_int_at(JsonValue, const std::string&, const char*, std::int64_t, std::int64_t);
+
+std::string_view expect_string_at(JsonValue value, const std::string& parent, std::size_t index) {
+  if (value.type() != element_type::STRING) throw invalid_input("expected a string", index_path(parent, index));
+  return value.get_string().value_unsafe();
 }
 
-const json& ObjectReader::required(const char* key) {
-  const json* value = optional(key);
-  if (value == nullptr) throw invalid_input("missing required field", child_path(key));
+ObjectReader::ObjectReader(JsonValue value, std::string path)
+    : object_(expect_object(value, path)), path_(std::move(path)) {}
+
+ObjectReader::ObjectReader(JsonValue value, const std::string& parent_path, std::size_t index)
+    : parent_path_(&parent_path), index_(index) {
+  if (value.type() != element_type::OBJECT) throw invalid_input("expected an object", path());
+  object_ = value.get_object().value_unsafe();
+}
+
+std::string ObjectReader::path() const { return parent_path_ ? index_path(*parent_path_, index_) : path_; }
+
+std::optional<JsonValue> ObjectReader::optional(const char* key) {
+  if (seen_count_ == seen_.size()) throw EthosError("internal_error", "too many fields read from one object");
+  seen_[seen_count_++] = key;
+  JsonValue value;
+  if (object_.at_key(key).get(value) != simdjson::SUCCESS) return std::nullopt;
+  ++found_;
+  // Absent and null are not the same in our contracts: optional fields are omitted, never null.
+  if (value.is_null()) throw invalid_input("null is not allowed", child_path(key));
+  return value;
+}
+
+JsonValue ObjectReader::required(const char* key) {
+  const std::optional<JsonValue> value = optional(key);
+  if (!value) throw invalid_input("missing required field", child_path(key));
   return *value;
 }
 
-std::string ObjectReader::required_string(const char* key) { return expect_string(required(key), child_path(key)); }
+// The typed getters check first and build the error path only on failure: reading a large
+// document touches millions of fields, and a path string per field would dominate the load.
+std::string ObjectReader::required_string(const char* key) {
+  const JsonValue value = required(key);
+  if (value.type() != element_type::STRING) throw invalid_input("expected a string", child_path(key));
+  return std::string(value.get_string().value_unsafe());
+}
 
 std::optional<std::string> ObjectReader::optional_string(const char* key) {
-  const json* value = optional(key);
-  if (value == nullptr) return std::nullopt;
-  return expect_string(*value, child_path(key));
+  const std::optional<JsonValue> value = optional(key);
+  if (!value) return std::nullopt;
+  if (value->type() != element_type::STRING) throw invalid_input("expected a string", child_path(key));
+  return std::string(value->get_string().value_unsafe());
 }
 
 std::int64_t ObjectReader::required_int(const char* key, std::int64_t min, std::int64_t max) {
-  return expect_int(required(key), child_path(key), min, max);
+  return expect_int_at(required(key), path_, key, min, max);
 }
 
 std::optional<std::int64_t> ObjectReader::optional_int(const char* key, std::int64_t min, std::int64_t max) {
-  const json* value = optional(key);
-  if (value == nullptr) return std::nullopt;
-  return expect_int(*value, child_path(key), min, max);
+  const std::optional<JsonValue> value = optional(key);
+  if (!value) return std::nullopt;
+  return expect_int_at(*value, path_, key, min, max);
 }
 
-bool ObjectReader::required_bool(const char* key) { return expect_bool(required(key), child_path(key)); }
+bool ObjectReader::required_bool(const char* key) {
+  const JsonValue value = required(key);
+  if (value.type() != element_type::BOOL) throw invalid_input("expected a boolean", child_path(key));
+  return value.get_bool().value_unsafe();
+}
 
 std::optional<bool> ObjectReader::optional_bool(const char* key) {
-  const json* value = optional(key);
-  if (value == nullptr) return std::nullopt;
-  return expect_bool(*value, child_path(key));
+  const std::optional<JsonValue> value = optional(key);
+  if (!value) return std::nullopt;
+  if (value->type() != element_type::BOOL) throw invalid_input("expected a boolean", child_path(key));
+  return value->get_bool().value_unsafe();
 }
 
 void ObjectReader::finish() const {
-  for (auto it = object_.begin(); it != object_.end(); ++it) {
+  // Keys are unique (parse_strict), so when every field was asked for there is nothing unknown.
+  if (found_ == object_.size()) return;
+  for (auto field : object_) {
     bool asked = false;
-    for (const char* name : seen_) asked = asked || it.key() == name;
-    if (!asked) throw invalid_input("unknown field", child_path(it.key().c_str()));
+    for (std::size_t i = 0; i < seen_count_; ++i) asked = asked || field.key == seen_[i];
+    if (!asked) throw invalid_input("unknown field", child_path(field.key));
   }
 }
 

@@ -1,12 +1,14 @@
 // reader.hpp - typed, strict access to parsed JSON: every field read is checked and located.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "json/strict_json.hpp"
 
 namespace ethos {
 
@@ -14,13 +16,16 @@ namespace ethos {
 // unknown field anywhere is an invalid_input error naming its path (CONTRACTS.md §2.4, §2.5).
 class ObjectReader {
  public:
-  ObjectReader(const nlohmann::json& value, std::string path);
+  ObjectReader(JsonValue value, std::string path);
+  // The object at item `index` of the array at `parent_path`: its own path is only spelled out
+  // when an error needs it (large documents have hundreds of thousands of items).
+  ObjectReader(JsonValue value, const std::string& parent_path, std::size_t index);
 
-  const std::string& path() const { return path_; }
-  std::string child_path(const char* key) const { return path_ + "." + key; }
+  std::string path() const;
+  std::string child_path(std::string_view key) const { return path() + "." + std::string(key); }
 
-  const nlohmann::json* optional(const char* key);  // nullptr if absent; null values are rejected
-  const nlohmann::json& required(const char* key);  // missing → "missing required field"
+  std::optional<JsonValue> optional(const char* key);  // absent → nullopt; null values are rejected
+  JsonValue required(const char* key);                 // missing → "missing required field"
 
   std::string required_string(const char* key);
   std::optional<std::string> optional_string(const char* key);
@@ -32,17 +37,27 @@ class ObjectReader {
   void finish() const;
 
  private:
-  const nlohmann::json& object_;
-  std::string path_;
-  std::vector<const char*> seen_;  // field names asked for (literals; objects have few fields)
+  simdjson::dom::object object_;
+  std::string path_;                  // own path, or empty when given as parent + index
+  const std::string* parent_path_ = nullptr;
+  std::size_t index_ = 0;
+  std::array<const char*, 32> seen_{};  // field names asked for (literals; no object has more)
+  std::size_t seen_count_ = 0;
+  std::size_t found_ = 0;               // how many asked-for fields were present
 };
 
 // Standalone checks used for array items and nested values (each throws invalid_input at path).
-const nlohmann::json& expect_object(const nlohmann::json& value, const std::string& path);
-const nlohmann::json& expect_array(const nlohmann::json& value, const std::string& path);
-const std::string& expect_string(const nlohmann::json& value, const std::string& path);
-std::int64_t expect_int(const nlohmann::json& value, const std::string& path, std::int64_t min, std::int64_t max);
-bool expect_bool(const nlohmann::json& value, const std::string& path);
+simdjson::dom::object expect_object(JsonValue value, const std::string& path);
+simdjson::dom::array expect_array(JsonValue value, const std::string& path);
+std::string_view expect_string(JsonValue value, const std::string& path);
+std::int64_t expect_int(JsonValue value, const std::string& path, std::int64_t min, std::int64_t max);
+bool expect_bool(JsonValue value, const std::string& path);
 std::string index_path(const std::string& path, std::size_t index);
+
+// The same checks for the child `step` (an array index or a key) of `parent`, building the path
+// string only when the check fails (hot loops over array items use these).
+template <typename Step>
+std::int64_t expect_int_at(JsonValue value, const std::string& parent, Step step, std::int64_t min, std::int64_t max);
+std::string_view expect_string_at(JsonValue value, const std::string& parent, std::size_t index);
 
 }  // namespace ethos

@@ -1,6 +1,7 @@
-// strict_json.cpp - a SAX handler over nlohmann::json that builds the DOM while enforcing c14n rules.
+// strict_json.cpp - strict parsing: simdjson plus a rule walk, and a nlohmann SAX twin for DOMs and error locations.
 #include "json/strict_json.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -125,18 +126,126 @@ class StrictDomBuilder final : public nlohmann::json_sax<json> {
   std::vector<Frame> stack_;
 };
 
-}  // namespace
-
-json parse_strict(std::string_view bytes, const char* what, const JsonLimits& limits) {
+// Size limit and byte order mark: checked before either parser sees the bytes (both would
+// otherwise accept a BOM silently or fail with a less helpful message).
+void check_envelope(std::string_view bytes, const char* what, const JsonLimits& limits) {
   if (bytes.size() > limits.max_bytes) {
     throw EthosError("input_limit_exceeded", "an input exceeds a configured limit",
                      {{"input", what}, {"limit_bytes", static_cast<std::int64_t>(limits.max_bytes)}});
   }
-  // nlohmann skips a byte order mark silently; the contracts reject it.
   if (bytes.size() >= 3 && static_cast<unsigned char>(bytes[0]) == 0xEF &&
       static_cast<unsigned char>(bytes[1]) == 0xBB && static_cast<unsigned char>(bytes[2]) == 0xBF) {
     throw invalid_input("byte order mark not allowed", "$", {{"input", what}});
   }
+}
+
+// The rules of the contracts over a simdjson DOM, visiting values in document order so the first
+// violation reported is the one the streaming (nlohmann) reader would report first.
+class RuleWalk {
+ public:
+  RuleWalk(const char* what, std::size_t max_depth) : what_(what), max_depth_(max_depth) {}
+
+  void walk(JsonValue value) {
+    switch (value.type()) {
+      case simdjson::dom::element_type::OBJECT: {
+        if (depth_ >= max_depth_) fail("nesting too deep", {{"limit", static_cast<std::int64_t>(max_depth_)}});
+        ++depth_;
+        const simdjson::dom::object object = value.get_object().value_unsafe();
+        std::vector<std::string_view> keys;
+        keys.reserve(object.size());
+        for (auto field : object) {
+          path_.push_back(Segment{field.key, 0, true});
+          // Objects are small; a linear scan beats hashing until they are not.
+          const bool duplicate = keys.size() < 32 ? std::find(keys.begin(), keys.end(), field.key) != keys.end()
+                                                  : seen_in_sorted(keys, field.key);
+          if (duplicate) fail("duplicate key");
+          keys.push_back(field.key);
+          walk(field.value);
+          path_.pop_back();
+        }
+        --depth_;
+        return;
+      }
+      case simdjson::dom::element_type::ARRAY: {
+        if (depth_ >= max_depth_) fail("nesting too deep", {{"limit", static_cast<std::int64_t>(max_depth_)}});
+        ++depth_;
+        std::size_t index = 0;
+        const simdjson::dom::array array = value.get_array().value_unsafe();  // named: the result is a temporary
+        for (JsonValue item : array) {
+          path_.push_back(Segment{std::string_view(), index++, false});
+          walk(item);
+          path_.pop_back();
+        }
+        --depth_;
+        return;
+      }
+      case simdjson::dom::element_type::INT64: {
+        const std::int64_t number = value.get_int64().value_unsafe();
+        if (number > kMaxSafeInteger || number < -kMaxSafeInteger) fail("integer out of range");
+        return;
+      }
+      case simdjson::dom::element_type::UINT64:
+        fail("integer out of range");  // simdjson uses UINT64 only above INT64_MAX
+      case simdjson::dom::element_type::DOUBLE:
+        fail("number is not an integer");
+      default:
+        return;
+    }
+  }
+
+ private:
+  struct Segment {
+    std::string_view key;
+    std::size_t index;
+    bool is_key;
+  };
+
+  static bool seen_in_sorted(std::vector<std::string_view> keys, std::string_view key) {
+    std::sort(keys.begin(), keys.end());
+    return std::binary_search(keys.begin(), keys.end(), key);
+  }
+
+  [[noreturn]] void fail(const char* message, json extra = json::object()) {
+    std::string path = "$";
+    for (const Segment& segment : path_) {
+      path += segment.is_key ? "." + std::string(segment.key) : "[" + std::to_string(segment.index) + "]";
+    }
+    extra["input"] = what_;
+    throw invalid_input(message, path, std::move(extra));
+  }
+
+  const char* what_;
+  std::size_t max_depth_;
+  std::size_t depth_ = 0;
+  std::vector<Segment> path_;
+};
+
+}  // namespace
+
+ParsedJson::ParsedJson() = default;
+ParsedJson::~ParsedJson() = default;
+ParsedJson::ParsedJson(ParsedJson&&) noexcept = default;
+ParsedJson& ParsedJson::operator=(ParsedJson&&) noexcept = default;
+
+ParsedJson parse_strict(std::string_view bytes, const char* what, const JsonLimits& limits) {
+  check_envelope(bytes, what, limits);
+  ParsedJson parsed;
+  parsed.parser_ = std::make_unique<simdjson::dom::parser>();
+  // simdjson reads up to SIMDJSON_PADDING bytes past the end; `true` lets it copy into a padded
+  // buffer since our inputs are caller-owned views.
+  const auto error = parsed.parser_->parse(bytes.data(), bytes.size(), true).get(parsed.root_);
+  if (error) {
+    // Let the streaming reader find and name the first problem (syntax, UTF-8, or a rule
+    // violation that comes before the syntax error); it throws in every case simdjson rejects.
+    parse_strict_dom(bytes, what, limits);
+    throw invalid_input("invalid JSON syntax", "$", {{"input", what}});
+  }
+  RuleWalk(what, limits.max_depth).walk(parsed.root_);
+  return parsed;
+}
+
+json parse_strict_dom(std::string_view bytes, const char* what, const JsonLimits& limits) {
+  check_envelope(bytes, what, limits);
   json root;
   StrictDomBuilder builder(root, what, limits.max_depth);
   json::sax_parse(bytes.begin(), bytes.end(), &builder, nlohmann::detail::input_format_t::json, true, false);

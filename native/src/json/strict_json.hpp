@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 namespace ethos {
 
@@ -14,10 +16,33 @@ struct JsonLimits {
   std::size_t max_depth = 64;
 };
 
-// Parses bytes into a DOM, rejecting (as invalid_input with the JSON path in details.path): a
-// UTF-8 byte order mark, invalid UTF-8, syntax errors, duplicate keys, floats and exponents
-// (c14n holds integers only), integers beyond ±(2^53-1), nesting deeper than max_depth.
-// `what` names the input in details ("citations", "config", "document", ...).
-nlohmann::json parse_strict(std::string_view bytes, const char* what, const JsonLimits& limits = {});
+using JsonValue = simdjson::dom::element;
+
+// A parsed input: the root value and the parser that owns its memory (values borrow from it).
+class ParsedJson {
+ public:
+  ParsedJson();
+  ~ParsedJson();
+  ParsedJson(ParsedJson&&) noexcept;
+  ParsedJson& operator=(ParsedJson&&) noexcept;
+  JsonValue root() const { return root_; }
+
+ private:
+  friend ParsedJson parse_strict(std::string_view, const char*, const JsonLimits&);
+  std::unique_ptr<simdjson::dom::parser> parser_;
+  JsonValue root_;
+};
+
+// Parses input bytes with simdjson (the fast path every input takes), then enforces the rules
+// of the contracts in one walk: no duplicate keys, no floats or exponents (c14n holds integers
+// only), integers within ±(2^53-1), nesting at most max_depth; a UTF-8 byte order mark and
+// invalid UTF-8 are rejected too. Errors are invalid_input envelopes whose details name the
+// input (`what`) and the JSON path of the first offending value in document order; a syntax
+// error is located by re-reading the input with nlohmann::json (slow path, errors only).
+ParsedJson parse_strict(std::string_view bytes, const char* what, const JsonLimits& limits = {});
+
+// The same rules, building a nlohmann::json DOM (for reports read back by the summary commands
+// and host-supplied error details, where a DOM is convenient and speed does not matter).
+nlohmann::json parse_strict_dom(std::string_view bytes, const char* what, const JsonLimits& limits = {});
 
 }  // namespace ethos
