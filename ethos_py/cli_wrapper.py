@@ -18,7 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from ._locate import find_bundled
-from .errors import EthosNotFoundError, EthosOutputError, EthosTimeoutError, command_error
+from .errors import (
+    EthosNotFoundError,
+    EthosOutputError,
+    EthosTimeoutError,
+    command_error,
+)
 
 __all__ = ["EthosCli"]
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -14,7 +15,7 @@ from referencing import Registry, Resource
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 sys.path.insert(0, str(GOLDEN_DIR))
 
-import harness  # noqa: E402
+import harness
 
 REPO_DIR = harness.REPO_DIR
 SCHEMAS_DIR = harness.SCHEMAS_DIR
@@ -65,3 +66,45 @@ def repo_dir() -> Path:
 def run_surface() -> Callable[[str, harness.Case], tuple[int, bytes, bytes]]:
     """run_surface(surface, case) -> (exit_code, stdout_bytes, stderr_bytes) for library | ethos | ethos-core."""
     return harness.run_surface
+
+
+# -- a small native document shared by the surface tests ------------------------------------------
+
+SMALL_PAYLOAD = {
+    "pages": [{"id": "p0001", "index": 1, "width": 61200, "height": 79200, "rotation": 0}],
+    "elements": [
+        {
+            "id": "e000001",
+            "type": "heading",
+            "page": "p0001",
+            "bbox": [7200, 6000, 40000, 8400],
+            "text": "Quarterly report",
+        },
+        {
+            "id": "e000002",
+            "type": "text_block",
+            "page": "p0001",
+            "bbox": [7200, 10100, 54000, 11500],
+            "text": "Revenue grew to $12.4M in Q3 2025.",
+        },
+    ],
+}
+
+
+@pytest.fixture(scope="session")
+def document_tool() -> Any:
+    """tools/make_native_document.py as a module (it is a script, not part of the package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_native_document", REPO_DIR / "tools" / "make_native_document.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def small_document(document_tool: Any) -> dict[str, Any]:
+    """A correctly hashed one-page native document (heading + one paragraph)."""
+    built: dict[str, Any] = document_tool.build_document(SMALL_PAYLOAD)
+    return built

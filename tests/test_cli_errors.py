@@ -10,7 +10,6 @@ installed package (ethos_py/_lib).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import resource
@@ -124,45 +123,15 @@ def assert_failure(
 # -- fixtures -----------------------------------------------------------------------------------
 
 
-def _document_tool() -> Any:
-    spec = importlib.util.spec_from_file_location("make_native_document", REPO / "tools" / "make_native_document.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-PAYLOAD = {
-    "pages": [{"id": "p0001", "index": 1, "width": 61200, "height": 79200, "rotation": 0}],
-    "elements": [
-        {
-            "id": "e000001",
-            "type": "heading",
-            "page": "p0001",
-            "bbox": [7200, 6000, 40000, 8400],
-            "text": "Quarterly report",
-        },
-        {
-            "id": "e000002",
-            "type": "text_block",
-            "page": "p0001",
-            "bbox": [7200, 10100, 54000, 11500],
-            "text": "Revenue grew to $12.4M in Q3 2025.",
-        },
-    ],
-}
-
-
 @pytest.fixture(scope="module")
-def document() -> dict[str, Any]:
-    built: dict[str, Any] = _document_tool().build_document(PAYLOAD)
-    return built
+def document(small_document: dict[str, Any]) -> dict[str, Any]:
+    return small_document
 
 
 @pytest.fixture
-def files(tmp_path: Path, document: dict[str, Any]) -> dict[str, Path]:
+def files(tmp_path: Path, document: dict[str, Any], document_tool: Any) -> dict[str, Path]:
     """A valid source, grounded and ungrounded citations and a config in tmp_path."""
-    tool = _document_tool()
+    tool = document_tool
     source = tmp_path / "doc.json"
     source.write_bytes(tool.render(document))
 

@@ -12,7 +12,7 @@ import pytest
 from conftest import REPO_DIR, TOOLS_DIR, schema_errors
 
 sys.path.insert(0, str(TOOLS_DIR))
-import make_native_document as tool  # noqa: E402
+import make_native_document as tool
 
 QUICKSTART = REPO_DIR / "examples" / "quickstart"
 # What examples/quickstart/README.md promises, read from the contracts (not from program output).

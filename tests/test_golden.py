@@ -13,7 +13,7 @@ from conftest import CASES, SOURCES_DIR, TOOLS_DIR, schema_errors
 from jsonschema import Draft202012Validator
 
 sys.path.insert(0, str(TOOLS_DIR))
-import make_native_document as tool  # noqa: E402
+import make_native_document as tool
 
 CASE_IDS = [case.name for case in CASES]
 RUNS = [(case, surface) for case in CASES for surface in case.surfaces]

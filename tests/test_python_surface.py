@@ -9,7 +9,6 @@ binary it runs; the wrapper itself is never replaced.
 from __future__ import annotations
 
 import gc
-import importlib.util
 import json
 import os
 import subprocess
@@ -65,44 +64,14 @@ EXIT_CODES = {
 # -- fixtures -------------------------------------------------------------------------------------
 
 
-def _document_tool() -> Any:
-    spec = importlib.util.spec_from_file_location("make_native_document", REPO / "tools" / "make_native_document.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-PAYLOAD = {
-    "pages": [{"id": "p0001", "index": 1, "width": 61200, "height": 79200, "rotation": 0}],
-    "elements": [
-        {
-            "id": "e000001",
-            "type": "heading",
-            "page": "p0001",
-            "bbox": [7200, 6000, 40000, 8400],
-            "text": "Quarterly report",
-        },
-        {
-            "id": "e000002",
-            "type": "text_block",
-            "page": "p0001",
-            "bbox": [7200, 10100, 54000, 11500],
-            "text": "Revenue grew to $12.4M in Q3 2025.",
-        },
-    ],
-}
+@pytest.fixture(scope="module")
+def document_json(small_document: dict[str, Any]) -> dict[str, Any]:
+    return small_document
 
 
 @pytest.fixture(scope="module")
-def document_json() -> dict[str, Any]:
-    built: dict[str, Any] = _document_tool().build_document(PAYLOAD)
-    return built
-
-
-@pytest.fixture(scope="module")
-def document_bytes(document_json: dict[str, Any]) -> bytes:
-    data: bytes = _document_tool().render(document_json)
+def document_bytes(document_json: dict[str, Any], document_tool: Any) -> bytes:
+    data: bytes = document_tool.render(document_json)
     return data
 
 

@@ -7,14 +7,15 @@ import hashlib
 import json
 import re
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from conftest import SCHEMA_FILES, SCHEMAS_DIR, TOOLS_DIR, load_schema, schema_errors
 from jsonschema import Draft202012Validator
 
 sys.path.insert(0, str(TOOLS_DIR))
-import make_native_document as tool  # noqa: E402
+import make_native_document as tool
 
 EXAMPLES_DIR = SCHEMAS_DIR / "examples"
 EXAMPLES = {

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 GOLDEN_DIR = Path(__file__).resolve().parent
 REPO_DIR = GOLDEN_DIR.parents[1]
@@ -125,7 +125,7 @@ class Case:
     meta: dict[str, Any]
     source_path: Path = field(init=False)
     citations_path: Path = field(init=False)
-    config_path: Optional[Path] = field(init=False)
+    config_path: Path | None = field(init=False)
 
     def __post_init__(self) -> None:
         self.source_path = SOURCES_DIR / self.meta["source"]
@@ -150,7 +150,7 @@ class Case:
         return self.citations_path.read_bytes()
 
     @property
-    def config_bytes(self) -> Optional[bytes]:
+    def config_bytes(self) -> bytes | None:
         return None if self.config_path is None else self.config_path.read_bytes()
 
     @property

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import check_outcome, load_cases, run_surface  # noqa: E402
+from harness import check_outcome, load_cases, run_surface
 
 
 def main(argv: list[str]) -> int:
