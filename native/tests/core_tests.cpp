@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/config.hpp"
+#include "core/native_document.hpp"
 #include "core/error.hpp"
 #include "json/c14n.hpp"
 #include "json/sha256.hpp"
@@ -72,6 +73,27 @@ void test_strict_json() {
   CHECK(parse_error(R"([1,2)").find("invalid JSON syntax") != std::string::npos);
 }
 
+// Opening a document reads it on two threads; a strictness violation must still win over any
+// typed error, wherever each sits in the document, so the envelope never depends on timing.
+void test_document_error_precedence() {
+  const std::string input = R"({"schema_version":"1.0.0","payload":{"pages":[{"id":"p0001","id":"p0002"}]}})";
+  for (int round = 0; round < 50; ++round) {
+    try {
+      ethos::load_native_document(input);
+      CHECK(false);
+    } catch (const ethos::EthosError& error) {
+      CHECK(error.envelope().find("duplicate key") != std::string::npos);
+      CHECK(error.envelope().find("\"path\":\"$.payload.pages[0].id\"") != std::string::npos);
+    }
+  }
+  try {
+    ethos::load_native_document(R"({"schema_version":"1.0.0"})");
+    CHECK(false);
+  } catch (const ethos::EthosError& error) {
+    CHECK(error.envelope().find("missing required field") != std::string::npos);
+  }
+}
+
 void test_normalization() {
   ethos::NormalizationOptions collapse;
   CHECK(ethos::normalize_text(" a \t\r\n b\xC2\xA0 ", collapse) == "a b");
@@ -115,6 +137,7 @@ int main(int argc, char** argv) {
   test_c14n_and_hashes();
   test_strict_json();
   test_normalization();
+  test_document_error_precedence();
   for (int i = 1; i < argc; ++i) test_vector_file(argv[i]);
   if (failures == 0) std::printf("core_tests: all checks passed\n");
   return failures == 0 ? 0 : 1;

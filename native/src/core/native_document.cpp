@@ -2,6 +2,7 @@
 #include "core/native_document.hpp"
 
 #include <array>
+#include <future>
 #include <set>
 #include <unordered_set>
 
@@ -111,6 +112,7 @@ void collect_ids(JsonValue payload, IdRegistry& ids) {
     if (payload.type() != simdjson::dom::element_type::OBJECT || payload[key].get(list) != simdjson::SUCCESS) {
       return;  // shape errors are reported in pass two
     }
+    set.reserve(set.size() + list.size());
     std::size_t i = 0;
     for (JsonValue item : list) {
       std::string_view id;
@@ -164,6 +166,7 @@ void read_payload(JsonValue payload_json, Source& source) {
   });
   // Span ownership is declared on elements (span_refs); remember it to attach owners to spans.
   std::unordered_map<std::string_view, std::size_t> span_owner;  // views into the parsed input
+  span_owner.reserve(ids.spans.size());
   for_each_object(payload, "elements", [&](ObjectReader& item) {
     Element element;
     element.id = item.required_string("id");
@@ -299,58 +302,91 @@ void read_payload(JsonValue payload_json, Source& source) {
   payload.finish();
 }
 
-}  // namespace
+// The identity fields a document declares about itself, checked against recomputed hashes.
+struct DeclaredIdentity {
+  std::string schema_version, profile_id, profile_sha, source_fingerprint, config_sha, payload_sha, fingerprint;
+};
 
-std::shared_ptr<Source> load_native_document(std::string_view bytes) {
-  const ParsedJson parsed = parse_strict(bytes, "document");
-  const JsonValue document = parsed.root();
-  auto source = std::make_shared<Source>();
-  source->kind = "ethos-native-document";
-  source->representation_sha256 = sha256_hex(bytes);
-
+// Reads the whole document into `source` (typed, strict) and returns what it declares.
+DeclaredIdentity read_document(JsonValue document, Source& source) {
+  DeclaredIdentity declared;
   ObjectReader top(document, "$");
-  const std::string schema_version = top.required_string("schema_version");
-  if (schema_version != "1.0.0") throw invalid_input("unsupported schema version", top.child_path("schema_version"));
+  declared.schema_version = top.required_string("schema_version");
+  if (declared.schema_version != "1.0.0") throw invalid_input("unsupported schema version", top.child_path("schema_version"));
   {
     ObjectReader parser(top.required("parser"), top.child_path("parser"));
-    source->parser.name = parser.required_string("name");
-    source->parser.version = parser.required_string("version");
+    source.parser.name = parser.required_string("name");
+    source.parser.version = parser.required_string("version");
     parser.finish();
   }
   ObjectReader profile(top.required("profile"), top.child_path("profile"));
-  const std::string profile_id = profile.required_string("id");
-  const std::string profile_sha = profile.required_string("sha256");
-  if (!is_sha256_hex(profile_sha)) throw invalid_input("invalid hash", profile.child_path("sha256"));
+  declared.profile_id = profile.required_string("id");
+  declared.profile_sha = profile.required_string("sha256");
+  if (!is_sha256_hex(declared.profile_sha)) throw invalid_input("invalid hash", profile.child_path("sha256"));
   profile.finish();
   ObjectReader src(top.required("source"), top.child_path("source"));
-  const std::string source_fingerprint = src.required_string("fingerprint");
-  if (!is_sha256_prefixed(source_fingerprint)) throw invalid_input("invalid hash", src.child_path("fingerprint"));
+  declared.source_fingerprint = src.required_string("fingerprint");
+  if (!is_sha256_prefixed(declared.source_fingerprint)) throw invalid_input("invalid hash", src.child_path("fingerprint"));
   src.required_int("bytes", 0, kMaxInt);
   src.finish();
-  const std::string config_sha = top.required_string("config_sha256");
-  if (!is_sha256_hex(config_sha)) throw invalid_input("invalid hash", "$.config_sha256");
-  const std::string payload_sha = top.required_string("payload_sha256");
-  if (!is_sha256_hex(payload_sha)) throw invalid_input("invalid hash", "$.payload_sha256");
-  const std::string fingerprint = top.required_string("fingerprint");
-  if (!is_sha256_prefixed(fingerprint)) throw invalid_input("invalid hash", "$.fingerprint");
+  declared.config_sha = top.required_string("config_sha256");
+  if (!is_sha256_hex(declared.config_sha)) throw invalid_input("invalid hash", "$.config_sha256");
+  declared.payload_sha = top.required_string("payload_sha256");
+  if (!is_sha256_hex(declared.payload_sha)) throw invalid_input("invalid hash", "$.payload_sha256");
+  declared.fingerprint = top.required_string("fingerprint");
+  if (!is_sha256_prefixed(declared.fingerprint)) throw invalid_input("invalid hash", "$.fingerprint");
   const JsonValue payload = top.required("payload");
   if (const std::optional<JsonValue> diagnostics = top.optional("diagnostics")) expect_object(*diagnostics, "$.diagnostics");
   top.finish();
+  read_payload(payload, source);
+  return declared;
+}
 
-  read_payload(payload, *source);
+struct RecomputedHashes {
+  std::string representation;  // bare hex of the exact bytes (the Statement subject)
+  std::string payload;         // payload_sha256 as it should be
+};
 
-  // Integrity: both hashes are recomputed; geometry is left out of the payload hash because it is
-  // platform-sensitive (CONTRACTS §2.2).
-  if (c14n_sha256_hex(payload, {"bbox", "bboxes"}) != payload_sha) {
-    throw invalid_input("integrity check failed", "$.payload_sha256");
+}  // namespace
+
+std::shared_ptr<Source> load_native_document(std::string_view bytes) {
+  // Opening is split over two threads that only read the immutable parse: this one builds the
+  // typed source; the other enforces the strictness rules (duplicate keys, floats, depth) and
+  // recomputes both hashes. Rule violations are reported before anything the typed read found,
+  // exactly as if parse_strict had run first, so the outcome never depends on timing.
+  const ParsedJson parsed = parse_syntax(bytes, "document");
+  const JsonValue document = parsed.root();
+  std::future<RecomputedHashes> integrity = std::async(std::launch::async, [&parsed, document, bytes] {
+    enforce_rules(parsed, "document");
+    RecomputedHashes hashes;
+    hashes.representation = sha256_hex(bytes);
+    JsonValue payload;
+    // Geometry is left out of the payload hash: it is platform-sensitive (CONTRACTS §2.2). A
+    // missing payload is reported by the typed read.
+    if (document["payload"].get(payload) == simdjson::SUCCESS) hashes.payload = c14n_sha256_hex(payload, {"bbox", "bboxes"});
+    return hashes;
+  });
+  auto source = std::make_shared<Source>();
+  source->kind = "ethos-native-document";
+  DeclaredIdentity declared;
+  std::exception_ptr typed_error;
+  try {
+    declared = read_document(document, *source);
+  } catch (...) {
+    typed_error = std::current_exception();
   }
-  const json identity = {{"config_sha256", config_sha},   {"payload_sha256", payload_sha},
-                         {"profile_id", profile_id},       {"profile_sha256", profile_sha},
-                         {"schema_version", schema_version}, {"source_fingerprint", source_fingerprint}};
-  if (sha256_prefixed(to_c14n(identity)) != fingerprint) {
+  const RecomputedHashes hashes = integrity.get();  // rethrows a rule violation first
+  if (typed_error) std::rethrow_exception(typed_error);
+
+  if (hashes.payload != declared.payload_sha) throw invalid_input("integrity check failed", "$.payload_sha256");
+  const json identity = {{"config_sha256", declared.config_sha},         {"payload_sha256", declared.payload_sha},
+                         {"profile_id", declared.profile_id},            {"profile_sha256", declared.profile_sha},
+                         {"schema_version", declared.schema_version},    {"source_fingerprint", declared.source_fingerprint}};
+  if (sha256_prefixed(to_c14n(identity)) != declared.fingerprint) {
     throw invalid_input("integrity check failed", "$.fingerprint");
   }
-  source->fingerprint = fingerprint;
+  source->representation_sha256 = hashes.representation;
+  source->fingerprint = declared.fingerprint;
   source->capabilities.spans = true;
   source->capabilities.char_offsets = true;
   source->capabilities.tables = true;

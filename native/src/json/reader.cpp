@@ -72,12 +72,25 @@ std::string_view expect_string_at(JsonValue value, const std::string& parent, st
 }
 
 ObjectReader::ObjectReader(JsonValue value, std::string path)
-    : object_(expect_object(value, path)), path_(std::move(path)) {}
+    : object_(expect_object(value, path)), path_(std::move(path)) {
+  index_fields();
+}
+
+void ObjectReader::index_fields() {
+  for (auto field : object_) {
+    if (field_count_ == fields_.size()) {
+      many_fields_ = true;  // unknown fields will be reported by finish(); lookups use the tape
+      return;
+    }
+    fields_[field_count_++] = Field{field.key, field.value};
+  }
+}
 
 ObjectReader::ObjectReader(JsonValue value, const std::string& parent_path, std::size_t index)
     : parent_path_(&parent_path), index_(index) {
   if (value.type() != element_type::OBJECT) throw invalid_input("expected an object", path());
   object_ = value.get_object().value_unsafe();
+  index_fields();
 }
 
 std::string ObjectReader::path() const { return parent_path_ ? index_path(*parent_path_, index_) : path_; }
@@ -86,7 +99,19 @@ std::optional<JsonValue> ObjectReader::optional(const char* key) {
   if (seen_count_ == seen_.size()) throw EthosError("internal_error", "too many fields read from one object");
   seen_[seen_count_++] = key;
   JsonValue value;
-  if (object_.at_key(key).get(value) != simdjson::SUCCESS) return std::nullopt;
+  bool present = false;
+  if (many_fields_) {
+    present = object_.at_key(key).get(value) == simdjson::SUCCESS;
+  } else {
+    const std::string_view wanted(key);
+    for (std::size_t i = 0; i < field_count_ && !present; ++i) {
+      if (fields_[i].key == wanted) {
+        value = fields_[i].value;
+        present = true;
+      }
+    }
+  }
+  if (!present) return std::nullopt;
   ++found_;
   // Absent and null are not the same in our contracts: optional fields are omitted, never null.
   if (value.is_null()) throw invalid_input("null is not allowed", child_path(key));

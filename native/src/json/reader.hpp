@@ -37,7 +37,16 @@ class ObjectReader {
   void finish() const;
 
  private:
+  void index_fields();  // one pass over the object: lookups then scan a flat array, not the tape
+
   simdjson::dom::object object_;
+  struct Field {
+    std::string_view key;
+    JsonValue value;
+  };
+  std::array<Field, 32> fields_{};      // the object's members (objects we read have fewer)
+  std::size_t field_count_ = 0;
+  bool many_fields_ = false;            // more members than fields_ holds: fall back to at_key
   std::string path_;                  // own path, or empty when given as parent + index
   const std::string* parent_path_ = nullptr;
   std::size_t index_ = 0;

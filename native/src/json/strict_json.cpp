@@ -227,7 +227,7 @@ ParsedJson::~ParsedJson() = default;
 ParsedJson::ParsedJson(ParsedJson&&) noexcept = default;
 ParsedJson& ParsedJson::operator=(ParsedJson&&) noexcept = default;
 
-ParsedJson parse_strict(std::string_view bytes, const char* what, const JsonLimits& limits) {
+ParsedJson parse_syntax(std::string_view bytes, const char* what, const JsonLimits& limits) {
   check_envelope(bytes, what, limits);
   ParsedJson parsed;
   parsed.parser_ = std::make_unique<simdjson::dom::parser>();
@@ -240,7 +240,16 @@ ParsedJson parse_strict(std::string_view bytes, const char* what, const JsonLimi
     parse_strict_dom(bytes, what, limits);
     throw invalid_input("invalid JSON syntax", "$", {{"input", what}});
   }
-  RuleWalk(what, limits.max_depth).walk(parsed.root_);
+  return parsed;
+}
+
+void enforce_rules(const ParsedJson& parsed, const char* what, const JsonLimits& limits) {
+  RuleWalk(what, limits.max_depth).walk(parsed.root());
+}
+
+ParsedJson parse_strict(std::string_view bytes, const char* what, const JsonLimits& limits) {
+  ParsedJson parsed = parse_syntax(bytes, what, limits);
+  enforce_rules(parsed, what, limits);
   return parsed;
 }
 

@@ -28,7 +28,7 @@ class ParsedJson {
   JsonValue root() const { return root_; }
 
  private:
-  friend ParsedJson parse_strict(std::string_view, const char*, const JsonLimits&);
+  friend ParsedJson parse_syntax(std::string_view, const char*, const JsonLimits&);
   std::unique_ptr<simdjson::dom::parser> parser_;
   JsonValue root_;
 };
@@ -40,6 +40,12 @@ class ParsedJson {
 // input (`what`) and the JSON path of the first offending value in document order; a syntax
 // error is located by re-reading the input with nlohmann::json (slow path, errors only).
 ParsedJson parse_strict(std::string_view bytes, const char* what, const JsonLimits& limits = {});
+
+// parse_strict in two halves, for a caller that overlaps the rule walk with other reading of the
+// same parse: parse_syntax (syntax and UTF-8; on failure the same envelope parse_strict gives)
+// and enforce_rules. Nothing read from the parse may be reported before enforce_rules returned.
+ParsedJson parse_syntax(std::string_view bytes, const char* what, const JsonLimits& limits = {});
+void enforce_rules(const ParsedJson& parsed, const char* what, const JsonLimits& limits = {});
 
 // The same rules, building a nlohmann::json DOM (for reports read back by the summary commands
 // and host-supplied error details, where a DOM is convenient and speed does not matter).
