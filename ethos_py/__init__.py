@@ -30,6 +30,8 @@ from .errors import (
     PdfiumNotFoundError,
 )
 
+from .release import app_answer_release_decision
+
 if TYPE_CHECKING:
     from .document import Document, verify
     from .proof import proof_summary, summary_text
@@ -61,6 +63,7 @@ __all__ = [
     "ParseTimeoutError",
     "PdfiumNotFoundError",
     "__version__",
+    "app_answer_release_decision",
     "proof_summary",
     "summary_text",
     "verify",
