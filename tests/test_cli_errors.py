@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import harness  # tests/golden, put on sys.path by conftest
 import pytest
 
-from ethos_py._locate import find_bundled
 
 REPO = Path(__file__).resolve().parents[1]
 MAX_INPUT_BYTES = 256 * 1024 * 1024
@@ -32,19 +32,6 @@ Arg = str | bytes | Path
 
 
 # -- programs under test ------------------------------------------------------------------------
-
-
-def _ethos_core() -> str:
-    explicit = os.environ.get("ETHOS_CORE")
-    if explicit:
-        return explicit
-    library = os.environ.get("ETHOS_LIBRARY")
-    if library and (Path(library).parent / "ethos-core").is_file():
-        return str(Path(library).parent / "ethos-core")
-    bundled = find_bundled("ethos-core")
-    if bundled is None:
-        pytest.fail("ethos-core not found: install the package or set ETHOS_CORE / ETHOS_LIBRARY")
-    return str(bundled)
 
 
 def _child_env() -> dict[str, str]:
@@ -81,7 +68,7 @@ class Result:
 
 
 def run(program: str, args: Sequence[Arg], *, cwd: Path | None = None, **kwargs: Any) -> Result:
-    prefix = PROGRAMS[program] or [_ethos_core()]
+    prefix = PROGRAMS[program] or [harness.ethos_core_binary()]
     completed = subprocess.run(  # noqa: PLW1510 - the exit code is what is under test
         [*prefix, *[os.fspath(a) if isinstance(a, Path) else a for a in args]],
         cwd=cwd,
@@ -511,7 +498,7 @@ def test_closed_stdout_is_an_internal_error(files: dict[str, Path]) -> None:
         read_end, write_end = os.pipe()
         os.close(read_end)  # every write to the pipe now fails with EPIPE
         try:
-            prefix = command or [_ethos_core()]
+            prefix = command or [harness.ethos_core_binary()]
             completed = subprocess.run(  # noqa: PLW1510 - the exit code is what is under test
                 [*prefix, "verify", str(files["source"]), "--citations", str(files["grounded"])],
                 env=_child_env(),

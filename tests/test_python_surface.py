@@ -19,6 +19,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+import harness  # tests/golden, put on sys.path by conftest
 import pytest
 
 import ethos_py
@@ -37,7 +38,6 @@ from ethos_py import (
     PdfiumNotFoundError,
     _ffi,
 )
-from ethos_py._locate import find_bundled
 
 REPO = Path(__file__).resolve().parents[1]
 MAX_INPUT_BYTES = 256 * 1024 * 1024
@@ -103,22 +103,9 @@ def paths(
     return {"source": source, "grounded": grounded_path, "ungrounded": ungrounded_path}
 
 
-def _ethos_core() -> str:
-    explicit = os.environ.get("ETHOS_CORE")
-    if explicit:
-        return explicit
-    library = os.environ.get("ETHOS_LIBRARY")
-    if library and (Path(library).parent / "ethos-core").is_file():
-        return str(Path(library).parent / "ethos-core")
-    bundled = find_bundled("ethos-core")
-    if bundled is None:
-        pytest.fail("ethos-core not found: install the package or set ETHOS_CORE / ETHOS_LIBRARY")
-    return str(bundled)
-
-
 @pytest.fixture
 def cli() -> EthosCli:
-    return EthosCli(_ethos_core())
+    return EthosCli(harness.ethos_core_binary())
 
 
 def _fake_binary(script: str) -> list[str]:

@@ -175,10 +175,14 @@ def load_cases() -> list[Case]:
 
 
 def ethos_core_binary() -> str:
-    """ETHOS_CORE, else the binary EthosCli runs by default (the bundled ethos-core)."""
+    """ETHOS_CORE, else the ethos-core beside ETHOS_LIBRARY (a dev or sanitizer build), else the
+    binary EthosCli runs by default (the bundled ethos-core)."""
     explicit = os.environ.get("ETHOS_CORE")
     if explicit:
         return explicit
+    library = os.environ.get("ETHOS_LIBRARY")
+    if library and (Path(library).parent / "ethos-core").is_file():
+        return str(Path(library).parent / "ethos-core")
     from ethos_py import EthosCli
 
     return EthosCli().ethos_bin
