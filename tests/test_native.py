@@ -1,6 +1,7 @@
 """test_native.py - the native core on its own: warnings-as-errors and sanitizer builds, ctest, the ABI surface."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -20,19 +21,48 @@ def _configure_build_test(build_dir: Path, *options: str) -> subprocess.Complete
     return subprocess.run(["ctest", "--output-on-failure"], cwd=build_dir, capture_output=True, text=True)
 
 
-@pytest.mark.parametrize(
-    "preset_options",
-    [
-        pytest.param(["-DCMAKE_BUILD_TYPE=Debug", "-DETHOS_WERROR=ON"], id="dev-werror"),
-        pytest.param(["-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DETHOS_WERROR=ON", "-DETHOS_SANITIZE=ON"], id="asan-ubsan"),
-    ],
-)
-def test_native_build_and_ctest(tmp_path: Path, preset_options: list[str]) -> None:
-    """The core builds with -Werror (and under ASan+UBSan) and its ctest suite passes: the header
-    as strict C99, the C smoke test, core unit tests and the shared normalization vectors."""
-    result = _configure_build_test(tmp_path / "build", *preset_options)
+@pytest.fixture(scope="module")
+def sanitizer_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """The asan preset (ASan + UBSan, -Werror) built once, with its ctest result."""
+    build = tmp_path_factory.mktemp("asan") / "build"
+    result = _configure_build_test(build, "-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DETHOS_WERROR=ON", "-DETHOS_SANITIZE=ON")
+    return build, result
+
+
+def test_native_build_and_ctest(tmp_path: Path) -> None:
+    """The core builds with -Werror and its ctest suite passes: the header as strict C99, the C
+    smoke test, core unit tests and the shared normalization vectors."""
+    result = _configure_build_test(tmp_path / "build", "-DCMAKE_BUILD_TYPE=Debug", "-DETHOS_WERROR=ON")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "100% tests passed" in result.stdout
+
+
+def test_ctest_under_sanitizers(sanitizer_build: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+    _, result = sanitizer_build
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "100% tests passed" in result.stdout
+
+
+def test_golden_surfaces_under_sanitizers(sanitizer_build: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+    """Every golden case through the library, `ethos` and `ethos-core`, with the core built under
+    ASan+UBSan (the sanitizer runtimes are preloaded into Python; any report aborts the run)."""
+    build, _ = sanitizer_build
+    compiler = shutil.which("gcc") or "gcc"
+    runtimes = [subprocess.run([compiler, f"-print-file-name={name}"], check=True, capture_output=True,
+                               text=True).stdout.strip() for name in ("libasan.so", "libubsan.so")]
+    env = dict(os.environ)
+    env.update({
+        "LD_PRELOAD": ":".join(runtimes),
+        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",  # CPython itself is not leak-clean
+        "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
+        "ETHOS_LIBRARY": str(build / "libethos.so"),
+        "ETHOS_CORE": str(build / "ethos-core"),
+    })
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                             str(ROOT / "tests" / "test_golden.py"), "-k", "surface"],
+                            cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    assert " passed" in result.stdout and "failed" not in result.stdout
 
 
 def test_only_ethos_symbols_are_exported() -> None:
