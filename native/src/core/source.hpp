@@ -24,6 +24,7 @@ struct Page {
   std::int64_t width = 0;
   std::int64_t height = 0;
   std::int64_t rotation = 0;
+  std::optional<std::string> label;  // printed page label (extension; PDF /PageLabels)
 };
 
 struct Element {
@@ -33,6 +34,9 @@ struct Element {
   std::optional<Bbox> bbox;
   std::optional<std::string> text;
   std::int64_t heading_level = 0;  // 0 = not a heading with a level
+  // Parser artifacts (extension), Unicode-scalar offsets into text: each separator the parser
+  // generated between two visual lines, and each hyphen that ended a line (its offset).
+  std::vector<std::int64_t> line_breaks, hyphen_breaks;
 };
 
 struct Span {
@@ -42,6 +46,9 @@ struct Span {
   std::string text;
   std::optional<std::size_t> element;  // owning element index when known
   std::optional<std::int64_t> char_start, char_end;
+  // Glyph geometry (extension): width in quanta of each character of text along the line,
+  // starting at bbox.x0; empty when the parser did not record it (docs/pdf-parsing.md).
+  std::vector<std::int64_t> advances;
 };
 
 struct Cell {

@@ -1,0 +1,81 @@
+// raw_page.hpp - what PDFium gives us for one page, already in display space: the contract between
+// extraction (pdfium_*.cpp, which talks to PDFium) and layout (layout_*.cpp, which never does).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ethos::pdf {
+
+// A rectangle in display space: PDF points, top-left origin, page rotation already applied, so
+// 0 <= x <= page width and 0 <= y <= page height for anything drawn on the visible page.
+struct Rect {
+  double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+
+// Per-character flags (bit set).
+enum CharFlag : std::uint16_t {
+  kCharGenerated = 1 << 0,     // inserted by PDFium (a space or line break it synthesised)
+  kCharHyphen = 1 << 1,        // PDFium marks it as a line-end hyphen (FPDFText_IsHyphen)
+  kCharUnicodeError = 1 << 2,  // the font's ToUnicode mapping failed for this glyph
+  kCharClipped = 1 << 3,       // the glyph lies outside its object's clip path
+  kCharNoBox = 1 << 4,         // PDFium returned no box (box fields are then the origin point)
+};
+
+struct RawChar {
+  char32_t codepoint = 0;  // FPDFText_GetUnicode, exactly as PDFium reports it (U+FFFE included)
+  Rect box;                // tight glyph box (FPDFText_GetCharBox)
+  Rect loose;              // font-metric box (FPDFText_GetLooseCharBox): ascent to descent
+  double origin_x = 0, origin_y = 0;  // pen position (FPDFText_GetCharOrigin)
+  double font_size = 0;    // points (FPDFText_GetFontSize)
+  double angle = 0;        // radians in display space, 0 = left-to-right upright text
+  std::int32_t font = -1;  // index into RawPage::fonts, -1 when unknown
+  std::int32_t render_mode = 0;  // FPDF_TEXTRENDERMODE_* of the owning text object (3 = invisible)
+  std::uint32_t fill_rgba = 0x000000ffu;  // 0xRRGGBBAA
+  std::uint16_t flags = 0;               // CharFlag bits
+};
+
+struct RawFont {
+  std::string name;       // base font name without the subset prefix
+  bool embedded = false;  // embedded in the PDF (font_id "embedded:<name>") or substituted ("subst:")
+  std::int32_t weight = 400;
+  std::int32_t flags = 0;  // PDF font descriptor flags (FPDFText_GetFontInfo)
+};
+
+// A straight stroke or a thin filled rectangle: the raw material of ruled tables.
+struct RawRule {
+  Rect box;  // degenerate boxes are widened to the stroke width
+  bool horizontal = false;
+};
+
+// A filled rectangle with its colour: backgrounds (white-on-white checks) and table shading.
+struct RawFill {
+  Rect box;
+  std::uint32_t fill_rgba = 0;
+};
+
+struct RawImage {
+  Rect box;
+};
+
+struct RawAnnotation {
+  std::int32_t subtype = 0;  // FPDF_ANNOT_* subtype number
+  Rect box;
+  std::string uri;           // for links with a URI action, else empty
+};
+
+struct RawPage {
+  std::int32_t index = 0;  // 1-based page index in the PDF
+  double width = 0, height = 0;  // display size in points (after rotation)
+  std::int32_t rotation = 0;     // /Rotate normalised to 0, 90, 180 or 270
+  std::string label;             // printed page label (/PageLabels), empty when none
+  std::vector<RawChar> chars;    // PDFium's text order (content-stream order)
+  std::vector<RawFont> fonts;
+  std::vector<RawRule> rules;
+  std::vector<RawFill> fills;
+  std::vector<RawImage> images;
+  std::vector<RawAnnotation> annotations;
+};
+
+}  // namespace ethos::pdf
