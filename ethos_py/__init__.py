@@ -34,6 +34,7 @@ from .release import app_answer_release_decision
 
 if TYPE_CHECKING:
     from .document import Document, verify
+    from .artifacts import rag_chunks, rag_chunks_jsonl, security_report, security_report_json
     from .proof import proof_summary, summary_text
 
 try:
@@ -47,6 +48,10 @@ _NATIVE_NAMES = {
     "verify": "document",
     "proof_summary": "proof",
     "summary_text": "proof",
+    "rag_chunks": "artifacts",
+    "rag_chunks_jsonl": "artifacts",
+    "security_report": "artifacts",
+    "security_report_json": "artifacts",
 }
 
 __all__ = [
@@ -65,6 +70,10 @@ __all__ = [
     "__version__",
     "app_answer_release_decision",
     "proof_summary",
+    "rag_chunks",
+    "rag_chunks_jsonl",
+    "security_report",
+    "security_report_json",
     "summary_text",
     "verify",
 ]

@@ -30,6 +30,8 @@ SCHEMA_FILES = {
     "error-envelope": "error-envelope.schema.json",
     "proof-statement": "proof-statement.schema.json",
     "proof-summary": "proof-summary.schema.json",
+    "chunk-record": "chunk-record.schema.json",
+    "security-report": "security-report.schema.json",
 }
 
 

@@ -29,9 +29,11 @@ EXAMPLES = {
     "error-envelope.example.json": "error-envelope",
     "proof-statement.example.json": "proof-statement",
     "proof-summary.example.json": "proof-summary",
+    "chunk-record.example.json": "chunk-record",
+    "security-report.example.json": "security-report",
 }
 # Free-form objects the contracts leave open (no properties are listed for them).
-FREE_OBJECTS = {"diagnostics", "details", "predicate", "policy", "fragments"}
+FREE_OBJECTS = {"diagnostics", "details", "predicate", "policy", "fragments", "summary"}
 
 
 def example(name: str) -> Any:

@@ -75,6 +75,16 @@ int ethos_proof_summary(const char *report, size_t report_len, char **out_json);
 /* Renders the `--format summary` text (ends with a newline) of a report or Statement. */
 int ethos_report_summary_text(const char *report, size_t report_len, char **out_text);
 
+/*
+ * The chunks of a native document JSON as chunks.jsonl (one canonical JSON object per chunk,
+ * each ending with a newline), each line carrying the document and source fingerprints. The
+ * document is validated exactly as ethos_document_open does.
+ */
+int ethos_rag_chunks(const char *document, size_t document_len, char **out_jsonl);
+
+/* The security report (canonical JSON) of a native document JSON's security warnings. */
+int ethos_security_report(const char *document, size_t document_len, char **out_json);
+
 /* The built-in default-v1 verification config as canonical JSON. */
 int ethos_config_default(char **out_json);
 

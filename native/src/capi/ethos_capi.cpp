@@ -6,6 +6,8 @@
 #include <new>
 
 #include "core/api.hpp"
+#include "core/chunk_export.hpp"
+#include "core/security_report.hpp"
 #include "core/source.hpp"
 #include "json/strict_json.hpp"
 
@@ -115,6 +117,20 @@ ETHOS_EXPORT int ethos_report_summary_text(const char* report, size_t report_len
   return guarded(out_text, [&] {
     if (report == nullptr) throw null_argument("report");
     *out_text = to_c_string(ethos::summary_text(view(report, report_len)));
+  });
+}
+
+ETHOS_EXPORT int ethos_rag_chunks(const char* document, size_t document_len, char** out_jsonl) {
+  return guarded(out_jsonl, [&] {
+    if (document == nullptr) throw null_argument("document");
+    *out_jsonl = to_c_string(ethos::chunks_jsonl(view(document, document_len)));
+  });
+}
+
+ETHOS_EXPORT int ethos_security_report(const char* document, size_t document_len, char** out_json) {
+  return guarded(out_json, [&] {
+    if (document == nullptr) throw null_argument("document");
+    *out_json = to_c_string(ethos::security_report_json(view(document, document_len)));
   });
 }
 
