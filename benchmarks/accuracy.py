@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""accuracy.py - quotation verification accuracy on real PDFs: Ethos vs a literal check vs gtrex, per variant.
+
+    python benchmarks/accuracy.py CORPUS_DIR [--set FILE] [--per-variant 40] [--policy NAME]
+
+Builds (or reads) the labelled quotation set of quotation_set.py: quotes taken from poppler's
+pdftotext text of real PDFs with presentation-only changes (faithful), content changes (altered)
+and ellipsis stitching (stitched). Every PDF is parsed once by Ethos (the parse cache keeps it);
+each quote is cited to its page (page + page_end for quotes across a page break) and verified
+in batches through the library. On the same quotes and the same page text (our parse's element
+texts of the cited pages), two peers are scored side by side:
+
+* literal - whitespace-collapsed substring test, the check most pipelines start from;
+* gtrex   - gtrex.Verifier(page_text, Policy()) from PyPI, a normalization-ladder verifier.
+
+Accepted = grounded. Targets (issue #4): <= 1 % of faithful quotes rejected, <= 0.5 % of altered
+quotes accepted, no number or negation variant accepted, >= 99 % of stitched quotes reported as
+stitched (reason stitched_quotation; for gtrex: its stitched outcome).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import quotation_set
+
+import ethos_py
+
+BATCH = 200
+GUARDED = {"number_x10", "digit_swap", "sign_change", "negation_added", "negation_dropped"}
+
+
+def page_texts(document: dict) -> dict[int, str]:
+    index_of = {page["id"]: page["index"] for page in document["payload"]["pages"]}
+    texts: dict[int, list[str]] = defaultdict(list)
+    for element in document["payload"]["elements"]:
+        if "text" in element:
+            texts[index_of[element["page"]]].append(element["text"])
+    return {index: "\n".join(parts) for index, parts in texts.items()}
+
+
+def claim(record: dict) -> dict:
+    citation = {"page": f"p{record['page']:04d}"}
+    if "page_end" in record:
+        citation["page_end"] = f"p{record['page_end']:04d}"
+    return {"kind": "quote", "text": record["quote"], "citation": citation}
+
+
+def ethos_outcomes(document: "ethos_py.Document", records: list[dict]) -> list[tuple[bool, bool]]:
+    """(grounded, reported as stitched) per record."""
+    out = []
+    for start in range(0, len(records), BATCH):
+        batch = records[start:start + BATCH]
+        citations = {"document_fingerprint": document.fingerprint, "claims": [claim(r) for r in batch]}
+        report = document.verify(citations)
+        body = report.get("predicate", report)
+        out += [(c["status"] == "grounded", c.get("reason") == "stitched_quotation") for c in body["checks"]]
+    return out
+
+
+def literal(quote: str, text: str) -> bool:
+    collapse = lambda s: re.sub(r"\s+", " ", s).strip()  # noqa: E731
+    return collapse(quote) in collapse(text)
+
+
+def gtrex_outcome(verifiers: dict, key: tuple, text: str, quote: str) -> tuple[bool, bool]:
+    import gtrex
+
+    if key not in verifiers:
+        verifiers[key] = gtrex.Verifier(text, gtrex.Policy())
+    certificate = verifiers[key].verify(quote)
+    stitched = bool(getattr(certificate, "fragment_statuses", None)) or "stitch" in str(getattr(certificate, "reason", ""))
+    return bool(certificate.grounded), stitched
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("corpus", type=Path)
+    parser.add_argument("--set", type=Path, default=HERE / ".cache" / "quotation-set.jsonl")
+    parser.add_argument("--per-variant", type=int, default=40)
+    parser.add_argument("--no-gtrex", action="store_true")
+    args = parser.parse_args()
+
+    if not args.set.exists():
+        args.set.parent.mkdir(parents=True, exist_ok=True)
+        records = quotation_set.build(args.corpus, args.per_variant, seed=7)
+        args.set.write_text("".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in records))
+    records = [json.loads(line) for line in args.set.read_text().splitlines()]
+
+    by_pdf: dict[str, list[int]] = defaultdict(list)
+    for i, record in enumerate(records):
+        by_pdf[record["pdf"]].append(i)
+    results: dict[str, dict[int, tuple[bool, bool]]] = {"ethos": {}, "literal": {}, "gtrex": {}}
+    verifiers: dict = {}
+    for name, indexes in sorted(by_pdf.items()):
+        parsed = ethos_py.parse_pdf_json(args.corpus / name)
+        texts = page_texts(parsed)
+        with ethos_py.Document.from_bytes(json.dumps(parsed).encode()) as document:
+            for i, outcome in zip(indexes, ethos_outcomes(document, [records[i] for i in indexes])):
+                results["ethos"][i] = outcome
+        for i in indexes:
+            r = records[i]
+            pages = range(r["page"], r.get("page_end", r["page"]) + 1)
+            text = "\n".join(texts.get(p, "") for p in pages)
+            results["literal"][i] = (literal(r["quote"], text), False)
+            if not args.no_gtrex:
+                results["gtrex"][i] = gtrex_outcome(verifiers, (name, tuple(pages)), text, r["quote"])
+        print(f"  {name}: {len(indexes)} quotes", file=sys.stderr)
+
+    tools = ["ethos", "literal"] + ([] if args.no_gtrex else ["gtrex"])
+    variants: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, record in enumerate(records):
+        variants[(record["label"], record["variant"])].append(i)
+    print(f"{'label':9} {'variant':28} {'n':>4} " + " ".join(f"{t + ' ok':>11}" for t in tools))
+    totals: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for (label, variant), indexes in sorted(variants.items()):
+        cells = []
+        for tool in tools:
+            if label == "faithful":
+                good = sum(results[tool][i][0] for i in indexes)  # accepted
+            elif label == "altered":
+                good = sum(not results[tool][i][0] for i in indexes)  # rejected
+            else:
+                good = sum(results[tool][i][1] and not results[tool][i][0] for i in indexes)  # stitched, not grounded
+            totals[(tool, label)][0] += good
+            totals[(tool, label)][1] += len(indexes)
+            cells.append(f"{good / len(indexes):11.1%}")
+        print(f"{label:9} {variant:28} {len(indexes):4d} " + " ".join(cells))
+    print()
+    print("ok = faithful accepted | altered rejected | stitched reported as stitched")
+    for label, target in (("faithful", "rejected <= 1%"), ("altered", "accepted <= 0.5%"), ("stitched", "stitched >= 99%")):
+        row = " ".join(f"{t}: {totals[(t, label)][0] / max(1, totals[(t, label)][1]):.1%}" for t in tools)
+        print(f"{label:9} {row}   (target {target})")
+    guarded = [i for (label, variant), idx in variants.items() if variant in GUARDED for i in idx]
+    print("number/negation variants accepted: " + " ".join(f"{t}: {sum(results[t][i][0] for i in guarded)}" for t in tools)
+          + "   (target 0)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""parse.py - PDF parsing benchmark: Ethos parse speed vs pypdfium2 text extraction, and text fidelity vs pdftotext.
+
+    python benchmarks/parse.py CORPUS_DIR [--repeat 3] [--workers N] [--only NAME ...]
+
+CORPUS_DIR holds real PDFs (see the team's corpus instructions: a fetch script pulls seventeen
+born-digital PDFs from Debian packages). For every PDF, in one run and on the same bytes:
+
+* pypdfium2  - the peer: one Python process that opens the PDF and calls the plain per-page
+               ``get_text_range()`` on every page (whole-process wall time, and the in-process
+               loop time it reports itself);
+* ethos      - ``ethos-core doc parse --no-cache`` as a whole process: structure, spans, glyph
+               geometry, tables, warnings, hashes, canonical JSON written to a file (peak RSS from
+               wait4);
+* fidelity   - poppler's ``pdftotext`` (Debian package poppler-utils), an extractor independent of
+               ours: the share of its words, per page, found in our text of that page in the same
+               order (longest common subsequence of the word sequences, NFKC-folded on both sides
+               only for comparing), summed over the PDF.
+
+Targets (issue #3): ethos pages/s >= 0.5x pypdfium2's; fidelity >= 99 % of pdftotext's words.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import unicodedata
+from pathlib import Path
+
+from rapidfuzz.distance import LCSseq
+
+import ethos_py.pdf as ethos_pdf
+from ethos_py import _locate
+
+PYPDFIUM_SCRIPT = r"""
+import sys, time, pypdfium2 as pdfium
+start = time.perf_counter()
+pdf = pdfium.PdfDocument(sys.argv[1])
+chars = 0
+for index in range(len(pdf)):
+    page = pdf[index]
+    textpage = page.get_textpage()
+    chars += len(textpage.get_text_range())
+    textpage.close()
+    page.close()
+print(len(pdf), chars, time.perf_counter() - start)
+"""
+
+
+def run_timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float, int, bytes]:
+    """Whole-process wall seconds, peak RSS in KiB (wait4) and stdout of one run."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    stdout = process.stdout.read() if process.stdout else b""
+    stderr = process.stderr.read() if process.stderr else b""
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise RuntimeError(f"{command[0]} failed ({process.returncode}): {stderr.decode(errors='replace')[:400]}")
+    return elapsed, usage.ru_maxrss, stdout
+
+
+def words(text: str) -> list[str]:
+    return unicodedata.normalize("NFKC", text).split()
+
+
+def ethos_page_texts(document: dict) -> dict[int, str]:
+    """Our text of each page: its elements' texts in reading order (array order)."""
+    index_of = {page["id"]: page["index"] for page in document["payload"]["pages"]}
+    texts: dict[int, list[str]] = {}
+    for element in document["payload"]["elements"]:
+        if "text" in element:
+            texts.setdefault(index_of[element["page"]], []).append(element["text"])
+    return {index: "\n".join(parts) for index, parts in texts.items()}
+
+
+def pdftotext_pages(pdf: Path) -> list[str]:
+    out = subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], check=True, capture_output=True).stdout
+    return out.decode("utf-8", errors="replace").split("\f")
+
+
+def fidelity(pdf: Path, document: dict) -> tuple[int, int, list[tuple[int, float]]]:
+    """(words found in order, pdftotext words, worst pages) over the whole PDF."""
+    ours = ethos_page_texts(document)
+    found = total = 0
+    per_page = []
+    for number, reference in enumerate(pdftotext_pages(pdf), start=1):
+        reference_words = words(reference)
+        if not reference_words:
+            continue
+        common = LCSseq.similarity(reference_words, words(ours.get(number, "")))
+        found += common
+        total += len(reference_words)
+        per_page.append((number, common / len(reference_words)))
+    per_page.sort(key=lambda item: item[1])
+    return found, total, per_page[:3]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("corpus", type=Path)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=None, help="ethos parse workers (default: the parser's choice)")
+    parser.add_argument("--only", nargs="*", default=None, help="PDF file names to include")
+    args = parser.parse_args()
+    if shutil.which("pdftotext") is None:
+        print("pdftotext not found: apt-get install poppler-utils", file=sys.stderr)
+        return 2
+
+    core = str(_locate.find_bundled("ethos-core"))
+    env = dict(os.environ, ETHOS_PDFIUM_LIBRARY_PATH=str(ethos_pdf.pdfium_library_path()))
+    pdfs = sorted(p for p in args.corpus.glob("*.pdf") if args.only is None or p.name in args.only)
+    header = f"{'pdf':28} {'pages':>5} {'pypdfium2 p/s':>13} {'(loop)':>8} {'ethos p/s':>10} {'ratio':>6} {'RSS MiB':>8} {'fidelity':>9}"
+    print(header)
+    print("-" * len(header))
+    totals = {"pages": 0, "peer": 0.0, "ethos": 0.0, "found": 0, "words": 0}
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch) / "document.json"
+        for pdf in pdfs:
+            peer_runs, loop_runs, ethos_runs, peak = [], [], [], 0
+            for _ in range(args.repeat):
+                wall, _, stdout = run_timed([sys.executable, "-c", PYPDFIUM_SCRIPT, str(pdf)])
+                pages, _, loop = stdout.split()
+                peer_runs.append(wall)
+                loop_runs.append(float(loop))
+                command = [core, "doc", "parse", str(pdf), "--no-cache", "--out", str(out)]
+                if args.workers:
+                    command += ["--workers", str(args.workers)]
+                wall, rss, _ = run_timed(command, env)
+                ethos_runs.append(wall)
+                peak = max(peak, rss)
+            pages_n = int(pages)
+            peer, loop_s, ours = statistics.median(peer_runs), statistics.median(loop_runs), statistics.median(ethos_runs)
+            found, total, worst = fidelity(pdf, json.loads(out.read_bytes()))
+            share = found / total if total else 1.0
+            print(f"{pdf.name:28} {pages_n:5d} {pages_n / peer:13.1f} {pages_n / loop_s:8.1f} {pages_n / ours:10.1f} "
+                  f"{peer / ours:6.2f} {peak / 1024:8.1f} {share:9.2%}"
+                  + ("" if share >= 0.99 else "  worst pages: " + ", ".join(f"{n}:{s:.0%}" for n, s in worst)))
+            totals["pages"] += pages_n
+            totals["peer"] += peer
+            totals["ethos"] += ours
+            totals["found"] += found
+            totals["words"] += total
+    print("-" * len(header))
+    share = totals["found"] / totals["words"] if totals["words"] else 1.0
+    print(f"{'all':28} {totals['pages']:5d} {totals['pages'] / totals['peer']:13.1f} {'':>8} "
+          f"{totals['pages'] / totals['ethos']:10.1f} {totals['peer'] / totals['ethos']:6.2f} {'':>8} {share:9.2%}")
+    print("ratio = ethos pages/s / pypdfium2 pages/s (whole processes; target >= 0.5); fidelity target >= 99 %")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
