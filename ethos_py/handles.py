@@ -9,8 +9,11 @@ to the context and says per handle whether it was retrieved, cited and verified.
 
 Everything fails closed with ``CitationEmissionError``: an unknown or duplicate handle, an empty
 context, a report that does not bind this exact hydration. Behaviour, codes and messages match the
-public ``ethos_pdf.emit`` helpers (differential tests), except that our projection also accepts the
-additive report fields of CONTRACTS §4 and a proof Statement.
+public ``ethos_pdf.emit`` helpers (differential tests), except where ours is stricter or newer:
+a ``table_cell`` claim on a non-table handle is refused at hydration (ethos_pdf hands it to the
+verifier, which rejects the batch), an unhashable ``kind`` is a ``CitationEmissionError`` (not a
+``TypeError``), and the projection also accepts the additive report fields of CONTRACTS §4,
+``nearest_match``, and a proof Statement.
 """
 
 from __future__ import annotations
@@ -175,7 +178,8 @@ def hydrate_evidence_citations(emission: Mapping[str, Any], context: Mapping[str
         >>> hydrate_evidence_citations(emission, context)["claims"]
         [{'kind': 'quote', 'citation': {'element_id': 'e000002'}, 'text': 'Revenue grew'}]
 
-    A handle the context does not hold raises ``CitationEmissionError`` ``out_of_vocabulary``.
+    A handle the context does not hold raises ``CitationEmissionError`` ``out_of_vocabulary``; a
+    ``table_cell`` claim on a handle without a table locator raises ``locator_conflict``.
     """
     _check_emission(emission)
     locators = _checked_context(context)
@@ -184,6 +188,12 @@ def hydrate_evidence_citations(emission: Mapping[str, Any], context: Mapping[str
         locator = locators.get(claim["evidence_id"])
         if locator is None:
             raise CitationEmissionError("out_of_vocabulary", "evidence_id was not shown", claim_index=index)
+        # ethos_pdf passes this through and the verifier then rejects the whole batch as invalid
+        # input (exit 2, a pipeline bug); refusing here lets the application re-prompt instead.
+        if claim["kind"] == "table_cell" and "table_id" not in locator:
+            raise CitationEmissionError(
+                "locator_conflict", "table_cell claim needs a table_id and cell locator", claim_index=index
+            )
         hydrated: dict[str, Any] = {"kind": claim["kind"], "citation": dict(locator)}
         if "text" in claim:
             hydrated["text"] = claim["text"]
