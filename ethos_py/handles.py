@@ -212,8 +212,17 @@ def project_evidence_states(
     ``invalid_report``). A handle is ``verified`` only when cited and every check citing it is
     grounded, not semantically unverified, on a fresh fingerprint::
 
-        >>> states = project_evidence_states(context, emission, report)  # doctest: +SKIP
-        >>> [(s["evidence_id"], s["cited"], s["verified"]) for s in states["states"]]  # doctest: +SKIP
+        >>> import ethos_py
+        >>> quickstart = "sha256:a98aa5afce6b9a6d4ac27cda8009b17752cd55a331385a95c39f472ef4fdb0c5"
+        >>> context = build_evidence_handle_context([
+        ...     {"document_fingerprint": quickstart, "evidence_id": "ev-1", "locator": {"element_id": "e000002"}},
+        ...     {"document_fingerprint": quickstart, "evidence_id": "ev-2", "locator": {"page": "p0001"}}])
+        >>> emission = build_evidence_citation_emission("Response time fell.", [
+        ...     {"kind": "quote", "text": "The pilot cut average response time by 30%", "evidence_id": "ev-1"}])
+        >>> report = ethos_py.verify("examples/quickstart/document.json",
+        ...                          hydrate_evidence_citations(emission, context))
+        >>> states = project_evidence_states(context, emission, report)
+        >>> [(s["evidence_id"], s["cited"], s["verified"]) for s in states["states"]]
         [('ev-1', True, True), ('ev-2', False, False)]
 
     ``report`` may also be a proof Statement (the report is its ``predicate``). ``display`` is
