@@ -133,3 +133,15 @@ def test_grounded_model_output_hydrates_and_verifies() -> None:
     citations = ethos_py.hydrate_citations(fixture("model-output.grounded.json"), fixture("retrieval-context.json"))
     report = ethos_py.verify(QUICKSTART_DOCUMENT, citations)
     assert report["all_evidence_grounded"] is True
+
+
+@pytest.mark.parametrize(("flags", "exit_code"), [([], 0), (["--fail-on-ungrounded"], 1)])
+def test_hydrated_fabricated_quote_through_the_cli(flags: list[str], exit_code: int) -> None:
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "ethos_py.cli", "verify", str(QUICKSTART_DOCUMENT),
+               "--citations", str(FIXTURES / "hydrated.fabricated-quote.json"), *flags]
+    done = subprocess.run(command, capture_output=True, timeout=120, check=False)
+    assert done.returncode == exit_code, done.stderr
+    assert [check["status"] for check in json.loads(done.stdout)["checks"]] == ["grounded", "mismatch"]
