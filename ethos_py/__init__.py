@@ -50,7 +50,7 @@ from .handles import (
     hydrate_evidence_citations,
     project_evidence_states,
 )
-from .presentation import sanitize_evidence_states, sanitize_presentation_text
+from .presentation import sanitize_answer_text, sanitize_evidence_states, sanitize_presentation_text
 from .release import app_answer_release_decision
 
 if TYPE_CHECKING:
@@ -105,6 +105,7 @@ __all__ = [
     "proof_summary",
     "rag_chunks",
     "rag_chunks_jsonl",
+    "sanitize_answer_text",
     "sanitize_evidence_states",
     "sanitize_presentation_text",
     "security_report",

@@ -10,6 +10,7 @@ bytes) and bounds the length; anything that is not a string is refused rather th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,11 +20,14 @@ __all__ = [
     "DEFAULT_MAX_CHARS",
     "ELLIPSIS",
     "MAX_CHARS_LIMIT",
+    "sanitize_answer_text",
     "sanitize_evidence_states",
     "sanitize_presentation_text",
 ]
 
 DEFAULT_MAX_CHARS = 512
+#: Answer prose is longer than a label; this is its default bound.
+DEFAULT_ANSWER_MAX_CHARS = 4096
 #: The largest bound a caller may ask for (an excerpt is at most 4096 characters; answers run longer).
 MAX_CHARS_LIMIT = 65536
 #: Appended when text is cut, so a reader can tell a shortened label from a whole one.
@@ -116,3 +120,36 @@ def sanitize_evidence_states(projection: Mapping[str, Any], *, max_chars: int = 
             item["display"] = sanitize_presentation_text(item["display"], max_chars=max_chars)
         copied.append(item)
     return {**projection, "states": copied}
+
+
+def sanitize_answer_text(
+    answer: object,
+    *,
+    handle_pattern: str | re.Pattern[str] | None = None,
+    max_chars: int = DEFAULT_ANSWER_MAX_CHARS,
+) -> str:
+    r"""The model's answer prose made safe to show, with handle-shaped text removed.
+
+    Citations come only from structured claims: a handle the model writes into its prose (real,
+    fabricated or conflicting) must never become a link or a badge. With ``handle_pattern`` (the
+    application's own handle grammar) every match is removed; invisible characters are removed
+    first, so a zero-width character cannot split a handle past the pattern::
+
+        >>> sanitize_answer_text("Revenue grew [ev-\u200b7] sharply.", handle_pattern=r"\[ev-[0-9]+\]")
+        'Revenue grew sharply.'
+
+    Then the text is bounded like ``sanitize_presentation_text``. A pattern that can match the
+    empty string is refused (``invalid_handle_pattern``): it would remove nothing and look safe.
+    """
+    if isinstance(max_chars, bool) or not isinstance(max_chars, int) or not 1 <= max_chars <= MAX_CHARS_LIMIT:
+        raise CitationEmissionError("invalid_presentation_limit", f"max_chars must be in 1..{MAX_CHARS_LIMIT}")
+    visible = sanitize_presentation_text(answer, max_chars=MAX_CHARS_LIMIT)
+    if handle_pattern is not None:
+        try:
+            pattern = re.compile(handle_pattern)
+        except (TypeError, re.error) as error:
+            raise CitationEmissionError("invalid_handle_pattern", "handle_pattern must be a valid regular expression") from error
+        if pattern.fullmatch("") is not None:
+            raise CitationEmissionError("invalid_handle_pattern", "handle_pattern must not match empty text")
+        visible = pattern.sub(" ", visible)
+    return sanitize_presentation_text(visible, max_chars=max_chars)

@@ -9,7 +9,7 @@ import pytest
 
 import ethos_py
 from ethos_py.emit import CitationEmissionError
-from ethos_py.presentation import ELLIPSIS, sanitize_evidence_states, sanitize_presentation_text
+from ethos_py.presentation import ELLIPSIS, sanitize_answer_text, sanitize_evidence_states, sanitize_presentation_text
 
 # Each is a trick a display label or answer prose could play on a reader (names from Unicode).
 HIDDEN = {
@@ -108,3 +108,38 @@ def test_evidence_states_get_sanitized_displays_and_unchanged_verdicts() -> None
 def test_sanitizer_is_exported_from_the_package() -> None:
     assert ethos_py.sanitize_presentation_text is sanitize_presentation_text
     assert ethos_py.sanitize_evidence_states is sanitize_evidence_states
+
+
+HANDLE = r"\[ev-[0-9]+\]"
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    ("Revenue grew [ev-1].", "Revenue grew ."),
+    ("See [ev-1][ev-2] and [ev-99] (fabricated).", "See and (fabricated)."),
+    ("Hidden [ev\u200b-7] handle", "Hidden handle"),  # a zero-width split does not evade the pattern
+    ("Bidi \u202e[ev-3]\u202c trick", "Bidi trick"),
+    ("No handles here.", "No handles here."),
+    ("[ev-x] is not handle-shaped", "[ev-x] is not handle-shaped"),
+])
+def test_answer_prose_loses_every_handle_shaped_mention(answer: str, expected: str) -> None:
+    assert sanitize_answer_text(answer, handle_pattern=HANDLE) == expected
+
+
+def test_answer_prose_without_a_pattern_is_only_sanitized_and_bounded() -> None:
+    assert sanitize_answer_text("A\u202eB [ev-1]") == "AB [ev-1]"
+    assert len(sanitize_answer_text("y" * 5000)) == 4096
+    # the bound applies after removal: "abc def" is 7 characters
+    assert sanitize_answer_text("abc [ev-1] def", handle_pattern=HANDLE, max_chars=6) == "abc d" + ELLIPSIS
+    assert sanitize_answer_text("abc [ev-1] def", handle_pattern=HANDLE, max_chars=7) == "abc def"
+
+
+@pytest.mark.parametrize("pattern", [r"x*", r"(", r"", 5])
+def test_a_pattern_that_cannot_remove_handles_is_refused(pattern: Any) -> None:
+    with pytest.raises(CitationEmissionError) as raised:
+        sanitize_answer_text("text [ev-1]", handle_pattern=pattern)
+    assert raised.value.code == "invalid_handle_pattern"
+
+
+def test_answer_text_refuses_non_strings() -> None:
+    with pytest.raises(CitationEmissionError, match="invalid_presentation_text"):
+        sanitize_answer_text(None)
