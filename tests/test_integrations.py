@@ -17,10 +17,10 @@ import ethos_py
 from ethos_py.integrations import langchain as lc_adapter
 from ethos_py.integrations import llamaindex as li_adapter
 
-langchain_documents = pytest.importorskip("langchain_core.documents")
-llama_schema = pytest.importorskip("llama_index.core.schema")
-Document = langchain_documents.Document
-TextNode, NodeWithScore = llama_schema.TextNode, llama_schema.NodeWithScore
+# The real framework packages (the `test` extra installs them): never look-alikes, never skipped.
+import llama_index.core.schema as llama_schema
+from langchain_core.documents import Document
+from llama_index.core.schema import NodeWithScore, TextNode
 
 QUESTION = "How did revenue develop?"
 TRUE_QUOTE = "Revenue grew to $12.4M in Q3 2025"
