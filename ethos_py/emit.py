@@ -29,18 +29,29 @@ from ._emission_rules import (
     require_nonblank,
     require_source_id,
 )
+# ethos_pdf.emit also holds the evidence-handle helpers; re-exported so switching the import is enough.
+from .handles import (
+    build_evidence_citation_emission,
+    build_evidence_handle_context,
+    hydrate_evidence_citations,
+    project_evidence_states,
+)
 
 __all__ = [
     "DEFAULT_MAX_CLAIMS",
     "EMISSION_SCHEMA_VERSION",
     "CitationEmissionError",
     "build_citation_emission",
+    "build_evidence_citation_emission",
+    "build_evidence_handle_context",
     "build_langchain_context",
     "build_llamaindex_context",
     "citation_json_bytes",
     "emit_langchain_citations",
     "emit_llamaindex_citations",
     "hydrate_citations",
+    "hydrate_evidence_citations",
+    "project_evidence_states",
 ]
 
 EMISSION_SCHEMA_VERSION = "1.0.0"

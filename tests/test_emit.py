@@ -274,3 +274,22 @@ def test_docstring_examples_run(module: str, monkeypatch: pytest.MonkeyPatch) ->
     public = [getattr(loaded, name) for name in getattr(loaded, "__all__", []) if callable(getattr(loaded, name))]
     for function in public:
         assert function.__doc__ and ">>>" in function.__doc__, function.__name__
+
+
+ORACLE_NAMES = ["CitationEmissionError", "build_citation_emission", "build_evidence_citation_emission",
+                "build_evidence_handle_context", "build_langchain_context", "build_llamaindex_context",
+                "citation_json_bytes", "emit_langchain_citations", "emit_llamaindex_citations", "hydrate_citations",
+                "hydrate_evidence_citations", "project_evidence_states"]
+
+
+@pytest.mark.parametrize("name", ORACLE_NAMES)
+def test_signatures_match_the_public_package(name: str) -> None:
+    """Same parameter names, kinds and defaults: a caller switching imports keeps working."""
+    import inspect
+
+    def shape(function: Any) -> list[tuple[str, Any, Any]]:
+        return [(p.name, p.kind, p.default) for p in inspect.signature(function).parameters.values()]
+
+    assert shape(getattr(ethos_py, name)) == shape(getattr(oracle, name))
+    assert set(ORACLE_NAMES) == set(oracle.__all__)
+    assert getattr(ours, name) is getattr(ethos_py, name)  # `ethos_pdf.emit` -> `ethos_py.emit` is enough
