@@ -5,6 +5,10 @@ Two paths end in the same native core and give the same report bytes:
 - in process, through the C ABI: ``Document``, ``verify``, ``proof_summary``, ``summary_text``;
 - as a subprocess: ``EthosCli`` (the bundled ``ethos-core`` by default).
 
+Citation emission v1 (``emit``), the evidence-handle v2 bridge (``handles``) and the presentation
+sanitizer are pure Python and import no framework; ``ethos_py.integrations`` holds the LangChain
+and LlamaIndex adapters (optional extras).
+
 The in-process names load the native library on first use, so ``EthosCli`` and the exceptions
 stay importable even where the library cannot be loaded.
 """
@@ -30,6 +34,23 @@ from .errors import (
     PdfiumNotFoundError,
 )
 
+from .emit import (
+    CitationEmissionError,
+    build_citation_emission,
+    build_langchain_context,
+    build_llamaindex_context,
+    citation_json_bytes,
+    emit_langchain_citations,
+    emit_llamaindex_citations,
+    hydrate_citations,
+)
+from .handles import (
+    build_evidence_citation_emission,
+    build_evidence_handle_context,
+    hydrate_evidence_citations,
+    project_evidence_states,
+)
+from .presentation import sanitize_answer_text, sanitize_evidence_states, sanitize_presentation_text
 from .release import app_answer_release_decision
 
 if TYPE_CHECKING:
@@ -55,6 +76,7 @@ _NATIVE_NAMES = {
 }
 
 __all__ = [
+    "CitationEmissionError",
     "CorruptPdfError",
     "Document",
     "EthosCli",
@@ -69,9 +91,23 @@ __all__ = [
     "PdfiumNotFoundError",
     "__version__",
     "app_answer_release_decision",
+    "build_citation_emission",
+    "build_evidence_citation_emission",
+    "build_evidence_handle_context",
+    "build_langchain_context",
+    "build_llamaindex_context",
+    "citation_json_bytes",
+    "emit_langchain_citations",
+    "emit_llamaindex_citations",
+    "hydrate_citations",
+    "hydrate_evidence_citations",
+    "project_evidence_states",
     "proof_summary",
     "rag_chunks",
     "rag_chunks_jsonl",
+    "sanitize_answer_text",
+    "sanitize_evidence_states",
+    "sanitize_presentation_text",
     "security_report",
     "security_report_json",
     "summary_text",

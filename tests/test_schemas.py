@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import SCHEMA_FILES, SCHEMAS_DIR, TOOLS_DIR, load_schema, schema_errors
+from conftest import SCHEMA_FILES, SCHEMA_URNS, SCHEMAS_DIR, TOOLS_DIR, load_schema, schema_errors
 from jsonschema import Draft202012Validator
 
 sys.path.insert(0, str(TOOLS_DIR))
@@ -31,6 +31,9 @@ EXAMPLES = {
     "proof-summary.example.json": "proof-summary",
     "chunk-record.example.json": "chunk-record",
     "security-report.example.json": "security-report",
+    "llm-citation-output.example.json": "llm-citation-output",
+    "llm-citation-output-v2.example.json": "llm-citation-output-v2",
+    "evidence-handle-context.example.json": "evidence-handle-context",
 }
 # Free-form objects the contracts leave open (no properties are listed for them).
 FREE_OBJECTS = {"diagnostics", "details", "predicate", "policy", "fragments", "summary"}
@@ -52,7 +55,7 @@ def test_schema_is_valid_draft_2020_12_with_contract_urn(name: str) -> None:
     schema = load_schema(name)
     Draft202012Validator.check_schema(schema)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    assert schema["$id"] == f"urn:ethos:schema:{name}:1"
+    assert schema["$id"] == SCHEMA_URNS.get(name, f"urn:ethos:schema:{name}:1")
 
 
 def _object_nodes(node: Any, path: str = "#") -> list[tuple[str, dict]]:
