@@ -1,0 +1,306 @@
+// parse_supervisor.cpp - fork, poll, enforce limits, reap: the parent side of a parse.
+#include "parse_supervisor.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <map>
+#include <optional>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "host_io.hpp"
+#include "parse_frames.hpp"
+#include "parse_worker.hpp"
+#include "process_memory.hpp"
+
+namespace ethos::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kPagesPerWorker = 16;
+constexpr int kPollIntervalMs = 5;  // how often worker RSS is sampled
+// A worker killed by the kernel (or aborting in an allocator) with a peak RSS this close to the
+// limit died of memory, not of a bug.
+constexpr double kNearLimitFraction = 0.9;
+
+struct Worker {
+  pid_t pid = -1;
+  int fd = -1;
+  FrameReader reader;
+  bool eof = false;
+  bool reaped = false;
+  int status = 0;
+  long max_rss_kib = 0;
+};
+
+class Supervisor {
+ public:
+  Supervisor(const ParseJob& job, Clock::time_point deadline)
+      : job_(job), deadline_(deadline), memory_limit_(job.limits.max_memory_mib << 20) {}
+  ~Supervisor() { kill_all(); }
+  Supervisor(const Supervisor&) = delete;
+  Supervisor& operator=(const Supervisor&) = delete;
+
+  // Runs one phase: a worker per task; frames go to on_frame. Returns when all have ended.
+  template <typename OnFrame>
+  void run(const std::vector<WorkerTask>& tasks, OnFrame on_frame) {
+    workers_.clear();
+    workers_.reserve(tasks.size());
+    for (const WorkerTask& task : tasks) spawn(task);
+    while (std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return !w.eof || !w.reaped; })) {
+      const auto now = Clock::now();
+      if (now >= deadline_) fail(host_error("parse_timeout", {{"max_parse_ms", job_.limits.max_parse_ms}}));
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - now).count();
+      wait_for_output(static_cast<int>(std::min<long long>(kPollIntervalMs, left + 1)), on_frame);
+      reap();
+      check_memory();
+    }
+  }
+
+ private:
+  void spawn(const WorkerTask& task) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) fail(host_error("internal_error"));
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+      ::close(fds[0]);
+      ::close(fds[1]);
+      fail(host_error("internal_error"));
+    }
+    if (pid == 0) {
+      ::close(fds[0]);
+      // Its own process group, so a kill reaches anything it might start.
+      ::setpgid(0, 0);
+      run_worker(fds[1], task);
+    }
+    ::setpgid(pid, pid);  // also from this side: no window where a kill misses the group
+    ::close(fds[1]);
+    ::fcntl(fds[0], F_SETFL, ::fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+    Worker worker;
+    worker.pid = pid;
+    worker.fd = fds[0];
+    workers_.push_back(std::move(worker));
+  }
+
+  template <typename OnFrame>
+  void wait_for_output(int timeout_ms, OnFrame& on_frame) {
+    std::vector<pollfd> polls;
+    std::vector<std::size_t> owners;
+    for (std::size_t i = 0; i < workers_.size(); ++i) {
+      if (workers_[i].eof) continue;
+      polls.push_back(pollfd{workers_[i].fd, POLLIN, 0});
+      owners.push_back(i);
+    }
+    if (polls.empty()) {
+      // Only reaping is left; sleep briefly instead of spinning.
+      ::poll(nullptr, 0, std::max(1, std::min(timeout_ms, kPollIntervalMs)));
+      return;
+    }
+    int ready = ::poll(polls.data(), polls.size(), std::max(0, timeout_ms));
+    if (ready <= 0) return;
+    for (std::size_t k = 0; k < polls.size(); ++k) {
+      if (polls[k].revents == 0) continue;
+      drain(workers_[owners[k]], on_frame);
+    }
+  }
+
+  template <typename OnFrame>
+  void drain(Worker& worker, OnFrame& on_frame) {
+    char buffer[1 << 16];
+    while (true) {
+      ssize_t n = ::read(worker.fd, buffer, sizeof buffer);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+        n = 0;  // a broken pipe ends the stream like EOF
+      }
+      if (n == 0) {
+        worker.eof = true;
+        ::close(worker.fd);
+        worker.fd = -1;
+        break;
+      }
+      worker.reader.feed(std::string_view(buffer, static_cast<std::size_t>(n)));
+      Frame frame;
+      while (worker.reader.next(frame)) {
+        if (frame.type == FrameType::kError) fail(worker_error(frame.payload));
+        on_frame(frame);
+      }
+      if (worker.reader.broken()) fail(host_error("internal_error"));
+    }
+  }
+
+  // The worker's own envelope, rebuilt; an unknown code or a malformed body is our bug.
+  static EthosError worker_error(const std::string& payload) {
+    const nlohmann::json body = nlohmann::json::parse(payload, nullptr, false);
+    if (!body.is_object() || !body.contains("code") || !body["code"].is_string() || !body.contains("message") ||
+        !body["message"].is_string() || find_error_code(body["code"].get<std::string>()) == nullptr) {
+      return host_error("internal_error");
+    }
+    nlohmann::json details = body.value("details", nlohmann::json::object());
+    return EthosError(body["code"].get<std::string>(), body["message"].get<std::string>(),
+                      details.is_object() ? details : nlohmann::json::object());
+  }
+
+  void reap() {
+    for (Worker& worker : workers_) {
+      if (worker.reaped) continue;
+      int status = 0;
+      struct rusage usage {};
+      pid_t got = ::wait4(worker.pid, &status, WNOHANG, &usage);
+      if (got != worker.pid) continue;
+      worker.reaped = true;
+      worker.status = status;
+      worker.max_rss_kib = usage.ru_maxrss;
+      if (WIFEXITED(status) && WEXITSTATUS(status) == 0) continue;
+      // Died abnormally: first read whatever it managed to send (an error frame explains it).
+      if (!worker.eof) continue;
+      fail(death_error(worker));
+    }
+    // A worker whose pipe closed after an abnormal death: decided once both are known.
+    for (Worker& worker : workers_) {
+      if (worker.reaped && worker.eof && !(WIFEXITED(worker.status) && WEXITSTATUS(worker.status) == 0)) {
+        fail(death_error(worker));
+      }
+      if (worker.reaped && worker.eof && !worker.reader.idle()) fail(host_error("internal_error"));
+    }
+  }
+
+  EthosError death_error(const Worker& worker) const {
+    const double peak = static_cast<double>(worker.max_rss_kib) * 1024.0;
+    if (peak >= kNearLimitFraction * static_cast<double>(memory_limit_)) {
+      return host_error("memory_limit_exceeded", {{"max_memory_mib", job_.limits.max_memory_mib}});
+    }
+    return host_error("internal_error");
+  }
+
+  void check_memory() {
+    for (const Worker& worker : workers_) {
+      if (worker.reaped) continue;
+      std::optional<std::uint64_t> rss = resident_bytes(worker.pid);
+      if (rss && *rss > memory_limit_) {
+        fail(host_error("memory_limit_exceeded", {{"max_memory_mib", job_.limits.max_memory_mib}}));
+      }
+    }
+  }
+
+  // Kills every worker's group and reaps it: nothing outlives a failed parse.
+  void kill_all() noexcept {
+    for (Worker& worker : workers_) {
+      if (!worker.reaped) {
+        ::kill(-worker.pid, SIGKILL);
+        ::kill(worker.pid, SIGKILL);
+        int status = 0;
+        while (::waitpid(worker.pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        worker.reaped = true;
+      }
+      if (worker.fd >= 0) {
+        ::close(worker.fd);
+        worker.fd = -1;
+        worker.eof = true;
+      }
+    }
+  }
+
+  [[noreturn]] void fail(EthosError error) {
+    kill_all();
+    throw error;
+  }
+
+  const ParseJob& job_;
+  Clock::time_point deadline_;
+  std::uint64_t memory_limit_;
+  std::vector<Worker> workers_;
+};
+
+int available_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+  const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+  return online > 0 ? static_cast<int>(online) : 1;
+}
+
+}  // namespace
+
+int worker_count(int requested, std::size_t pages, int cores) {
+  if (pages == 0) return 0;
+  std::size_t count = requested > 0 ? static_cast<std::size_t>(requested)
+                                    : std::min<std::size_t>(static_cast<std::size_t>(std::max(1, cores)),
+                                                            (pages + kPagesPerWorker - 1) / kPagesPerWorker);
+  return static_cast<int>(std::clamp<std::size_t>(count, 1, pages));
+}
+
+std::vector<std::vector<int>> split_pages(const std::vector<int>& pages, int workers) {
+  std::vector<std::vector<int>> runs;
+  if (workers <= 0) return runs;
+  const std::size_t n = static_cast<std::size_t>(workers);
+  std::size_t begin = 0;
+  for (std::size_t w = 0; w < n; ++w) {
+    const std::size_t size = pages.size() / n + (w < pages.size() % n ? 1 : 0);
+    runs.emplace_back(pages.begin() + static_cast<std::ptrdiff_t>(begin),
+                      pages.begin() + static_cast<std::ptrdiff_t>(begin + size));
+    begin += size;
+  }
+  return runs;
+}
+
+std::vector<std::string> supervise_parse(const ParseJob& job) {
+  const auto deadline = Clock::now() + std::chrono::milliseconds(job.limits.max_parse_ms);
+  Supervisor supervisor(job, deadline);
+
+  WorkerTask base;
+  base.pdf = job.pdf;
+  base.password = job.password;
+  base.library_path = job.library_path;
+  base.memory_limit_bytes = job.limits.max_memory_mib << 20;
+
+  // Phase 1: a probe learns the page count (and meets every load error) before pages are split.
+  std::optional<std::int64_t> page_count;
+  WorkerTask probe = base;
+  probe.probe = true;
+  supervisor.run({probe}, [&](const Frame& frame) {
+    if (frame.type == FrameType::kPageCount) page_count = frame.page;
+  });
+  if (!page_count) throw host_error("internal_error");
+  if (*page_count > job.limits.max_pages) {
+    throw host_error("page_limit_exceeded", {{"max_pages", job.limits.max_pages}});
+  }
+  const std::vector<int> pages = job.selection.resolve(*page_count);
+
+  // Phase 2: contiguous page runs across the workers; results are keyed by page, so the order in
+  // which workers finish never shows in the output.
+  const int workers = worker_count(job.limits.workers, pages.size(), available_cores());
+  std::vector<WorkerTask> tasks;
+  for (std::vector<int>& run : split_pages(pages, workers)) {
+    WorkerTask task = base;
+    task.pages = std::move(run);
+    tasks.push_back(std::move(task));
+  }
+  std::map<int, std::string> layouts;
+  supervisor.run(tasks, [&](const Frame& frame) {
+    if (frame.type == FrameType::kPage) layouts[static_cast<int>(frame.page)] = frame.payload;
+  });
+  if (layouts.size() != pages.size()) throw host_error("internal_error");
+  std::vector<std::string> ordered;
+  ordered.reserve(layouts.size());
+  for (int page : pages) {
+    auto it = layouts.find(page);
+    if (it == layouts.end()) throw host_error("internal_error");
+    ordered.push_back(std::move(it->second));
+  }
+  return ordered;
+}
+
+}  // namespace ethos::cli

@@ -1,0 +1,95 @@
+// parse_worker.cpp - a parse worker: limits itself, loads PDFium and the PDF, then streams one
+// frame per page (extraction + layout) or one error frame back to the supervisor.
+#include "parse_worker.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <new>
+
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "json/c14n.hpp"
+#include "parse_frames.hpp"
+#include "pdf/layout.hpp"
+#include "pdf/layout_model.hpp"
+#include "pdf/pdfium_document.hpp"
+#include "pdf/pdfium_extract.hpp"
+#include "pdf/pdfium_library.hpp"
+
+namespace ethos::cli {
+namespace {
+
+bool write_all(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+bool send(int fd, FrameType type, std::uint32_t page, std::string_view payload) {
+  return write_all(fd, encode_frame_header(type, page, payload.size())) && write_all(fd, payload);
+}
+
+bool send_error(int fd, const EthosError& error) {
+  nlohmann::json body{{"code", error.code()}, {"message", std::string(error.what())}, {"details", error.details()}};
+  return send(fd, FrameType::kError, 0, to_c14n(body));
+}
+
+// The kernel-enforced backstop behind the supervisor's RSS polling: allocations far beyond the
+// limit fail in the worker even if they happen between two polls. It is set above the limit
+// because it counts address space PDFium maps but never touches.
+void limit_self(std::uint64_t memory_limit_bytes) {
+  // Die with the supervisor: an orphaned worker must not keep parsing.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() == 1) ::_exit(1);
+  if (memory_limit_bytes > 0) {
+    const rlim_t backstop = static_cast<rlim_t>(memory_limit_bytes) * 2 + (rlim_t{256} << 20);
+    struct rlimit limit {backstop, backstop};
+    ::setrlimit(RLIMIT_DATA, &limit);
+  }
+}
+
+void work(int fd, const WorkerTask& task) {
+  const pdf::pdfium::Api& api = pdf::load_pdfium(task.library_path);
+  pdf::PdfiumDocument document(api, task.pdf, task.password);
+  if (task.probe) {
+    send(fd, FrameType::kPageCount, static_cast<std::uint32_t>(document.page_count()), {});
+    return;
+  }
+  for (int page : task.pages) {
+    const pdf::RawPage raw = pdf::extract_page(api, document.handle(), page);
+    const std::string encoded = pdf::encode_page_layout(pdf::layout_page(raw));
+    if (!send(fd, FrameType::kPage, static_cast<std::uint32_t>(page), encoded)) return;
+  }
+}
+
+}  // namespace
+
+void run_worker(int out_fd, const WorkerTask& task) noexcept {
+  limit_self(task.memory_limit_bytes);
+  int status = 0;
+  try {
+    work(out_fd, task);
+  } catch (const EthosError& error) {
+    status = send_error(out_fd, error) ? 0 : 1;
+  } catch (const std::bad_alloc&) {
+    status = send_error(out_fd, EthosError("memory_limit_exceeded", find_error_code("memory_limit_exceeded")->default_message)) ? 0 : 1;
+  } catch (...) {
+    status = 1;  // the supervisor reports a worker that ends without its pages as internal_error
+  }
+  ::close(out_fd);
+  // _exit: the parent's atexit handlers and static destructors belong to the parent.
+  ::_exit(status);
+}
+
+}  // namespace ethos::cli
