@@ -5,6 +5,9 @@ Two paths end in the same native core and give the same report bytes:
 - in process, through the C ABI: ``Document``, ``verify``, ``proof_summary``, ``summary_text``;
 - as a subprocess: ``EthosCli`` (the bundled ``ethos-core`` by default).
 
+PDFs become documents through ``parse_pdf_json`` / ``parse_pdf_markdown`` / ``parse_pdf_text``,
+which run ``ethos-core doc parse`` (PDFium from pypdfium2, in killable child processes).
+
 The in-process names load the native library on first use, so ``EthosCli`` and the exceptions
 stay importable even where the library cannot be loaded.
 """
@@ -25,10 +28,17 @@ from .errors import (
     EthosOutputError,
     EthosPythonSurfaceError,
     EthosTimeoutError,
+    FileTooLargeError,
     InvalidPdfError,
+    MemoryLimitExceededError,
+    OcrRequiredError,
+    PageLimitExceededError,
     ParseTimeoutError,
+    PasswordProtectedError,
     PdfiumNotFoundError,
+    UnsupportedPdfFeatureError,
 )
+from .pdf import parse_pdf, parse_pdf_bytes, parse_pdf_json, parse_pdf_markdown, parse_pdf_text
 
 from .release import app_answer_release_decision
 
@@ -59,11 +69,22 @@ __all__ = [
     "EthosOutputError",
     "EthosPythonSurfaceError",
     "EthosTimeoutError",
+    "FileTooLargeError",
     "InvalidPdfError",
+    "MemoryLimitExceededError",
+    "OcrRequiredError",
+    "PageLimitExceededError",
     "ParseTimeoutError",
+    "PasswordProtectedError",
     "PdfiumNotFoundError",
+    "UnsupportedPdfFeatureError",
     "__version__",
     "app_answer_release_decision",
+    "parse_pdf",
+    "parse_pdf_bytes",
+    "parse_pdf_json",
+    "parse_pdf_markdown",
+    "parse_pdf_text",
     "proof_summary",
     "summary_text",
     "verify",
