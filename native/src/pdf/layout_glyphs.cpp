@@ -110,10 +110,12 @@ ClassifiedGlyphs classify_glyphs(const RawPage& page) {
     g.angle = c.angle;
     g.font = c.font;
     g.font_size_q = quantize(std::fabs(c.font_size));
-    g.line_end_hyphen = (c.flags & kCharHyphen) != 0 || c.codepoint == 0xFFFE;
-    // PDFium's U+FFFE stands for the line-end hyphen the page shows; its glyph is a hyphen-minus
-    // unless PDFium reported the real code point (U+00AD, U+2010, ...), which is then kept.
-    g.codepoint = c.codepoint == 0xFFFE ? U'-' : writable(c.codepoint);
+    // PDFium replaces a line-end hyphen by a marker (U+0002 from FPDFText_GetUnicode, U+FFFE in
+    // its page text): the page shows a hyphen-minus there. A real code point it reports instead
+    // (U+00AD, U+2010, '-') is kept as it is.
+    const bool marker = c.codepoint == 0xFFFE || c.codepoint == 0x0002;
+    g.line_end_hyphen = (c.flags & kCharHyphen) != 0 || marker;
+    g.codepoint = marker ? U'-' : writable(c.codepoint);
     g.bold = c.font >= 0 && static_cast<std::size_t>(c.font) < page.fonts.size() && bold_font(page.fonts[static_cast<std::size_t>(c.font)]);
     g.origin_x = quantize(c.origin_x);
     g.origin_y = quantize(c.origin_y);

@@ -91,7 +91,8 @@ class PageBuilder {
     out_.body_font_size_q = body_font_size(glyphs.visible);
     std::vector<Grid> grids = find_ruled_tables(page_, glyphs.visible);
     std::vector<Line> lines = build_lines(glyphs.visible);
-    for (Grid& grid : find_whitespace_tables(lines)) grids.push_back(std::move(grid));
+    const std::int64_t gutter = std::max(kMinGutter, out_.body_font_size_q);
+    for (Grid& grid : find_whitespace_tables(lines, gutter)) grids.push_back(std::move(grid));
     std::vector<Bbox> images;
     for (const RawImage& image : page_.images) {
       const Bbox box = clamp({quantize(image.box.x0), quantize(image.box.y0), quantize(image.box.x1), quantize(image.box.y1)});
@@ -111,7 +112,6 @@ class PageBuilder {
       boxes.push_back(images[i]);
       items.push_back({Item::kRegion, i});
     }
-    const std::int64_t gutter = std::max(kMinGutter, out_.body_font_size_q);
     Block block;
     for (std::size_t position : reading_order(boxes, gutter)) {
       const Item item = items[position];

@@ -15,6 +15,7 @@ constexpr std::uint32_t kNearWhiteChannel = 0xF0;  // every colour channel at le
 constexpr std::int64_t kRuleTolerance = 300;       // rules that almost meet still meet
 constexpr std::int64_t kMinCellExtent = 200;       // closer rules are one (double) rule
 constexpr std::size_t kMaxWordsPerCell = 12;       // longer pieces are running text, not cells
+constexpr std::size_t kMinColumnWords = 4;         // median words per line of a page text column
 // Page layout (layout_page.cpp).
 constexpr std::int64_t kMinRegionExtent = 400;     // smaller images are decoration
 constexpr std::int64_t kCaptionDistance = 3000;    // between an image and its caption
@@ -36,7 +37,7 @@ inline nlohmann::json layout_parameters() {
           {"edge_band_percent", kEdgeBandPercent},      {"heading_size_percent", kHeadingSizePercent},
           {"layout_version", 1},                        {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
           {"max_heading_lines", kMaxHeadingLines},      {"max_heading_scalars", kMaxHeadingScalars},
-          {"max_words_per_cell", kMaxWordsPerCell},     {"min_cell_extent_q", kMinCellExtent},
+          {"max_words_per_cell", kMaxWordsPerCell},     {"min_column_words", kMinColumnWords},     {"min_cell_extent_q", kMinCellExtent},
           {"min_gutter_q", kMinGutter},                 {"min_region_extent_q", kMinRegionExtent},
           {"min_share_percent", kMinSharePercent},      {"min_visible_font_size_cpt", static_cast<std::int64_t>(kMinVisibleFontSizePt * 100)},
           {"near_white_channel", kNearWhiteChannel},    {"rule_tolerance_q", kRuleTolerance},

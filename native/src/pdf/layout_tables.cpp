@@ -10,6 +10,7 @@ namespace ethos::pdf {
 namespace {
 
 using params::kMaxWordsPerCell;
+using params::kMinColumnWords;
 using params::kMinCellExtent;
 using params::kRuleTolerance;
 
@@ -189,7 +190,88 @@ std::vector<Grid> find_ruled_tables(const RawPage& page, std::vector<Glyph>& gly
   return grids;
 }
 
-std::vector<Grid> find_whitespace_tables(std::vector<Line>& lines) {
+namespace {
+
+std::size_t median(std::vector<std::size_t> values) {
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2), values.end());
+  return values[values.size() / 2];
+}
+
+// Page column gutters: x-ranges at least `min_gutter` wide that (almost) no line crosses, with a
+// real share of the lines on each side. Table columns are not gutters: the page's other lines
+// cross them. Returned as the x where each gutter starts, ascending.
+std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int64_t min_gutter) {
+  std::vector<std::int64_t> out;
+  if (lines.size() < 6) return out;
+  std::vector<std::pair<std::int64_t, int>> events;  // (x, +1 line starts / -1 line ends)
+  for (const Line& line : lines) {
+    events.emplace_back(line.bbox.x0, 1);
+    events.emplace_back(line.bbox.x1, -1);
+  }
+  std::sort(events.begin(), events.end());
+  const std::size_t crossing_allowed = std::max<std::size_t>(1, lines.size() / 20);
+  const std::size_t side_needed = std::max<std::size_t>(3, lines.size() / 10);
+  std::size_t open = 0;
+  std::int64_t run_start = 0;
+  bool in_run = false;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (events[i].second > 0) {
+      ++open;
+    } else {
+      --open;
+    }
+    const bool last_at_x = i + 1 == events.size() || events[i + 1].first != events[i].first;
+    if (!last_at_x) continue;
+    if (open <= crossing_allowed && !in_run && i + 1 < events.size()) {
+      in_run = true;
+      run_start = events[i].first;
+    } else if (open > crossing_allowed && in_run) {
+      in_run = false;
+      const std::int64_t run_end = events[i].first;
+      if (run_end - run_start < min_gutter) continue;
+      // At least one side must hold running text (lines of several words): between two narrow
+      // columns of short entries the gap is a table's, not the page's.
+      std::vector<std::size_t> left, right;
+      for (const Line& line : lines) {
+        if (line.bbox.x1 <= run_start) left.push_back(word_count(line));
+        if (line.bbox.x0 >= run_end) right.push_back(word_count(line));
+      }
+      if (left.size() >= side_needed && right.size() >= side_needed && (median(left) >= kMinColumnWords ||
+          median(right) >= kMinColumnWords)) {
+        out.push_back(run_start);
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<Grid> whitespace_tables_in(std::vector<Line>& lines);
+
+}  // namespace
+
+std::vector<Grid> find_whitespace_tables(std::vector<Line>& lines, std::int64_t min_gutter) {
+  // Each page column on its own, so that lines of neighbouring columns never form table rows.
+  const std::vector<std::int64_t> gutters = page_gutters(lines, min_gutter);
+  std::vector<std::vector<Line>> columns(gutters.size() + 1);
+  for (Line& line : lines) {
+    const std::int64_t centre = (line.bbox.x0 + line.bbox.x1) / 2;
+    const auto column = static_cast<std::size_t>(std::upper_bound(gutters.begin(), gutters.end(), centre) - gutters.begin());
+    columns[column].push_back(std::move(line));
+  }
+  lines.clear();
+  std::vector<Grid> grids;
+  for (std::vector<Line>& column : columns) {
+    for (Grid& grid : whitespace_tables_in(column)) grids.push_back(std::move(grid));
+    for (Line& line : column) lines.push_back(std::move(line));
+  }
+  // Back in content order, as build_lines made them.
+  std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.order < b.order; });
+  return grids;
+}
+
+namespace {
+
+std::vector<Grid> whitespace_tables_in(std::vector<Line>& lines) {
   // Visual rows: line pieces sharing a band, top to bottom.
   std::vector<std::size_t> by_top(lines.size());
   std::iota(by_top.begin(), by_top.end(), std::size_t{0});
@@ -278,5 +360,7 @@ std::vector<Grid> find_whitespace_tables(std::vector<Line>& lines) {
   lines = std::move(rest);
   return grids;
 }
+
+}  // namespace
 
 }  // namespace ethos::pdf

@@ -29,7 +29,9 @@ struct Grid {
 std::vector<Grid> find_ruled_tables(const RawPage& page, std::vector<Glyph>& glyphs);
 
 // Whitespace grids: at least three consecutive visual rows of line pieces that share at least
-// two empty vertical gutters. The pieces used move from `lines` into the grid's cells.
-std::vector<Grid> find_whitespace_tables(std::vector<Line>& lines);
+// two empty vertical gutters, looked for in each page column separately (page columns are split
+// at gutters at least `min_gutter` wide that almost no line crosses). The pieces used move from
+// `lines` into the grid's cells.
+std::vector<Grid> find_whitespace_tables(std::vector<Line>& lines, std::int64_t min_gutter);
 
 }  // namespace ethos::pdf
