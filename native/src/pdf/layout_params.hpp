@@ -14,6 +14,8 @@ constexpr std::uint32_t kNearWhiteChannel = 0xF0;  // every colour channel at le
 // Tables (layout_tables.cpp), in quanta.
 constexpr std::int64_t kRuleTolerance = 300;       // rules that almost meet still meet
 constexpr std::int64_t kMinCellExtent = 200;       // closer rules are one (double) rule
+constexpr std::int64_t kMinRuleLength = 300;       // shorter strokes are pieces of curves or marks
+constexpr std::size_t kMaxGridLines = 200;         // more distinct rule positions: a plot, not a table
 constexpr std::size_t kMaxWordsPerCell = 12;       // longer pieces are running text, not cells
 constexpr std::size_t kMinColumnWords = 4;         // median words per line of a page text column
 // Page layout (layout_page.cpp).
@@ -37,7 +39,8 @@ inline nlohmann::json layout_parameters() {
           {"edge_band_percent", kEdgeBandPercent},      {"heading_size_percent", kHeadingSizePercent},
           {"layout_version", 1},                        {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
           {"max_heading_lines", kMaxHeadingLines},      {"max_heading_scalars", kMaxHeadingScalars},
-          {"max_words_per_cell", kMaxWordsPerCell},     {"min_column_words", kMinColumnWords},     {"min_cell_extent_q", kMinCellExtent},
+          {"max_words_per_cell", kMaxWordsPerCell},     {"min_column_words", kMinColumnWords},     {"min_cell_extent_q", kMinCellExtent},       {"min_rule_length_q", kMinRuleLength},
+          {"max_grid_lines", kMaxGridLines},
           {"min_gutter_q", kMinGutter},                 {"min_region_extent_q", kMinRegionExtent},
           {"min_share_percent", kMinSharePercent},      {"min_visible_font_size_cpt", static_cast<std::int64_t>(kMinVisibleFontSizePt * 100)},
           {"near_white_channel", kNearWhiteChannel},    {"rule_tolerance_q", kRuleTolerance},

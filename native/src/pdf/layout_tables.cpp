@@ -2,6 +2,7 @@
 #include "pdf/layout_tables.hpp"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 
 #include "pdf/layout_params.hpp"
@@ -12,6 +13,8 @@ namespace {
 using params::kMaxWordsPerCell;
 using params::kMinColumnWords;
 using params::kMinCellExtent;
+using params::kMaxGridLines;
+using params::kMinRuleLength;
 using params::kRuleTolerance;
 
 struct Segment {
@@ -59,6 +62,7 @@ Grid grid_from_rules(const std::vector<Segment>& horizontal, const std::vector<S
   const std::vector<std::int64_t> xs = distinct_positions(xs_raw), ys = distinct_positions(ys_raw);
   if (xs.size() < 3 && ys.size() < 3) return grid;  // a single framed box is not a table
   if (xs.size() < 2 || ys.size() < 2) return grid;
+  if (xs.size() > kMaxGridLines || ys.size() > kMaxGridLines) return grid;  // a plot or a pattern
   const std::size_t rows = ys.size() - 1, cols = xs.size() - 1;
   UnionFind groups(rows * cols);
   for (std::size_t r = 0; r < rows; ++r) {
@@ -124,6 +128,8 @@ std::vector<Grid> find_ruled_tables(const RawPage& page, std::vector<Glyph>& gly
   std::vector<Segment> horizontal, vertical;
   for (const RawRule& rule : page.rules) {
     const Bbox b{quantize(rule.box.x0), quantize(rule.box.y0), quantize(rule.box.x1), quantize(rule.box.y1)};
+    // Very short strokes are the pieces of curves and marks (plots draw thousands), not borders.
+    if (std::max(b.x1 - b.x0, b.y1 - b.y0) < kMinRuleLength) continue;
     if (rule.horizontal) {
       horizontal.push_back({(b.y0 + b.y1) / 2, std::min(b.x0, b.x1), std::max(b.x0, b.x1)});
     } else {
@@ -143,15 +149,19 @@ std::vector<Grid> find_ruled_tables(const RawPage& page, std::vector<Glyph>& gly
       }
     }
   }
-  std::vector<Grid> grids;
-  std::vector<std::size_t> roots;
+  // One pass to gather each cluster's rules (keyed by its root, the smallest member index).
+  std::map<std::size_t, std::pair<std::vector<Segment>, std::vector<Segment>>> members;
   for (std::size_t i = 0; i < h_count + vertical.size(); ++i) {
-    if (clusters.find(i) == i) roots.push_back(i);
+    auto& [hs, vs] = members[clusters.find(i)];
+    if (i < h_count) {
+      hs.push_back(horizontal[i]);
+    } else {
+      vs.push_back(vertical[i - h_count]);
+    }
   }
-  for (std::size_t root : roots) {
-    std::vector<Segment> hs, vs;
-    for (std::size_t i = 0; i < h_count; ++i) if (clusters.find(i) == root) hs.push_back(horizontal[i]);
-    for (std::size_t j = 0; j < vertical.size(); ++j) if (clusters.find(h_count + j) == root) vs.push_back(vertical[j]);
+  std::vector<Grid> grids;
+  for (const auto& [root, rules] : members) {
+    const auto& [hs, vs] = rules;
     if (hs.size() < 2 || vs.size() < 2) continue;
     Grid grid = grid_from_rules(hs, vs);
     if (!grid.cells.empty()) grids.push_back(std::move(grid));

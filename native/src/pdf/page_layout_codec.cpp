@@ -1,129 +1,239 @@
-// page_layout_codec.cpp - PageLayout to and from canonical JSON, for the worker-to-parent pipe.
+// page_layout_codec.cpp - PageLayout to and from a compact binary form, for the worker-to-parent pipe.
+//
+// Layout: the magic "EPL1", then every field in declaration order. Integers are zigzag varints
+// (glyph advances are small, so a page costs about one byte per advance), strings are a varint
+// length and the bytes, lists a varint count and the items. The format never leaves the process
+// pair that writes and reads it, so it carries no version beyond the magic.
+#include <cstring>
 #include <string>
 
 #include "core/error.hpp"
-#include "json/c14n.hpp"
 #include "pdf/layout.hpp"
 #include "pdf/layout_model.hpp"
 
 namespace ethos::pdf {
 namespace {
 
-using json = nlohmann::json;
+constexpr char kMagic[4] = {'E', 'P', 'L', '1'};
 
-json box(const Bbox& b) { return json::array({b.x0, b.y0, b.x1, b.y1}); }
+class Writer {
+ public:
+  void integer(std::int64_t value) {
+    std::uint64_t z = (static_cast<std::uint64_t>(value) << 1) ^ static_cast<std::uint64_t>(value >> 63);
+    while (z >= 0x80) {
+      out.push_back(static_cast<char>((z & 0x7F) | 0x80));
+      z >>= 7;
+    }
+    out.push_back(static_cast<char>(z));
+  }
+  void count(std::size_t n) { integer(static_cast<std::int64_t>(n)); }
+  void text(const std::string& s) {
+    count(s.size());
+    out += s;
+  }
+  void box(const Bbox& b) {
+    integer(b.x0);
+    integer(b.y0);
+    integer(b.x1);
+    integer(b.y1);
+  }
+  void integers(const std::vector<std::int64_t>& values) {
+    count(values.size());
+    for (std::int64_t v : values) integer(v);
+  }
+  std::string out;
+};
 
-Bbox read_box(const json& value) {
-  if (!value.is_array() || value.size() != 4) throw std::invalid_argument("bbox");
-  return {value.at(0).get<std::int64_t>(), value.at(1).get<std::int64_t>(), value.at(2).get<std::int64_t>(),
-          value.at(3).get<std::int64_t>()};
-}
+class Reader {
+ public:
+  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
+  std::int64_t integer() {
+    std::uint64_t z = 0;
+    for (int shift = 0;; shift += 7) {
+      if (pos_ >= bytes_.size() || shift > 63) fail();
+      const auto byte = static_cast<unsigned char>(bytes_[pos_++]);
+      z |= static_cast<std::uint64_t>(byte & 0x7F) << shift;
+      if ((byte & 0x80) == 0) break;
+    }
+    return static_cast<std::int64_t>(z >> 1) ^ -static_cast<std::int64_t>(z & 1);
+  }
+  // A count can never exceed the bytes left (every item takes at least one byte).
+  std::size_t count() {
+    const std::int64_t n = integer();
+    if (n < 0 || static_cast<std::uint64_t>(n) > bytes_.size() - pos_) fail();
+    return static_cast<std::size_t>(n);
+  }
+  std::string text() {
+    const std::size_t n = count();
+    std::string s(bytes_.substr(pos_, n));
+    pos_ += n;
+    return s;
+  }
+  Bbox box() {
+    Bbox b;
+    b.x0 = integer();
+    b.y0 = integer();
+    b.x1 = integer();
+    b.y1 = integer();
+    return b;
+  }
+  std::vector<std::int64_t> integers() {
+    std::vector<std::int64_t> values(count());
+    for (std::int64_t& v : values) v = integer();
+    return values;
+  }
+  void expect_magic() {
+    if (bytes_.size() < sizeof kMagic || std::memcmp(bytes_.data(), kMagic, sizeof kMagic) != 0) fail();
+    pos_ = sizeof kMagic;
+  }
+  void expect_end() const {
+    if (pos_ != bytes_.size()) fail();
+  }
 
-std::vector<std::int64_t> read_ints(const json& value) { return value.get<std::vector<std::int64_t>>(); }
+  // The bytes come from our own worker: anything unreadable is a broken worker, not bad input.
+  [[noreturn]] static void fail() { throw EthosError("internal_error", "a page layout could not be decoded"); }
+
+ private:
+  std::string_view bytes_;
+  std::size_t pos_ = 0;
+};
 
 }  // namespace
 
 std::string encode_page_layout(const PageLayout& layout) {
-  json spans = json::array();
+  Writer w;
+  w.out.append(kMagic, sizeof kMagic);
+  w.integer(layout.index);
+  w.integer(layout.width);
+  w.integer(layout.height);
+  w.integer(layout.rotation);
+  w.text(layout.label);
+  w.integer(layout.body_font_size_q);
+  w.count(layout.spans.size());
   for (const LayoutSpan& s : layout.spans) {
-    spans.push_back({{"order", s.order}, {"bbox", box(s.bbox)}, {"text", s.text}, {"font_id", s.font_id},
-                     {"font_size_q", s.font_size_q},
-                     {"origins", {s.first_origin_x, s.first_origin_y, s.last_origin_x, s.last_origin_y}},
-                     {"advances", s.advances}, {"element", s.element}, {"char_start", s.char_start},
-                     {"char_end", s.char_end}});
+    w.integer(s.order);
+    w.box(s.bbox);
+    w.text(s.text);
+    w.text(s.font_id);
+    w.integer(s.font_size_q);
+    w.integer(s.first_origin_x);
+    w.integer(s.first_origin_y);
+    w.integer(s.last_origin_x);
+    w.integer(s.last_origin_y);
+    w.integers(s.advances);
+    w.integer(s.element);
+    w.integer(s.char_start);
+    w.integer(s.char_end);
   }
-  json elements = json::array();
+  w.count(layout.elements.size());
   for (const LayoutElement& e : layout.elements) {
-    elements.push_back({{"type", e.type}, {"heading_level", e.heading_level}, {"bbox", box(e.bbox)}, {"text", e.text},
-                        {"spans", e.spans}, {"line_breaks", e.line_breaks}, {"hyphen_breaks", e.hyphen_breaks},
-                        {"table", e.table}, {"region", e.region}, {"font_size_q", e.font_size_q}});
+    w.text(e.type);
+    w.integer(e.heading_level);
+    w.box(e.bbox);
+    w.text(e.text);
+    w.integers(e.spans);
+    w.integers(e.line_breaks);
+    w.integers(e.hyphen_breaks);
+    w.integer(e.table);
+    w.integer(e.region);
+    w.integer(e.font_size_q);
   }
-  json tables = json::array();
+  w.count(layout.tables.size());
   for (const LayoutTable& t : layout.tables) {
-    json cells = json::array();
+    w.box(t.bbox);
+    w.integer(t.n_rows);
+    w.integer(t.n_cols);
+    w.count(t.cells.size());
     for (const LayoutCell& c : t.cells) {
-      cells.push_back({{"row", c.row}, {"col", c.col}, {"row_span", c.row_span}, {"col_span", c.col_span},
-                       {"bbox", box(c.bbox)}, {"text", c.text}});
+      w.integer(c.row);
+      w.integer(c.col);
+      w.integer(c.row_span);
+      w.integer(c.col_span);
+      w.box(c.bbox);
+      w.text(c.text);
     }
-    tables.push_back({{"bbox", box(t.bbox)}, {"n_rows", t.n_rows}, {"n_cols", t.n_cols}, {"cells", cells}});
   }
-  json regions = json::array();
-  for (const LayoutRegion& r : layout.regions) regions.push_back({{"bbox", box(r.bbox)}, {"kind", r.kind}});
-  json warnings = json::array();
-  for (const LayoutWarning& w : layout.warnings) {
-    warnings.push_back({{"code", w.code}, {"span", w.span}, {"region", w.region}});
+  w.count(layout.regions.size());
+  for (const LayoutRegion& r : layout.regions) {
+    w.box(r.bbox);
+    w.text(r.kind);
   }
-  const json out = {{"index", layout.index},       {"width", layout.width},   {"height", layout.height},
-                    {"rotation", layout.rotation}, {"label", layout.label},   {"body_font_size_q", layout.body_font_size_q},
-                    {"spans", spans},              {"elements", elements},    {"tables", tables},
-                    {"regions", regions},          {"warnings", warnings}};
-  return to_c14n(out);
+  w.count(layout.warnings.size());
+  for (const LayoutWarning& warning : layout.warnings) {
+    w.text(warning.code);
+    w.integer(warning.span);
+    w.integer(warning.region);
+  }
+  return std::move(w.out);
 }
 
 PageLayout decode_page_layout(std::string_view bytes) {
-  try {
-    const json in = json::parse(bytes.begin(), bytes.end());
-    PageLayout layout;
-    layout.index = in.at("index").get<std::int64_t>();
-    layout.width = in.at("width").get<std::int64_t>();
-    layout.height = in.at("height").get<std::int64_t>();
-    layout.rotation = in.at("rotation").get<std::int64_t>();
-    layout.label = in.at("label").get<std::string>();
-    layout.body_font_size_q = in.at("body_font_size_q").get<std::int64_t>();
-    for (const json& s : in.at("spans")) {
-      LayoutSpan span;
-      span.order = s.at("order").get<std::int64_t>();
-      span.bbox = read_box(s.at("bbox"));
-      span.text = s.at("text").get<std::string>();
-      span.font_id = s.at("font_id").get<std::string>();
-      span.font_size_q = s.at("font_size_q").get<std::int64_t>();
-      const std::vector<std::int64_t> origins = read_ints(s.at("origins"));
-      if (origins.size() != 4) throw std::invalid_argument("origins");
-      span.first_origin_x = origins[0];
-      span.first_origin_y = origins[1];
-      span.last_origin_x = origins[2];
-      span.last_origin_y = origins[3];
-      span.advances = read_ints(s.at("advances"));
-      span.element = s.at("element").get<std::int64_t>();
-      span.char_start = s.at("char_start").get<std::int64_t>();
-      span.char_end = s.at("char_end").get<std::int64_t>();
-      layout.spans.push_back(std::move(span));
-    }
-    for (const json& e : in.at("elements")) {
-      LayoutElement element;
-      element.type = e.at("type").get<std::string>();
-      element.heading_level = e.at("heading_level").get<std::int64_t>();
-      element.bbox = read_box(e.at("bbox"));
-      element.text = e.at("text").get<std::string>();
-      element.spans = read_ints(e.at("spans"));
-      element.line_breaks = read_ints(e.at("line_breaks"));
-      element.hyphen_breaks = read_ints(e.at("hyphen_breaks"));
-      element.table = e.at("table").get<std::int64_t>();
-      element.region = e.at("region").get<std::int64_t>();
-      element.font_size_q = e.at("font_size_q").get<std::int64_t>();
-      layout.elements.push_back(std::move(element));
-    }
-    for (const json& t : in.at("tables")) {
-      LayoutTable table;
-      table.bbox = read_box(t.at("bbox"));
-      table.n_rows = t.at("n_rows").get<std::int64_t>();
-      table.n_cols = t.at("n_cols").get<std::int64_t>();
-      for (const json& c : t.at("cells")) {
-        table.cells.push_back({c.at("row").get<std::int64_t>(), c.at("col").get<std::int64_t>(),
-                               c.at("row_span").get<std::int64_t>(), c.at("col_span").get<std::int64_t>(),
-                               read_box(c.at("bbox")), c.at("text").get<std::string>()});
-      }
-      layout.tables.push_back(std::move(table));
-    }
-    for (const json& r : in.at("regions")) layout.regions.push_back({read_box(r.at("bbox")), r.at("kind").get<std::string>()});
-    for (const json& w : in.at("warnings")) {
-      layout.warnings.push_back({w.at("code").get<std::string>(), w.at("span").get<std::int64_t>(), w.at("region").get<std::int64_t>()});
-    }
-    return layout;
-  } catch (const std::exception&) {
-    // The bytes come from our own worker: anything unreadable is a broken worker, not bad input.
-    throw EthosError("internal_error", "a page layout could not be decoded");
+  Reader r(bytes);
+  r.expect_magic();
+  PageLayout layout;
+  layout.index = r.integer();
+  layout.width = r.integer();
+  layout.height = r.integer();
+  layout.rotation = r.integer();
+  layout.label = r.text();
+  layout.body_font_size_q = r.integer();
+  layout.spans.resize(r.count());
+  for (LayoutSpan& s : layout.spans) {
+    s.order = r.integer();
+    s.bbox = r.box();
+    s.text = r.text();
+    s.font_id = r.text();
+    s.font_size_q = r.integer();
+    s.first_origin_x = r.integer();
+    s.first_origin_y = r.integer();
+    s.last_origin_x = r.integer();
+    s.last_origin_y = r.integer();
+    s.advances = r.integers();
+    s.element = r.integer();
+    s.char_start = r.integer();
+    s.char_end = r.integer();
   }
+  layout.elements.resize(r.count());
+  for (LayoutElement& e : layout.elements) {
+    e.type = r.text();
+    e.heading_level = r.integer();
+    e.bbox = r.box();
+    e.text = r.text();
+    e.spans = r.integers();
+    e.line_breaks = r.integers();
+    e.hyphen_breaks = r.integers();
+    e.table = r.integer();
+    e.region = r.integer();
+    e.font_size_q = r.integer();
+  }
+  layout.tables.resize(r.count());
+  for (LayoutTable& t : layout.tables) {
+    t.bbox = r.box();
+    t.n_rows = r.integer();
+    t.n_cols = r.integer();
+    t.cells.resize(r.count());
+    for (LayoutCell& c : t.cells) {
+      c.row = r.integer();
+      c.col = r.integer();
+      c.row_span = r.integer();
+      c.col_span = r.integer();
+      c.bbox = r.box();
+      c.text = r.text();
+    }
+  }
+  layout.regions.resize(r.count());
+  for (LayoutRegion& region : layout.regions) {
+    region.bbox = r.box();
+    region.kind = r.text();
+  }
+  layout.warnings.resize(r.count());
+  for (LayoutWarning& warning : layout.warnings) {
+    warning.code = r.text();
+    warning.span = r.integer();
+    warning.region = r.integer();
+  }
+  r.expect_end();
+  return layout;
 }
 
 }  // namespace ethos::pdf
