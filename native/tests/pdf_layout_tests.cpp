@@ -75,7 +75,7 @@ struct PageMaker {
       rc.render_mode = style.render_mode;
       rc.fill_rgba = style.fill;
       rc.flags = style.flags;
-      if (c == 0xFFFE) rc.flags = static_cast<std::uint16_t>(rc.flags | ethos::pdf::kCharHyphen);
+      if (c == 0xFFFE || c == 0x0002) rc.flags = static_cast<std::uint16_t>(rc.flags | ethos::pdf::kCharHyphen);
       page.chars.push_back(rc);
       x += 0.5 * size;
     }
@@ -162,6 +162,23 @@ void test_faithful_paragraph() {
   CHECK(e.bbox.x0 == 7200 && e.bbox.y0 == q(100 - 8) && e.bbox.y1 == q(124 + 2));
 }
 
+// PDFium's per-character API reports a line-end hyphen as U+0002; a real soft hyphen stays.
+void test_hyphen_markers() {
+  PageMaker m(1);
+  m.text(72, 100, 10, U"one mark\u0002");
+  m.newline();
+  m.text(72, 112, 10, U"er and soft\u00AD");
+  m.page.chars.back().flags = ethos::pdf::kCharHyphen;
+  m.newline();
+  m.text(72, 124, 10, U"ly done");
+  const PageLayout layout = ethos::pdf::layout_page(m.page);
+  CHECK(layout.elements.size() == 1);
+  if (layout.elements.empty()) return;
+  CHECK(layout.elements[0].text == utf8(U"one mark- er and soft\u00AD ly done"));
+  CHECK((layout.elements[0].hyphen_breaks == std::vector<std::int64_t>{8, 21}));
+  CHECK((layout.elements[0].line_breaks == std::vector<std::int64_t>{9, 22}));
+}
+
 // Font changes split spans; a PDFium word gap stays inside the span it follows.
 void test_spans_follow_fonts() {
   PageMaker m(1);
@@ -206,6 +223,50 @@ void test_two_columns() {
   }
 }
 
+// A table of contents in the left column (entry, page number) beside running text on the right:
+// two page columns, not a table.
+void test_columns_are_not_tables() {
+  PageMaker m(1);
+  const std::vector<std::u32string> entries = {U"Intro", U"Methods", U"Data", U"Results", U"Discussion", U"Summary", U"Notes"};
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const double y = 100 + 12.0 * static_cast<double>(i);
+    m.text(72, y, 10, entries[i]);
+    m.text(250, y, 10, std::u32string(1, static_cast<char32_t>(U'1' + i)));
+    m.text(320, y, 10, U"running text of the right column here");
+    m.newline();
+  }
+  const PageLayout layout = ethos::pdf::layout_page(m.page);
+  CHECK(layout.tables.empty());
+  bool right_column_joined = false;
+  for (const auto& e : layout.elements) right_column_joined = right_column_joined || e.text.rfind("running text of the right column here running", 0) == 0;
+  CHECK(right_column_joined);
+}
+
+// Thousands of tiny strokes (a plot) and a single framed box are not tables.
+void test_plots_are_not_tables() {
+  PageMaker m(1);
+  for (int i = 0; i < 400; ++i) {
+    const double x = 100 + (i % 20) * 10.0, y = 100 + (i / 20) * 10.0;
+    m.page.rules.push_back({{x, y, x + 2, y + 0.3}, true});
+    m.page.rules.push_back({{x, y, x + 0.3, y + 2}, false});
+  }
+  m.grid({100, 400}, {500, 600});
+  m.text(110, 550, 10, U"boxed note");
+  const PageLayout layout = ethos::pdf::layout_page(m.page);
+  CHECK(layout.tables.empty());
+  CHECK((texts(layout) == std::vector<std::string>{"boxed note"}));
+}
+
+void test_codec_rejects_garbage() {
+  PageMaker m(1);
+  m.text(72, 100, 10, U"some text");
+  const std::string bytes = ethos::pdf::encode_page_layout(ethos::pdf::layout_page(m.page));
+  for (const std::string& bad : {std::string("nope"), bytes.substr(0, bytes.size() - 1), bytes + "x"}) {
+    const std::string envelope = error_envelope([&] { ethos::pdf::decode_page_layout(bad); });
+    CHECK(envelope.find("\"code\":\"internal_error\"") != std::string::npos);
+  }
+}
+
 // A page shown rotated: PDFium reports display-space boxes; the page keeps its rotation.
 void test_rotated_page() {
   PageMaker m(1, 792, 612, 90);
@@ -244,6 +305,25 @@ void test_element_types() {
   CHECK(layout.elements[2].text == "Body text with x2");
   CHECK(layout.regions.size() == 1 && layout.regions[0].kind == "figure");
   CHECK(layout.regions[0].bbox.x0 == 7200 && layout.regions[0].bbox.y1 == 30000);
+}
+
+// Numbered titles: emphasised or in capitals they are headings, plain they are list items.
+void test_section_titles() {
+  PageMaker m(1);
+  m.text(72, 100, 10, U"1. Introduction", {1});
+  m.newline();
+  m.text(72, 130, 10, U"Body text of the section goes here at length.");
+  m.newline();
+  m.text(72, 160, 10, U"II. FORMATTING");
+  m.newline();
+  m.text(72, 190, 10, U"1. a plain numbered item");
+  m.newline();
+  m.text(72, 202, 10, U"2. another plain item");
+  const PageLayout layout = ethos::pdf::layout_page(m.page);
+  std::vector<std::string> types;
+  for (const auto& e : layout.elements) types.push_back(e.type);
+  CHECK((types == std::vector<std::string>{"heading", "text_block", "heading", "list_item", "list_item"}));
+  if (types.size() == 5) CHECK(layout.elements[0].heading_level == 1 && layout.elements[2].heading_level == 1);
 }
 
 // Two CJK lines wrap with nothing inserted; the break is still recorded.
@@ -503,6 +583,11 @@ void test_loader_extension_fields() {
 
 int main() {
   test_faithful_paragraph();
+  test_hyphen_markers();
+  test_columns_are_not_tables();
+  test_plots_are_not_tables();
+  test_codec_rejects_garbage();
+  test_section_titles();
   test_spans_follow_fonts();
   test_two_columns();
   test_rotated_page();

@@ -69,10 +69,12 @@ std::int64_t section_number_depth(std::string_view text) {
   while (i < text.size()) {
     const std::size_t start = i;
     while (i < text.size() && is_digit(text[i]) && i - start < 3) ++i;
-    // An appendix letter may lead ("A.1"); only as the first component and only before a dot.
-    if (i == start && depth == 0 && i < text.size() && text[i] >= 'A' && text[i] <= 'Z' && i + 1 < text.size() &&
-        text[i + 1] == '.') {
-      ++i;
+    // The first component may be an appendix letter or a Roman numeral ("A.1", "IV.2"), always
+    // followed by a dot.
+    if (i == start && depth == 0) {
+      while (i < text.size() && (text[i] == 'I' || text[i] == 'V' || text[i] == 'X') && i - start < 4) ++i;
+      if (i == start && i < text.size() && text[i] >= 'A' && text[i] <= 'Z') ++i;
+      if (i == start || i >= text.size() || text[i] != '.') return 0;
     }
     if (i == start) return 0;
     ++depth;
@@ -86,6 +88,15 @@ std::int64_t section_number_depth(std::string_view text) {
   if (depth == 0 || !space_at(text, i) || depth > 9) return 0;
   while (space_at(text, i)) ++i;
   return i < text.size() ? depth : 0;
+}
+
+bool upper_case_title(std::string_view text) {
+  std::size_t letters = 0;
+  for (char c : text) {
+    if (c >= 'a' && c <= 'z') return false;
+    if (c >= 'A' && c <= 'Z') ++letters;
+  }
+  return letters >= 3;
 }
 
 }  // namespace ethos::pdf

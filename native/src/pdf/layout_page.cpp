@@ -196,13 +196,20 @@ class PageBuilder {
   }
 
   std::string classify(const LayoutElement& element, bool bold, std::size_t visual_lines) const {
+    const std::size_t scalars = utf8::scalar_count(element.text);
+    const bool larger = element.font_size_q * 100 >= out_.body_font_size_q * kHeadingSizePercent;
+    const bool bold_short = bold && scalars <= kMaxBoldHeadingScalars && element.text.back() != '.';
+    // A numbered line set apart by size, weight or capitals is a section title, not a list item:
+    // "1. Introduction" in bold, "II. FORMATTING".
+    if (visual_lines == 1 && scalars <= kMaxBoldHeadingScalars && section_number_depth(element.text) > 0 &&
+        (larger || bold_short || upper_case_title(element.text))) {
+      return "heading";
+    }
     if (starts_with_list_marker(element.text)) return "list_item";
     if (starts_with_caption_label(element.text)) return "caption";
-    const std::size_t scalars = utf8::scalar_count(element.text);
-    if (visual_lines <= kMaxHeadingLines && scalars <= kMaxHeadingScalars && has_letter(element.text)) {
-      const bool larger = element.font_size_q * 100 >= out_.body_font_size_q * kHeadingSizePercent;
-      const bool bold_short = bold && scalars <= kMaxBoldHeadingScalars && element.text.back() != '.';
-      if (larger || bold_short) return "heading";
+    if (visual_lines <= kMaxHeadingLines && scalars <= kMaxHeadingScalars && has_letter(element.text) &&
+        (larger || bold_short)) {
+      return "heading";
     }
     return "text_block";
   }
