@@ -160,12 +160,10 @@ int run_fingerprint(const ParsedArgs& args) {
   const ParseSettings settings = read_settings(args);
   const std::string& path = args.positionals.at(0);
   const std::string bytes = read_input_file(path, "DOC", settings.limits.max_file_bytes);
-  std::string document;
-  if (named_pdf(path) || has_pdf_header(bytes)) {
-    document = parse_document(bytes, settings);
-  } else {
-    document = bytes;
-  }
+  // A PDF is described as the file `doc parse` would write (with its final newline), so
+  // `fingerprint X.pdf` and `fingerprint` of the parsed JSON print the same bytes.
+  const bool pdf = named_pdf(path) || has_pdf_header(bytes);
+  const std::string document = pdf ? parse_document(bytes, settings) + "\n" : bytes;
   const auto source = open_source(document, R"({"grounding":"ethos-native"})");
   write_stdout(describe_source(*source) + "\n");
   return 0;

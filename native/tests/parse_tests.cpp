@@ -1,6 +1,8 @@
 // parse_tests.cpp - unit tests of the PDF parse plumbing that need no PDF: page selections, cache
 // key and cache, worker frames, RSS polling, page splitting, the display-space transform, PDFium
-// error mapping, and the supervisor's failure path when PDFium cannot be loaded.
+// error mapping, and the supervisor's limits and failures against a fake PDFium.
+#include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/error.hpp"
@@ -271,11 +274,85 @@ void test_supervisor_pdfium_missing() {
   CHECK(error == R"({"error":{"code":"internal_error","details":{"reason":"not_found"},"message":"PDFium not found"}})");
 }
 
+// The supervisor against a fake PDFium (fake_pdfium.c) whose "PDF" names its misbehaviour.
+std::string fake_parse(const std::string& library, const std::string& pdf, ethos::cli::ParseLimits limits = {},
+                       const std::string& pages = "") {
+  ethos::cli::ParseJob job;
+  job.pdf = pdf;
+  job.library_path = library;
+  job.limits = limits;
+  if (!pages.empty()) job.selection = PageSelection::parse(pages);
+  return error_of([&] { ethos::cli::supervise_parse(job); });
+}
+
+std::string code_of(const std::string& envelope) {
+  const std::size_t at = envelope.find("\"code\":\"");
+  if (at == std::string::npos) return envelope.empty() ? "(no error)" : envelope;
+  const std::size_t begin = at + 8;
+  return envelope.substr(begin, envelope.find('"', begin) - begin);
+}
+
+bool no_children_left() {
+  int status = 0;
+  return ::waitpid(-1, &status, WNOHANG) < 0 && errno == ECHILD;
+}
+
+void test_supervisor_limits(const std::string& fake, const std::string& incomplete_fake) {
+  using Clock = std::chrono::steady_clock;
+  ethos::cli::ParseLimits quick;
+  quick.max_parse_ms = 300;
+  auto start = Clock::now();
+  CHECK(code_of(fake_parse(fake, "%PDF-fake sleep", quick)) == "parse_timeout");
+  CHECK(Clock::now() - start < std::chrono::seconds(5));
+  CHECK(no_children_left());  // the hung worker was killed and reaped
+
+  ethos::cli::ParseLimits small;
+  small.max_memory_mib = 64;
+  small.max_parse_ms = 60000;
+  start = Clock::now();
+  const std::string grown = fake_parse(fake, "%PDF-fake grow", small);
+  CHECK(code_of(grown) == "memory_limit_exceeded");
+  CHECK(grown.find("\"max_memory_mib\":64") != std::string::npos);
+  CHECK(Clock::now() - start < std::chrono::seconds(30));  // long before the wall-time limit
+  CHECK(no_children_left());
+
+  CHECK(code_of(fake_parse(fake, "%PDF-fake crash")) == "internal_error");
+  CHECK(no_children_left());
+
+  CHECK(code_of(fake_parse(fake, "%PDF-fake error 2")) == "corrupt_pdf");
+  CHECK(code_of(fake_parse(fake, "%PDF-fake error 3")) == "corrupt_pdf");
+  CHECK(code_of(fake_parse(fake, "%PDF-fake error 4")) == "password_protected");
+  CHECK(code_of(fake_parse(fake, "%PDF-fake error 5")) == "unsupported_pdf_feature");
+  CHECK(code_of(fake_parse(fake, "%PDF-fake error 6")) == "corrupt_pdf");
+  CHECK(code_of(fake_parse(fake, "%PDF-1.7 not understood by the fake")) == "corrupt_pdf");
+
+  CHECK(code_of(fake_parse(fake, "%PDF-fake pages 5001")) == "page_limit_exceeded");
+  ethos::cli::ParseLimits few_pages;
+  few_pages.max_pages = 10;
+  CHECK(code_of(fake_parse(fake, "%PDF-fake pages 11", few_pages)) == "page_limit_exceeded");
+  CHECK(code_of(fake_parse(fake, "%PDF-fake pages 3", {}, "4")) == "invalid_arguments");
+  // Pages that exist reach the workers, whose page loads fail in the fake.
+  CHECK(code_of(fake_parse(fake, "%PDF-fake pages 3", {}, "2-3")) == "corrupt_pdf");
+  ethos::cli::ParseLimits three_workers;
+  three_workers.workers = 3;
+  CHECK(code_of(fake_parse(fake, "%PDF-fake pages 40", three_workers)) == "corrupt_pdf");
+  CHECK(no_children_left());
+  // A document without pages needs no worker and yields no page layouts.
+  ethos::cli::ParseJob empty;
+  const std::string no_pages = "%PDF-fake pages 0";
+  empty.pdf = no_pages;
+  empty.library_path = fake;
+  CHECK(ethos::cli::supervise_parse(empty).empty());
+
+  CHECK(fake_parse(incomplete_fake, "%PDF-fake pages 1") ==
+        R"({"error":{"code":"internal_error","details":{"reason":"missing_symbol","symbol":"FPDFAction_GetURIPath"},"message":"PDFium not found"}})");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: ethos_parse_tests DOCUMENT_EXAMPLE_JSON SCRATCH_DIR\n");
+  if (argc != 5) {
+    std::fprintf(stderr, "usage: ethos_parse_tests DOCUMENT_EXAMPLE_JSON SCRATCH_DIR FAKE_PDFIUM INCOMPLETE_FAKE_PDFIUM\n");
     return 2;
   }
   test_pages_spec();
@@ -288,6 +365,7 @@ int main(int argc, char** argv) {
   test_display_transform();
   test_load_error_mapping();
   test_supervisor_pdfium_missing();
+  test_supervisor_limits(argv[3], argv[4]);
   if (failures > 0) {
     std::fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;
