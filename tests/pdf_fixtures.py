@@ -1,7 +1,7 @@
 """pdf_fixtures - real PDFs written with reportlab and pikepdf for the parsing tests (no corpus needed).
 
-Every generator returns the PDF's bytes and is deterministic (reportlab ``invariant=1``, fixed
-object ids for pikepdf), so a test that parses twice compares like with like. Each one documents
+Every generator returns the PDF's bytes and is deterministic (reportlab ``invariant=1``, pikepdf
+``static_id``), except that encryption draws fresh random salts each time. Each one documents
 what it draws, in PDF points with reportlab's bottom-left origin; the tests derive their
 expectations from those facts, never from a previous parse.
 """
@@ -59,14 +59,33 @@ def text_pdf(pages: Sequence[Sequence[str]], *, size: float = 11) -> bytes:
     return _draw([lambda canvas, lines=lines: _lines(canvas, lines, size=size) for lines in pages])
 
 
-def rotated_pdf(rotation: int, lines: Sequence[str]) -> bytes:
-    """A US Letter page with ``/Rotate rotation`` showing ``lines`` (drawn in unrotated space)."""
+def rotated_pdf(rotation: int, lines: Sequence[str], *, upright: bool = False) -> bytes:
+    """A US Letter MediaBox (612 x 792 pt) with ``/Rotate rotation`` showing ``lines``; viewers show
+    it 792 pt wide for 90 and 270.
+
+    ``upright=False``: the lines are drawn in unrotated page space, so a viewer shows them turned
+    by ``rotation``. ``upright=True``: the content is counter-rotated (as landscape pages are
+    made), so a viewer shows the lines upright, starting 72 pt from the displayed top-left corner.
+    /Rotate is set with pikepdf: reportlab's own setPageRotation also swaps the MediaBox.
+    """
+    width, height = LETTER
+    # After canvas.rotate(r) this shift puts the origin at the displayed bottom-left corner.
+    shift = {0: (0.0, 0.0), 90: (0.0, -width), 180: (-width, -height), 270: (-height, 0.0)}[rotation]
+    displayed_height = height if rotation in (0, 180) else width
 
     def draw(canvas: Canvas) -> None:
-        canvas.setPageRotation(rotation)
-        _lines(canvas, lines)
+        if upright:
+            canvas.rotate(rotation)
+            canvas.translate(*shift)
+            _lines(canvas, lines, top=displayed_height - 72)
+        else:
+            _lines(canvas, lines)
 
-    return _draw([draw])
+    with pikepdf.open(io.BytesIO(_draw([draw]))) as pdf:
+        pdf.pages[0].Rotate = rotation
+        output = io.BytesIO()
+        pdf.save(output, static_id=True)
+    return output.getvalue()
 
 
 def two_column_pdf(left: Sequence[str], right: Sequence[str]) -> bytes:
@@ -87,16 +106,17 @@ def two_column_pdf(left: Sequence[str], right: Sequence[str]) -> bytes:
 
 
 def running_header_pdf(page_count: int, body: Sequence[str]) -> bytes:
-    """``page_count`` pages, each with the header "Northwind Annual Review" at y=760, the footer
-    "Page N of M" at y=36, and the body line ``body[i]`` (one per page) at y=600."""
+    """``page_count`` pages, each with the 9 pt header "Northwind Annual Review" at y=760, the 9 pt
+    footer "Page N of M" at y=36, and a body of five 11 pt lines from y=600 down whose first line
+    is ``body[i]`` (so the body, not the header, is the page's common text size)."""
 
     def page(number: int) -> Callable[[Canvas], None]:
         def draw(canvas: Canvas) -> None:
             canvas.setFont(BODY_FONT, 9)
             canvas.drawString(72, 760, "Northwind Annual Review")
             canvas.drawString(72, 36, f"Page {number} of {page_count}")
-            canvas.setFont(BODY_FONT, 11)
-            canvas.drawString(72, 600, body[number - 1])
+            filler = [f"Line {line} of the body text on page {number} continues the account." for line in range(2, 6)]
+            _lines(canvas, [body[number - 1], *filler], top=600)
 
         return draw
 
