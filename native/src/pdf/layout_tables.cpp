@@ -116,6 +116,21 @@ void order_cell_lines(std::vector<Line>& lines) {
   });
 }
 
+// One visual line from two pieces of it: the right piece after the left, with a generated word
+// gap between them (it owns the horizontal gap, like PDFium's own gap spaces).
+Line join_pieces(const Line& left, const Line& right) {
+  Line joined = left;
+  Glyph gap = left.glyphs.back();
+  gap.codepoint = U' ';
+  gap.generated = true;
+  gap.line_end_hyphen = false;
+  joined.glyphs.push_back(gap);
+  joined.glyphs.insert(joined.glyphs.end(), right.glyphs.begin(), right.glyphs.end());
+  joined.bbox = unite(left.bbox, right.bbox);
+  joined.order = std::min(left.order, right.order);
+  return joined;
+}
+
 std::size_t word_count(const Line& line) {
   std::size_t words = 1;
   for (const Glyph& g : line.glyphs) words += (g.codepoint == U' ') ? 1 : 0;
@@ -190,14 +205,25 @@ std::vector<Grid> find_ruled_tables(const RawPage& page, std::vector<Glyph>& gly
     }
     last_target->push_back(g);
   }
-  glyphs = std::move(rest);
+  std::vector<Grid> with_text;
   for (std::size_t t = 0; t < grids.size(); ++t) {
+    bool any_text = false;
     for (std::size_t c = 0; c < grids[t].cells.size(); ++c) {
       grids[t].cells[c].lines = build_lines(cell_glyphs[t][c]);
       order_cell_lines(grids[t].cells[c].lines);
+      any_text = any_text || !grids[t].cells[c].lines.empty();
+    }
+    if (any_text) {
+      with_text.push_back(std::move(grids[t]));
+    } else {
+      // A ruled grid with no text (a chart's frame, a form) is no table; its glyphs (only
+      // generated spaces, if any) stay in the page flow.
+      for (auto& cell : cell_glyphs[t]) rest.insert(rest.end(), cell.begin(), cell.end());
     }
   }
-  return grids;
+  std::stable_sort(rest.begin(), rest.end(), [](const Glyph& a, const Glyph& b) { return a.order < b.order; });
+  glyphs = std::move(rest);
+  return with_text;
 }
 
 namespace {
@@ -320,7 +346,17 @@ std::vector<Grid> whitespace_tables_in(std::vector<Line>& lines) {
     if (rows[r].size() < 2) return false;
     return std::all_of(rows[r].begin(), rows[r].end(), [&](std::size_t i) { return word_count(lines[i]) <= kMaxWordsPerCell; });
   };
+  // Rows of one grid follow each other closely: at most two row heights apart.
+  const auto close = [&](std::size_t above, std::size_t below) {
+    std::int64_t bottom = 0, height = 0;
+    for (std::size_t i : rows[above]) {
+      bottom = std::max(bottom, lines[i].bbox.y1);
+      height = std::max(height, lines[i].height());
+    }
+    return lines[rows[below].front()].bbox.y0 - bottom <= 2 * height;
+  };
   std::vector<Grid> grids;
+  std::vector<Line> merged_rows;
   std::vector<bool> used(lines.size(), false);
   std::size_t r = 0;
   while (r < rows.size()) {
@@ -329,12 +365,34 @@ std::vector<Grid> whitespace_tables_in(std::vector<Line>& lines) {
       continue;
     }
     std::size_t end = r;  // inclusive
-    while (end + 1 < rows.size() && usable(end + 1) && gutters(r, end + 1).size() >= 2) ++end;
+    while (end + 1 < rows.size() && usable(end + 1) && close(end, end + 1) && gutters(r, end + 1).size() >= 2) ++end;
     const auto gaps = gutters(r, end);
     const bool wide = std::any_of(rows.begin() + static_cast<std::ptrdiff_t>(r), rows.begin() + static_cast<std::ptrdiff_t>(end) + 1,
                                   [](const std::vector<std::size_t>& row) { return row.size() >= 3; });
     if (end - r + 1 < 3 || gaps.size() < 2 || !wide) {
-      r = end + 1;
+      // Not a grid. Three or more close rows of exactly two pieces sharing one gap are a
+      // key/description list (a reference card, a glossary): each row is read as one line, so
+      // the reading order does not take every key before every description.
+      std::size_t pairs_end = r;
+      while (rows[r].size() == 2 && pairs_end + 1 < rows.size() && rows[pairs_end + 1].size() == 2 && usable(pairs_end + 1) &&
+             close(pairs_end, pairs_end + 1) && !gutters(r, pairs_end + 1).empty()) {
+        ++pairs_end;
+      }
+      // Keys are the shorter side; two columns of similar width are page columns instead.
+      std::int64_t key_width = 0, description_width = 0;
+      for (std::size_t row = r; row <= pairs_end; ++row) {
+        key_width += lines[rows[row][0]].bbox.x1 - lines[rows[row][0]].bbox.x0;
+        description_width += lines[rows[row][1]].bbox.x1 - lines[rows[row][1]].bbox.x0;
+      }
+      if (pairs_end - r + 1 >= 3 && key_width * 3 <= description_width * 2) {
+        for (std::size_t row = r; row <= pairs_end; ++row) {
+          merged_rows.push_back(join_pieces(lines[rows[row][0]], lines[rows[row][1]]));
+          used[rows[row][0]] = used[rows[row][1]] = true;
+        }
+        r = pairs_end + 1;
+        continue;
+      }
+      r = std::max(end, r) + 1;
       continue;
     }
     Grid grid;
@@ -363,7 +421,7 @@ std::vector<Grid> whitespace_tables_in(std::vector<Line>& lines) {
     grids.push_back(std::move(grid));
     r = end + 1;
   }
-  std::vector<Line> rest;
+  std::vector<Line> rest = std::move(merged_rows);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (!used[i]) rest.push_back(std::move(lines[i]));
   }

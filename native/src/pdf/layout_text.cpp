@@ -84,7 +84,11 @@ void ElementTextBuilder::append_line(const Line& line) {
     span_indices_.push_back(static_cast<std::int64_t>(spans_.size()));
     spans_.push_back(std::move(span));
   }
-  if (line.glyphs.back().line_end_hyphen) hyphen_breaks_.push_back(scalars_ - 1);
+  // Every hyphen that ends a visual line is recorded, whether PDFium flagged it or not: the
+  // matcher decides whether a word was split there ("hyphen- ated") or a compound ("well- known").
+  const Glyph& last = line.glyphs.back();
+  const bool hyphen = last.codepoint == U'-' || last.codepoint == 0x00AD || last.codepoint == 0x2010 || last.codepoint == 0x2011;
+  if (last.line_end_hyphen || hyphen) hyphen_breaks_.push_back(scalars_ - 1);
 }
 
 void ElementTextBuilder::add_wrapped_line(const Line& line) {
