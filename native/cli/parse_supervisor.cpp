@@ -39,6 +39,7 @@ struct Worker {
   FrameReader reader;
   bool eof = false;
   bool reaped = false;
+  bool judged = false;  // its end has been examined
   int status = 0;
   long max_rss_kib = 0;
 };
@@ -56,6 +57,8 @@ class Supervisor {
   void run(const std::vector<WorkerTask>& tasks, OnFrame on_frame) {
     workers_.clear();
     workers_.reserve(tasks.size());
+    error_.reset();
+    error_worker_ = 0;
     for (const WorkerTask& task : tasks) spawn(task);
     while (std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return !w.eof || !w.reaped; })) {
       const auto now = Clock::now();
@@ -65,6 +68,7 @@ class Supervisor {
       reap();
       check_memory();
     }
+    if (error_) fail(*error_);
   }
 
  private:
@@ -110,12 +114,13 @@ class Supervisor {
     if (ready <= 0) return;
     for (std::size_t k = 0; k < polls.size(); ++k) {
       if (polls[k].revents == 0) continue;
-      drain(workers_[owners[k]], on_frame);
+      drain(owners[k], on_frame);
     }
   }
 
   template <typename OnFrame>
-  void drain(Worker& worker, OnFrame& on_frame) {
+  void drain(std::size_t index, OnFrame& on_frame) {
+    Worker& worker = workers_[index];
     char buffer[1 << 16];
     while (true) {
       ssize_t n = ::read(worker.fd, buffer, sizeof buffer);
@@ -133,10 +138,21 @@ class Supervisor {
       worker.reader.feed(std::string_view(buffer, static_cast<std::size_t>(n)));
       Frame frame;
       while (worker.reader.next(frame)) {
-        if (frame.type == FrameType::kError) fail(worker_error(frame.payload));
-        on_frame(frame);
+        if (frame.type == FrameType::kError) {
+          record_error(index, worker_error(frame.payload));
+        } else {
+          on_frame(frame);
+        }
       }
-      if (worker.reader.broken()) fail(host_error("internal_error"));
+      if (worker.reader.broken()) {
+        // Nothing after a malformed frame can be trusted: stop listening and stop the worker.
+        record_error(index, host_error("internal_error"));
+        kill_group(worker.pid);
+        ::close(worker.fd);
+        worker.fd = -1;
+        worker.eof = true;
+        break;
+      }
     }
   }
 
@@ -153,7 +169,8 @@ class Supervisor {
   }
 
   void reap() {
-    for (Worker& worker : workers_) {
+    for (std::size_t index = 0; index < workers_.size(); ++index) {
+      Worker& worker = workers_[index];
       if (worker.reaped) continue;
       int status = 0;
       struct rusage usage {};
@@ -163,16 +180,31 @@ class Supervisor {
       worker.status = status;
       worker.max_rss_kib = usage.ru_maxrss;
       if (WIFEXITED(status) && WEXITSTATUS(status) == 0) continue;
-      // Died abnormally: first read whatever it managed to send (an error frame explains it).
-      if (!worker.eof) continue;
-      fail(death_error(worker));
     }
-    // A worker whose pipe closed after an abnormal death: decided once both are known.
-    for (Worker& worker : workers_) {
-      if (worker.reaped && worker.eof && !(WIFEXITED(worker.status) && WEXITSTATUS(worker.status) == 0)) {
-        fail(death_error(worker));
+    // Judged once a worker is both reaped and drained, so an error frame it managed to send
+    // explains its death before the death itself does.
+    for (std::size_t index = 0; index < workers_.size(); ++index) {
+      Worker& worker = workers_[index];
+      if (!worker.reaped || !worker.eof || worker.judged) continue;
+      worker.judged = true;
+      if (!(WIFEXITED(worker.status) && WEXITSTATUS(worker.status) == 0)) {
+        record_error(index, death_error(worker));
+      } else if (!worker.reader.idle()) {
+        record_error(index, host_error("internal_error"));
       }
-      if (worker.reaped && worker.eof && !worker.reader.idle()) fail(host_error("internal_error"));
+    }
+  }
+
+  // Workers hold ascending page runs, so the failure of the lowest-numbered failing worker is the
+  // failure at the lowest page: the one a single worker would have met first. Workers after it
+  // are stopped, workers before it run on (they may still fail earlier), and the error is raised
+  // once all have ended, so the reported error does not depend on the worker count or timing.
+  void record_error(std::size_t index, EthosError error) {
+    if (error_ && error_worker_ <= index) return;
+    error_ = std::move(error);
+    error_worker_ = index;
+    for (std::size_t later = index + 1; later < workers_.size(); ++later) {
+      if (!workers_[later].reaped) kill_group(workers_[later].pid);
     }
   }
 
@@ -194,12 +226,16 @@ class Supervisor {
     }
   }
 
+  static void kill_group(pid_t pid) noexcept {
+    ::kill(-pid, SIGKILL);
+    ::kill(pid, SIGKILL);  // in case it had not yet entered its own group
+  }
+
   // Kills every worker's group and reaps it: nothing outlives a failed parse.
   void kill_all() noexcept {
     for (Worker& worker : workers_) {
       if (!worker.reaped) {
-        ::kill(-worker.pid, SIGKILL);
-        ::kill(worker.pid, SIGKILL);
+        kill_group(worker.pid);
         int status = 0;
         while (::waitpid(worker.pid, &status, 0) < 0 && errno == EINTR) {
         }
@@ -222,6 +258,8 @@ class Supervisor {
   Clock::time_point deadline_;
   std::uint64_t memory_limit_;
   std::vector<Worker> workers_;
+  std::optional<EthosError> error_;  // the failure of the lowest-numbered failing worker
+  std::size_t error_worker_ = 0;
 };
 
 int available_cores() {
