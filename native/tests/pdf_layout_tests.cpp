@@ -2,8 +2,11 @@
 //
 // Every page here is built by hand with a fixed, simple geometry (each character is half an em
 // wide), so expected texts, offsets and boxes follow from the construction, not from the code.
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -113,6 +116,35 @@ ethos::pdf::AssembleInputs inputs() {
   in.source_bytes = 1234;
   in.pdfium_build = "test";
   return in;
+}
+
+// Invariants every assembled document must keep, whatever its content: each owned span's text is
+// its slice of the owner's text, and its advances sum to its width.
+void check_document_invariants(const std::string& document) {
+  const json doc = json::parse(document);
+  std::map<std::string, const json*> owner;
+  for (const json& e : doc.at("payload").at("elements")) {
+    for (const json& ref : e.value("span_refs", json::array())) owner[ref.get<std::string>()] = &e;
+  }
+  for (const json& span : doc.at("payload").at("spans")) {
+    const auto it = owner.find(span.at("id").get<std::string>());
+    CHECK(span.contains("char_start") == (it != owner.end()));
+    if (it != owner.end()) {
+      const std::u32string text = [](const std::string& utf8_text) {
+        std::u32string out;
+        std::size_t pos = 0;
+        while (pos < utf8_text.size()) out.push_back(ethos::utf8::next(utf8_text, pos));
+        return out;
+      }(it->second->at("text").get<std::string>());
+      const auto start = span.at("char_start").get<std::size_t>(), end = span.at("char_end").get<std::size_t>();
+      CHECK(end <= text.size() && utf8(text.substr(start, end - start)) == span.at("text").get<std::string>());
+    }
+    if (span.contains("advances")) {
+      std::int64_t sum = 0;
+      for (const json& a : span.at("advances")) sum += a.get<std::int64_t>();
+      CHECK(sum == span.at("bbox")[2].get<std::int64_t>() - span.at("bbox")[0].get<std::int64_t>());
+    }
+  }
 }
 
 std::string error_envelope(const std::function<void()>& action) {
@@ -266,6 +298,72 @@ void test_codec_rejects_garbage() {
   for (const std::string& bad : {std::string("nope"), bytes.substr(0, bytes.size() - 1), bytes + "x"}) {
     const std::string envelope = error_envelope([&] { ethos::pdf::decode_page_layout(bad); });
     CHECK(envelope.find("\"code\":\"internal_error\"") != std::string::npos);
+  }
+}
+
+// Every synthetic page of this file assembled into one document keeps the invariants; broken
+// coordinates (NaN, infinities, huge values) neither crash nor leak into the text.
+void test_invariants_and_broken_numbers() {
+  PageMaker m(1);
+  m.text(72, 100, 10, U"The quick hyphen\uFFFE");
+  m.newline();
+  m.text(72, 112, 10, U"ated text with \uFB01 and x");
+  m.text(m.page.chars.back().box.x1, 109, 6, U"2");
+  m.newline();
+  m.grid({100, 200, 300}, {300, 320, 340});
+  m.text(105, 315, 10, U"A");
+  m.text(205, 315, 10, U"B");
+  m.text(105, 335, 10, U"C");
+  m.text(205, 335, 10, U"D");
+  m.newline();
+  m.text(72, 500, 10, U"bad numbers");
+  m.page.chars.back().box = {std::nan(""), 1e300, -1e300, std::numeric_limits<double>::infinity()};
+  m.page.chars.back().origin_x = std::nan("");
+  const std::string document = ethos::pdf::assemble_document({ethos::pdf::layout_page(m.page)}, inputs());
+  check_document_invariants(document);
+  CHECK(ethos::load_native_document(document)->elements.size() >= 2);
+}
+
+// Random pages (a fixed-seed generator, so every run is the same): layout, codec and assembly
+// never crash, keep the invariants, and the document always loads strictly.
+void test_random_pages() {
+  std::uint64_t state = 0x9E3779B97F4A7C15ull;
+  const auto next = [&state](std::uint64_t bound) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % bound;
+  };
+  const char32_t alphabet[] = {U'a', U'b', U' ', U'-', U'1', U'.', 0xFFFE, 0x0002, 0x4E00, 0xFB01, U'\n', 0x2022, 0};
+  for (int round = 0; round < 30; ++round) {
+    std::vector<PageLayout> layouts;
+    for (std::int32_t index = 1; index <= 3; ++index) {
+      PageMaker m(index);
+      const std::size_t chars = next(400);
+      for (std::size_t i = 0; i < chars; ++i) {
+        const double x = static_cast<double>(next(700)) - 40, y = static_cast<double>(next(850)) - 30;
+        Style style;
+        style.font = static_cast<int>(next(4)) - 1;
+        style.render_mode = next(10) == 0 ? 3 : 0;
+        style.flags = static_cast<std::uint16_t>(next(32));
+        m.text(x, y, 1 + static_cast<double>(next(20)), std::u32string(1, alphabet[next(sizeof alphabet / sizeof alphabet[0])]), style);
+        m.page.chars.back().angle = next(8) == 0 ? 1.5707963 : 0;
+      }
+      for (std::size_t i = next(30); i > 0; --i) {
+        const double x = static_cast<double>(next(600)), y = static_cast<double>(next(800));
+        const bool horizontal = next(2) == 0;
+        m.page.rules.push_back({{x, y, x + (horizontal ? static_cast<double>(next(300)) : 0.5), y + (horizontal ? 0.5 : static_cast<double>(next(300)))}, horizontal});
+      }
+      if (next(4) == 0) m.page.images.push_back({{10, 10, 300, 300}});
+      layouts.push_back(ethos::pdf::decode_page_layout(ethos::pdf::encode_page_layout(ethos::pdf::layout_page(m.page))));
+    }
+    std::string document;
+    const std::string error = error_envelope([&] { document = ethos::pdf::assemble_document(layouts, inputs()); });
+    if (!error.empty()) {
+      CHECK(error.find("ocr_required") != std::string::npos);
+      continue;
+    }
+    check_document_invariants(document);
+    CHECK(error_envelope([&] { ethos::load_native_document(document); }).empty());
+    CHECK(error_envelope([&] { ethos::pdf::render_markdown(document); }).empty());
   }
 }
 
@@ -454,6 +552,7 @@ void test_assemble_headers_and_determinism() {
   std::vector<PageLayout> layouts;
   for (const RawPage& page : three_pages()) layouts.push_back(ethos::pdf::layout_page(page));
   const std::string document = ethos::pdf::assemble_document(layouts, inputs());
+  check_document_invariants(document);
   // Workers may return pages in any grouping and order; the pipe codec must be lossless.
   std::vector<PageLayout> shuffled;
   for (std::size_t i : {2u, 0u, 1u}) {
@@ -514,6 +613,7 @@ void test_assemble_levels_and_markdown() {
   }
   const std::string document =
       ethos::pdf::assemble_document({ethos::pdf::layout_page(a.page), ethos::pdf::layout_page(b.page)}, inputs());
+  check_document_invariants(document);
   const json payload = json::parse(document).at("payload");
   CHECK(payload.at("elements")[0].at("heading_level") == 1);
   CHECK(payload.at("elements")[2].at("heading_level") == 2);
@@ -589,6 +689,8 @@ int main() {
   test_columns_are_not_tables();
   test_plots_are_not_tables();
   test_codec_rejects_garbage();
+  test_invariants_and_broken_numbers();
+  test_random_pages();
   test_section_titles();
   test_spans_follow_fonts();
   test_two_columns();

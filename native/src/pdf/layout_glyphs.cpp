@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <utility>
 
 #include "pdf/layout_params.hpp"
 
@@ -75,7 +76,13 @@ GlyphVisibility visibility(const RawPage& page, const RawChar& c, bool whitespac
 
 }  // namespace
 
-std::int64_t quantize(double points) { return static_cast<std::int64_t>(std::llround(points * 100.0)); }
+std::int64_t quantize(double points) {
+  // A broken PDF can yield NaN or huge coordinates; keep every quantity far from overflow so the
+  // sums and differences taken later stay defined (1e12 quanta is ten billion points).
+  constexpr double kLimit = 1e12;
+  if (!std::isfinite(points)) return 0;
+  return static_cast<std::int64_t>(std::llround(std::clamp(points * 100.0, -kLimit, kLimit)));
+}
 
 bool is_horizontal(double angle) {
   double a = std::fmod(angle, 2 * kPi);
@@ -138,6 +145,9 @@ ClassifiedGlyphs classify_glyphs(const RawPage& page) {
       g.y0 = g.origin_y - quantize(std::fabs(c.font_size) * 0.8);
       g.y1 = g.origin_y + quantize(std::fabs(c.font_size) * 0.2);
     }
+    // Boxes are [x0, x1] x [y0, y1] with x0 <= x1 and y0 <= y1 whatever the PDF said.
+    if (g.x0 > g.x1) std::swap(g.x0, g.x1);
+    if (g.y0 > g.y1) std::swap(g.y0, g.y1);
     switch (visibility(page, c, is_space(c.codepoint))) {
       case GlyphVisibility::kVisible: out.visible.push_back(g); break;
       case GlyphVisibility::kHidden: out.hidden.push_back(g); break;

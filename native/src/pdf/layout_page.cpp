@@ -1,6 +1,7 @@
 // layout_page.cpp - layout_page: glyphs -> tables, lines -> reading order -> typed elements, warnings.
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include "pdf/layout.hpp"
 #include "pdf/layout_classify.hpp"
@@ -145,6 +146,8 @@ class PageBuilder {
 
  private:
   Bbox clamp(Bbox b) const {
+    if (b.x0 > b.x1) std::swap(b.x0, b.x1);
+    if (b.y0 > b.y1) std::swap(b.y0, b.y1);
     b.x0 = std::clamp<std::int64_t>(b.x0, 0, out_.width);
     b.x1 = std::clamp<std::int64_t>(b.x1, 0, out_.width);
     b.y0 = std::clamp<std::int64_t>(b.y0, 0, out_.height);
