@@ -6,6 +6,7 @@
 #include <csignal>
 #include <new>
 
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -48,6 +49,15 @@ bool send_error(int fd, const EthosError& error) {
 // The kernel-enforced backstop behind the supervisor's RSS polling: allocations far beyond the
 // limit fail in the worker even if they happen between two polls. It is set above the limit
 // because it counts address space PDFium maps but never touches.
+// The parent's stdout carries the document and its stderr exactly one envelope; nothing PDFium
+// might print may reach either, so the worker's standard streams go to /dev/null.
+void silence_stdio() {
+  const int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+  if (null_fd < 0) ::_exit(1);
+  for (int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) ::dup2(null_fd, fd);
+  ::close(null_fd);
+}
+
 void limit_self(std::uint64_t memory_limit_bytes) {
   // Die with the supervisor: an orphaned worker must not keep parsing.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -76,6 +86,11 @@ void work(int fd, const WorkerTask& task) {
 }  // namespace
 
 void run_worker(int out_fd, const WorkerTask& task) noexcept {
+  // A parent started with a closed standard stream may have been given the pipe as fd 0-2; move
+  // it out of the way before those are replaced.
+  if (out_fd <= STDERR_FILENO) out_fd = ::fcntl(out_fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+  if (out_fd < 0) ::_exit(1);
+  silence_stdio();
   limit_self(task.memory_limit_bytes);
   int status = 0;
   try {
