@@ -301,6 +301,33 @@ void test_codec_rejects_garbage() {
   }
 }
 
+// A reference card (short keys, long descriptions) and a table of contents (entries, page
+// numbers): each row is read as one line, not every key before every description.
+void test_key_description_rows() {
+  PageMaker m(1);
+  const std::vector<std::pair<std::u32string, std::u32string>> card = {
+      {U"C-k", U"kill to the end of the line"}, {U"C-y", U"yank the most recently killed text"}, {U"M-d", U"kill to the end of the word"}};
+  for (std::size_t i = 0; i < card.size(); ++i) {
+    const double y = 100 + 12.0 * static_cast<double>(i);
+    m.text(72, y, 10, card[i].first);
+    m.text(140, y, 10, card[i].second);
+    m.newline();
+  }
+  const std::vector<std::u32string> toc = {U"Introduction", U"Related work", U"Methods"};
+  for (std::size_t i = 0; i < toc.size(); ++i) {
+    const double y = 200 + 12.0 * static_cast<double>(i);
+    m.text(72, y, 10, toc[i]);
+    m.text(400, y, 10, std::u32string(1, static_cast<char32_t>(U'3' + i)));
+    m.newline();
+  }
+  const PageLayout layout = ethos::pdf::layout_page(m.page);
+  CHECK(layout.tables.empty());
+  CHECK((texts(layout) == std::vector<std::string>{
+             "C-k kill to the end of the line C-y yank the most recently killed text M-d kill to the end of the word",
+             "Introduction 3 Related work 4 Methods 5"}));
+  if (layout.elements.size() == 2) CHECK(layout.elements[0].line_breaks.size() == 2);
+}
+
 // Every synthetic page of this file assembled into one document keeps the invariants; broken
 // coordinates (NaN, infinities, huge values) neither crash nor leak into the text.
 void test_invariants_and_broken_numbers() {
@@ -424,6 +451,26 @@ void test_section_titles() {
   for (const auto& e : layout.elements) types.push_back(e.type);
   CHECK((types == std::vector<std::string>{"heading", "text_block", "heading", "list_item", "list_item"}));
   if (types.size() == 5) CHECK(layout.elements[0].heading_level == 1 && layout.elements[2].heading_level == 1);
+}
+
+// A centred two-line title is one heading; an indented first line starts a new paragraph.
+void test_centred_title_and_indent() {
+  PageMaker m(1);
+  m.text(100, 60, 20, U"A Long Title That Needs");  // 23 chars x 10 pt: 100..330
+  m.newline();
+  m.text(160, 86, 20, U"Two Lines");              // 9 chars x 10 pt: 160..250, centred-ish
+  m.newline();
+  m.text(72, 130, 10, U"First paragraph line one goes here");
+  m.newline();
+  m.text(72, 142, 10, U"and its second line ends it.");
+  m.newline();
+  m.text(92, 154, 10, U"Indented start of paragraph two");
+  m.newline();
+  m.text(72, 166, 10, U"which continues here");
+  const PageLayout layout = ethos::pdf::layout_page(m.page);
+  CHECK((texts(layout) == std::vector<std::string>{"A Long Title That Needs Two Lines",
+                                                    "First paragraph line one goes here and its second line ends it.",
+                                                    "Indented start of paragraph two which continues here"}));
 }
 
 // Two CJK lines wrap with nothing inserted; the break is still recorded.
@@ -691,6 +738,8 @@ int main() {
   test_codec_rejects_garbage();
   test_invariants_and_broken_numbers();
   test_random_pages();
+  test_key_description_rows();
+  test_centred_title_and_indent();
   test_section_titles();
   test_spans_follow_fonts();
   test_two_columns();

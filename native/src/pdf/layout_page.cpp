@@ -48,20 +48,24 @@ bool ends_sentence(const Line& line) {
 // Whether `next` continues `block` (whose last line is `last`), and how.
 enum class Join { kNewBlock, kSameLine, kWrap };
 
-Join join_kind(const Block& block, const Line& next, const std::string& next_text) {
+Join join_kind(const Block& block, const Line& next, const std::string& next_text, std::int64_t body_size) {
   const Line& last = *block.lines.back();
   if (next.horizontal != last.horizontal || !next.horizontal) return Join::kNewBlock;
   if (same_band(last.bbox, next.bbox) && next.bbox.x0 >= last.bbox.x1) return Join::kSameLine;
   const std::int64_t height = std::min(last.height(), next.height());
   const std::int64_t gap = next.bbox.y0 - last.bbox.y1;
-  if (gap * 10 > height * 6 || gap * 2 < -height) return Join::kNewBlock;
+  // Display type (titles) is set with more leading than body text: allow a wider gap there.
+  const bool display = std::min(last.font_size_q, next.font_size_q) * 100 >= body_size * kHeadingSizePercent;
+  if (gap * 10 > height * (display ? 10 : 6) || gap * 2 < -height) return Join::kNewBlock;
   if (next.bbox.x0 >= block.bbox.x1 || next.bbox.x1 <= block.bbox.x0) return Join::kNewBlock;
   const std::int64_t larger = std::max(last.font_size_q, next.font_size_q);
   if (std::abs(last.font_size_q - next.font_size_q) * 100 > larger * 15) return Join::kNewBlock;
   if (last.bold != next.bold) return Join::kNewBlock;
   if (starts_with_list_marker(next_text)) return Join::kNewBlock;
   const std::int64_t em = std::max<std::int64_t>(next.font_size_q, 1);
-  if (!block.list_item && next.bbox.x0 > last.bbox.x0 + em) return Join::kNewBlock;  // first-line indent
+  // A first-line indent starts a paragraph; a centred line (title, centred block) is no indent.
+  const bool centred = std::abs((next.bbox.x0 - block.bbox.x0) - (block.bbox.x1 - next.bbox.x1)) <= em;
+  if (!block.list_item && !centred && next.bbox.x0 > last.bbox.x0 + em) return Join::kNewBlock;
   const std::int64_t width = block.bbox.x1 - block.bbox.x0;
   if (block.visual_lines >= 2 && ends_sentence(last) && (block.bbox.x1 - last.bbox.x1) * 4 > width) {
     return Join::kNewBlock;  // a short last line ending a sentence closes the paragraph
@@ -124,7 +128,7 @@ class PageBuilder {
       }
       const Line& line = lines[item.index];
       const std::string text = line_text(line);
-      const Join join = block.lines.empty() ? Join::kNewBlock : join_kind(block, line, text);
+      const Join join = block.lines.empty() ? Join::kNewBlock : join_kind(block, line, text, out_.body_font_size_q);
       if (join == Join::kNewBlock) {
         flush(block);
         block.list_item = starts_with_list_marker(text);

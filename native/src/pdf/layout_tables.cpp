@@ -371,20 +371,21 @@ std::vector<Grid> whitespace_tables_in(std::vector<Line>& lines) {
                                   [](const std::vector<std::size_t>& row) { return row.size() >= 3; });
     if (end - r + 1 < 3 || gaps.size() < 2 || !wide) {
       // Not a grid. Three or more close rows of exactly two pieces sharing one gap are a
-      // key/description list (a reference card, a glossary): each row is read as one line, so
-      // the reading order does not take every key before every description.
+      // key/description list (a reference card, a glossary, a table of contents): each row is
+      // read as one line, so the reading order does not take every key before every description.
       std::size_t pairs_end = r;
       while (rows[r].size() == 2 && pairs_end + 1 < rows.size() && rows[pairs_end + 1].size() == 2 && usable(pairs_end + 1) &&
              close(pairs_end, pairs_end + 1) && !gutters(r, pairs_end + 1).empty()) {
         ++pairs_end;
       }
-      // Keys are the shorter side; two columns of similar width are page columns instead.
-      std::int64_t key_width = 0, description_width = 0;
+      // One side is clearly narrower (keys, or a table of contents' page numbers); two columns
+      // of similar width are page columns instead.
+      std::int64_t left_width = 0, right_width = 0;
       for (std::size_t row = r; row <= pairs_end; ++row) {
-        key_width += lines[rows[row][0]].bbox.x1 - lines[rows[row][0]].bbox.x0;
-        description_width += lines[rows[row][1]].bbox.x1 - lines[rows[row][1]].bbox.x0;
+        left_width += lines[rows[row][0]].bbox.x1 - lines[rows[row][0]].bbox.x0;
+        right_width += lines[rows[row][1]].bbox.x1 - lines[rows[row][1]].bbox.x0;
       }
-      if (pairs_end - r + 1 >= 3 && key_width * 3 <= description_width * 2) {
+      if (pairs_end - r + 1 >= 3 && std::min(left_width, right_width) * 3 <= std::max(left_width, right_width) * 2) {
         for (std::size_t row = r; row <= pairs_end; ++row) {
           merged_rows.push_back(join_pieces(lines[rows[row][0]], lines[rows[row][1]]));
           used[rows[row][0]] = used[rows[row][1]] = true;
