@@ -12,6 +12,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,6 +39,7 @@ struct Worker {
   int fd = -1;
   FrameReader reader;
   bool eof = false;
+  int command_fd = -1;  // the probe's channel for its page run, until it is sent
   bool reaped = false;
   bool judged = false;  // its end has been examined
   int status = 0;
@@ -52,15 +54,37 @@ class Supervisor {
   Supervisor(const Supervisor&) = delete;
   Supervisor& operator=(const Supervisor&) = delete;
 
-  // Runs one phase: a worker per task; frames go to on_frame. Returns when all have ended.
-  template <typename OnFrame>
-  void run(const std::vector<WorkerTask>& tasks, OnFrame on_frame) {
-    workers_.clear();
-    workers_.reserve(tasks.size());
-    error_.reset();
-    error_worker_ = 0;
-    for (const WorkerTask& task : tasks) spawn(task);
-    while (std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return !w.eof || !w.reaped; })) {
+  // Forks a worker for `task`. With `commanded`, the worker also gets a channel on which it
+  // receives more work later (the probe, which goes on to parse the first run of pages).
+  void spawn(const WorkerTask& task, bool commanded = false);
+
+  // Hands the commanded worker `pages` (possibly none: it then just exits) and closes its channel.
+  void command(std::size_t index, const std::vector<int>& pages) {
+    Worker& worker = workers_.at(index);
+    if (worker.command_fd < 0) return;
+    std::string message = encode_page_list(pages);
+    // A worker that has already died is noticed by the reaping loop; the send may simply fail.
+    const char* p = message.data();
+    std::size_t left = message.size();
+    while (left > 0) {
+      ssize_t n = ::send(worker.command_fd, p, left, MSG_NOSIGNAL);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      p += n;
+      left -= static_cast<std::size_t>(n);
+    }
+    ::close(worker.command_fd);
+    worker.command_fd = -1;
+  }
+
+  bool failed() const { return error_.has_value(); }
+
+  // Polls output, reaps and enforces the limits until `done()` or until every worker has ended;
+  // frames go to on_frame. Raises the recorded worker failure, if any, at the end.
+  template <typename OnFrame, typename Done>
+  void pump(OnFrame on_frame, Done done) {
+    while (!done() &&
+           std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return !w.eof || !w.reaped; })) {
       const auto now = Clock::now();
       if (now >= deadline_) fail(host_error("parse_timeout", {{"max_parse_ms", job_.limits.max_parse_ms}}));
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - now).count();
@@ -72,30 +96,6 @@ class Supervisor {
   }
 
  private:
-  void spawn(const WorkerTask& task) {
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0) fail(host_error("internal_error"));
-    const pid_t pid = ::fork();
-    if (pid < 0) {
-      ::close(fds[0]);
-      ::close(fds[1]);
-      fail(host_error("internal_error"));
-    }
-    if (pid == 0) {
-      ::close(fds[0]);
-      // Its own process group, so a kill reaches anything it might start.
-      ::setpgid(0, 0);
-      run_worker(fds[1], task);
-    }
-    ::setpgid(pid, pid);  // also from this side: no window where a kill misses the group
-    ::close(fds[1]);
-    ::fcntl(fds[0], F_SETFL, ::fcntl(fds[0], F_GETFL) | O_NONBLOCK);
-    Worker worker;
-    worker.pid = pid;
-    worker.fd = fds[0];
-    workers_.push_back(std::move(worker));
-  }
-
   template <typename OnFrame>
   void wait_for_output(int timeout_ms, OnFrame& on_frame) {
     std::vector<pollfd> polls;
@@ -106,8 +106,8 @@ class Supervisor {
       owners.push_back(i);
     }
     if (polls.empty()) {
-      // Only reaping is left; sleep briefly instead of spinning.
-      ::poll(nullptr, 0, std::max(1, std::min(timeout_ms, kPollIntervalMs)));
+      // Only reaping is left (the workers are exiting); sleep briefly instead of spinning.
+      ::poll(nullptr, 0, 1);
       return;
     }
     int ready = ::poll(polls.data(), polls.size(), std::max(0, timeout_ms));
@@ -246,6 +246,10 @@ class Supervisor {
         worker.fd = -1;
         worker.eof = true;
       }
+      if (worker.command_fd >= 0) {
+        ::close(worker.command_fd);
+        worker.command_fd = -1;
+      }
     }
   }
 
@@ -261,6 +265,42 @@ class Supervisor {
   std::optional<EthosError> error_;  // the failure of the lowest-numbered failing worker
   std::size_t error_worker_ = 0;
 };
+
+void Supervisor::spawn(const WorkerTask& task, bool commanded) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) fail(host_error("internal_error"));
+  int channel[2] = {-1, -1};
+  if (commanded && ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel) != 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    fail(host_error("internal_error"));
+  }
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    for (int fd : {fds[0], fds[1], channel[0], channel[1]}) {
+      if (fd >= 0) ::close(fd);
+    }
+    fail(host_error("internal_error"));
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    if (channel[0] >= 0) ::close(channel[0]);
+    // Its own process group, so a kill reaches anything it might start.
+    ::setpgid(0, 0);
+    WorkerTask own = task;
+    own.command_fd = channel[1];
+    run_worker(fds[1], own);
+  }
+  ::setpgid(pid, pid);  // also from this side: no window where a kill misses the group
+  ::close(fds[1]);
+  if (channel[1] >= 0) ::close(channel[1]);
+  ::fcntl(fds[0], F_SETFL, ::fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+  Worker worker;
+  worker.pid = pid;
+  worker.fd = fds[0];
+  worker.command_fd = channel[0];
+  workers_.push_back(std::move(worker));
+}
 
 int available_cores() {
   cpu_set_t set;
@@ -305,12 +345,17 @@ std::vector<std::string> supervise_parse(const ParseJob& job) {
   base.memory_limit_bytes = job.limits.max_memory_mib << 20;
 
   // Phase 1: a probe learns the page count (and meets every load error) before pages are split.
+  // It then stays on as the first worker, so a small document loads PDFium only once.
   std::optional<std::int64_t> page_count;
+  std::map<int, std::string> layouts;
+  auto collect = [&](const Frame& frame) {
+    if (frame.type == FrameType::kPageCount) page_count = frame.page;
+    if (frame.type == FrameType::kPage) layouts[static_cast<int>(frame.page)] = frame.payload;
+  };
   WorkerTask probe = base;
   probe.probe = true;
-  supervisor.run({probe}, [&](const Frame& frame) {
-    if (frame.type == FrameType::kPageCount) page_count = frame.page;
-  });
+  supervisor.spawn(probe, /*commanded=*/true);
+  supervisor.pump(collect, [&] { return page_count.has_value() || supervisor.failed(); });
   if (!page_count) throw host_error("internal_error");
   if (*page_count > job.limits.max_pages) {
     throw host_error("page_limit_exceeded", {{"max_pages", job.limits.max_pages}});
@@ -320,16 +365,14 @@ std::vector<std::string> supervise_parse(const ParseJob& job) {
   // Phase 2: contiguous page runs across the workers; results are keyed by page, so the order in
   // which workers finish never shows in the output.
   const int workers = worker_count(job.limits.workers, pages.size(), available_cores());
-  std::vector<WorkerTask> tasks;
-  for (std::vector<int>& run : split_pages(pages, workers)) {
+  std::vector<std::vector<int>> runs = split_pages(pages, workers);
+  supervisor.command(0, runs.empty() ? std::vector<int>{} : runs[0]);
+  for (std::size_t k = 1; k < runs.size(); ++k) {
     WorkerTask task = base;
-    task.pages = std::move(run);
-    tasks.push_back(std::move(task));
+    task.pages = std::move(runs[k]);
+    supervisor.spawn(task);
   }
-  std::map<int, std::string> layouts;
-  supervisor.run(tasks, [&](const Frame& frame) {
-    if (frame.type == FrameType::kPage) layouts[static_cast<int>(frame.page)] = frame.payload;
-  });
+  supervisor.pump(collect, [] { return false; });
   if (layouts.size() != pages.size()) throw host_error("internal_error");
   std::vector<std::string> ordered;
   ordered.reserve(layouts.size());

@@ -69,14 +69,49 @@ void limit_self(std::uint64_t memory_limit_bytes) {
   }
 }
 
+bool read_all(int fd, char* out, std::size_t size) {
+  while (size > 0) {
+    ssize_t n = ::read(fd, out, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    out += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+std::uint32_t read_u32(const unsigned char* p) {
+  return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
+         static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
+}
+
+// Blocks until the supervisor sends this probe its pages; a closed channel means none.
+std::vector<int> receive_pages(int command_fd, int page_count) {
+  std::vector<int> pages;
+  unsigned char header[4];
+  if (!read_all(command_fd, reinterpret_cast<char*>(header), sizeof header)) return pages;
+  const std::uint32_t count = read_u32(header);
+  if (count > static_cast<std::uint32_t>(page_count)) return pages;  // never more than exist
+  std::string body(std::size_t{count} * 4, '\0');
+  if (!read_all(command_fd, body.data(), body.size())) return pages;
+  pages.reserve(count);
+  for (std::uint32_t k = 0; k < count; ++k) {
+    pages.push_back(static_cast<int>(read_u32(reinterpret_cast<const unsigned char*>(body.data()) + 4 * k)));
+  }
+  return pages;
+}
+
 void work(int fd, const WorkerTask& task) {
   const pdf::pdfium::Api& api = pdf::load_pdfium(task.library_path);
   pdf::PdfiumDocument document(api, task.pdf, task.password);
+  std::vector<int> received;
   if (task.probe) {
-    send(fd, FrameType::kPageCount, static_cast<std::uint32_t>(document.page_count()), {});
-    return;
+    if (!send(fd, FrameType::kPageCount, static_cast<std::uint32_t>(document.page_count()), {})) return;
+    if (task.command_fd < 0) return;
+    received = receive_pages(task.command_fd, document.page_count());
+    ::close(task.command_fd);
   }
-  for (int page : task.pages) {
+  for (int page : task.probe ? received : task.pages) {
     const pdf::RawPage raw = pdf::extract_page(api, document.handle(), page);
     const std::string encoded = pdf::encode_page_layout(pdf::layout_page(raw));
     if (!send(fd, FrameType::kPage, static_cast<std::uint32_t>(page), encoded)) return;
@@ -84,6 +119,17 @@ void work(int fd, const WorkerTask& task) {
 }
 
 }  // namespace
+
+std::string encode_page_list(const std::vector<int>& pages) {
+  std::string out;
+  out.reserve(4 + 4 * pages.size());
+  auto put = [&out](std::uint32_t v) {
+    for (int k = 0; k < 4; ++k) out += static_cast<char>((v >> (8 * k)) & 0xFF);
+  };
+  put(static_cast<std::uint32_t>(pages.size()));
+  for (int page : pages) put(static_cast<std::uint32_t>(page));
+  return out;
+}
 
 void run_worker(int out_fd, const WorkerTask& task) noexcept {
   // A parent started with a closed standard stream may have been given the pipe as fd 0-2; move

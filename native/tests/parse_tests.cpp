@@ -21,6 +21,7 @@
 #include "parse_cache.hpp"
 #include "parse_frames.hpp"
 #include "parse_supervisor.hpp"
+#include "parse_worker.hpp"
 #include "pdf/pdfium_document.hpp"
 #include "pdf/pdfium_geometry.hpp"
 #include "process_memory.hpp"
@@ -179,6 +180,10 @@ void test_frames() {
   partial.feed(stream.substr(0, 5));
   ethos::cli::Frame frame;
   CHECK(!partial.next(frame) && !partial.idle());  // a worker dying mid-frame leaves this state
+
+  // The probe's work order: count, then the pages, all u32 little-endian.
+  CHECK(ethos::cli::encode_page_list({3, 258}) == std::string("\x02\0\0\0\x03\0\0\0\x02\x01\0\0", 12));
+  CHECK(ethos::cli::encode_page_list({}) == std::string(4, '\0'));
 
   ethos::cli::FrameReader garbage;
   garbage.feed(std::string(ethos::cli::kFrameHeaderBytes, 'Z'));
