@@ -4,9 +4,13 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <chrono>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "core/api.hpp"
+#include "json/c14n.hpp"
 #include "host_io.hpp"
 #include "json/sha256.hpp"
 #include "pages_spec.hpp"
@@ -36,6 +40,7 @@ std::uint64_t positive_integer(const ParsedArgs& args, std::string_view name, st
 }
 
 struct ParseSettings {
+  bool diagnostics = false;
   ParseLimits limits;
   PageSelection selection;
   const std::string* password = nullptr;
@@ -47,6 +52,7 @@ struct ParseSettings {
 // Every argument-level check, before any file is touched.
 ParseSettings read_settings(const ParsedArgs& args) {
   ParseSettings s;
+  s.diagnostics = args.flag("--diagnostics");
   s.limits.max_file_bytes = positive_integer(args, "--max-file-bytes", s.limits.max_file_bytes, 1ULL << 50);
   s.limits.max_pages = static_cast<std::int64_t>(positive_integer(args, "--max-pages", 5000, 1'000'000'000));
   s.limits.max_parse_ms = static_cast<std::int64_t>(positive_integer(args, "--max-parse-ms", 120000, 1ULL << 40));
@@ -64,8 +70,26 @@ bool has_pdf_header(std::string_view bytes) {
   return bytes.substr(0, kHeaderWindow + 5).find("%PDF-") < kHeaderWindow;
 }
 
+// Runtime facts of one parse for --diagnostics (CONTRACTS §1.4 / §2.2): never hashed or cached.
+struct ParseRun {
+  std::string cache = "off";  // off | hit | miss
+  ParseReport report;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+
+  nlohmann::json to_json() const {
+    nlohmann::json out{{"cache", cache}};
+    if (cache != "hit") {
+      out["parse_ms"] = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+      if (report.page_count >= 0) out["page_count"] = report.page_count;
+      out["workers"] = report.workers;
+    }
+    if (!report.failure.is_null()) out["failure"] = report.failure;
+    return out;
+  }
+};
+
 // The canonical document JSON for `bytes` (no trailing newline), from the cache when possible.
-std::string parse_document(std::string_view bytes, const ParseSettings& settings) {
+std::string parse_document(std::string_view bytes, const ParseSettings& settings, ParseRun& run) {
   if (!has_pdf_header(bytes)) throw host_error("invalid_pdf");
   const std::string source_sha256 = sha256_hex(bytes);
   const std::string pdfium_build = pdf::pdfium_build_beside(settings.library_path);
@@ -78,7 +102,11 @@ std::string parse_document(std::string_view bytes, const ParseSettings& settings
                         settings.password}
               .hex();
     // A hit never starts a worker: the entry was already validated by the strict loader.
-    if (std::optional<std::string> hit = cache->load(key, source_sha256)) return *hit;
+    if (std::optional<std::string> hit = cache->load(key, source_sha256)) {
+      run.cache = "hit";
+      return *hit;
+    }
+    run.cache = "miss";
   }
 
   ParseJob job;
@@ -87,6 +115,7 @@ std::string parse_document(std::string_view bytes, const ParseSettings& settings
   job.library_path = settings.library_path;
   job.selection = settings.selection;
   job.limits = settings.limits;
+  job.report = &run.report;
   std::vector<std::string> encoded = supervise_parse(job);
 
   std::vector<pdf::PageLayout> pages;
@@ -110,6 +139,37 @@ std::string with_final_newline(std::string text) {
   return text;
 }
 
+// Adds the top-level "diagnostics" member to a canonical document. Keys are sorted, so it goes
+// right after "config_sha256" (always the first key, a 64-digit hash); anything unexpected falls
+// back to a full re-serialisation.
+std::string with_diagnostics(const std::string& document, const nlohmann::json& diagnostics) {
+  const std::string prefix = "{\"config_sha256\":\"";
+  const std::size_t after = prefix.size() + 64 + 1;
+  const std::string member = "\"diagnostics\":" + to_c14n(diagnostics) + ",";
+  if (document.compare(0, prefix.size(), prefix) == 0 && document.size() > after &&
+      document.compare(after - 1, 2, "\",") == 0 && document.compare(after + 1, 13, "\"fingerprint\"") == 0) {
+    return document.substr(0, after + 1) + member + document.substr(after + 1);
+  }
+  nlohmann::json parsed = nlohmann::json::parse(document);
+  parsed["diagnostics"] = diagnostics;
+  return to_c14n(parsed);
+}
+
+// With --diagnostics, a failure in which a parse worker took part carries what is known of it as
+// the envelope's top-level "diagnostics" (CONTRACTS §1.4); other failures are thrown unchanged.
+template <typename Body>
+int with_failure_diagnostics(const ParseSettings& settings, ParseRun& run, Body body) {
+  try {
+    return body();
+  } catch (const EthosError& error) {
+    if (!settings.diagnostics || run.report.failure.is_null()) throw;
+    nlohmann::json envelope = nlohmann::json::parse(error.envelope());
+    envelope["diagnostics"] = run.to_json();
+    write_stderr(to_c14n(envelope) + "\n");
+    return error.exit_code();
+  }
+}
+
 bool named_pdf(const std::string& path) {
   if (path.size() < 4) return false;
   std::string tail = path.substr(path.size() - 4);
@@ -131,42 +191,49 @@ std::vector<OptionSpec> parse_options() {
       {"--workers", "N", false, {}, "Parse worker processes (default: by cores and page count)."},
       {"--cache-dir", "DIR", false, {}, "Parsed-document cache (default: $ETHOS_CACHE_DIR, else ~/.cache/ethos/documents)."},
       {"--no-cache", "", false, {}, "Neither read nor write the cache."},
+      {"--diagnostics", "", false, {}, "Add runtime facts (cache, timing, workers, a worker's failure) to the output."},
   };
 }
 
 int run_doc_parse(const ParsedArgs& args) {
   const ParseSettings settings = read_settings(args);
-  const std::string bytes = read_input_file(args.positionals.at(0), "PDF", settings.limits.max_file_bytes);
-  const std::string document = parse_document(bytes, settings);
+  ParseRun run;
+  return with_failure_diagnostics(settings, run, [&] {
+    const std::string bytes = read_input_file(args.positionals.at(0), "PDF", settings.limits.max_file_bytes);
+    std::string document = parse_document(bytes, settings, run);
 
-  const std::string* format = args.value("--format");
-  std::string output;
-  if (format != nullptr && *format == "markdown") {
-    output = with_final_newline(pdf::render_markdown(document));
-  } else if (format != nullptr && *format == "text") {
-    output = with_final_newline(pdf::render_text(document));
-  } else {
-    output = document + "\n";
-  }
-  if (const std::string* out = args.value("--out")) {
-    write_file_atomic(*out, output, "--out");
-  } else {
-    write_stdout(output);
-  }
-  return 0;
+    const std::string* format = args.value("--format");
+    std::string output;
+    if (format != nullptr && *format == "markdown") {
+      output = with_final_newline(pdf::render_markdown(document));
+    } else if (format != nullptr && *format == "text") {
+      output = with_final_newline(pdf::render_text(document));
+    } else {
+      output = (settings.diagnostics ? with_diagnostics(document, run.to_json()) : document) + "\n";
+    }
+    if (const std::string* out = args.value("--out")) {
+      write_file_atomic(*out, output, "--out");
+    } else {
+      write_stdout(output);
+    }
+    return 0;
+  });
 }
 
 int run_fingerprint(const ParsedArgs& args) {
   const ParseSettings settings = read_settings(args);
-  const std::string& path = args.positionals.at(0);
-  const std::string bytes = read_input_file(path, "DOC", settings.limits.max_file_bytes);
-  // A PDF is described as the file `doc parse` would write (with its final newline), so
-  // `fingerprint X.pdf` and `fingerprint` of the parsed JSON print the same bytes.
-  const bool pdf = named_pdf(path) || has_pdf_header(bytes);
-  const std::string document = pdf ? parse_document(bytes, settings) + "\n" : bytes;
-  const auto source = open_source(document, R"({"grounding":"ethos-native"})");
-  write_stdout(describe_source(*source) + "\n");
-  return 0;
+  ParseRun run;
+  return with_failure_diagnostics(settings, run, [&] {
+    const std::string& path = args.positionals.at(0);
+    const std::string bytes = read_input_file(path, "DOC", settings.limits.max_file_bytes);
+    // A PDF is described as the file `doc parse` would write (with its final newline), so
+    // `fingerprint X.pdf` and `fingerprint` of the parsed JSON print the same bytes.
+    const bool pdf = named_pdf(path) || has_pdf_header(bytes);
+    const std::string document = pdf ? parse_document(bytes, settings, run) + "\n" : bytes;
+    const auto source = open_source(document, R"({"grounding":"ethos-native"})");
+    write_stdout(describe_source(*source) + "\n");
+    return 0;
+  });
 }
 
 }  // namespace ethos::cli

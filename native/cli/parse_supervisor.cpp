@@ -86,7 +86,10 @@ class Supervisor {
     while (!done() &&
            std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return !w.eof || !w.reaped; })) {
       const auto now = Clock::now();
-      if (now >= deadline_) fail(host_error("parse_timeout", {{"max_parse_ms", job_.limits.max_parse_ms}}));
+      if (now >= deadline_) {
+        note_failure({{"limit", "max_parse_ms"}});
+        fail(host_error("parse_timeout", {{"max_parse_ms", job_.limits.max_parse_ms}}));
+      }
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - now).count();
       wait_for_output(static_cast<int>(std::min<long long>(kPollIntervalMs, left + 1)), on_frame);
       reap();
@@ -188,7 +191,10 @@ class Supervisor {
       if (!worker.reaped || !worker.eof || worker.judged) continue;
       worker.judged = true;
       if (!(WIFEXITED(worker.status) && WEXITSTATUS(worker.status) == 0)) {
-        record_error(index, death_error(worker));
+        nlohmann::json death{{"worker", index}, {"max_rss_kib", worker.max_rss_kib}};
+        if (WIFSIGNALED(worker.status)) death["signal"] = WTERMSIG(worker.status);
+        if (WIFEXITED(worker.status)) death["exit_status"] = WEXITSTATUS(worker.status);
+        record_error(index, death_error(worker), std::move(death));
       } else if (!worker.reader.idle()) {
         record_error(index, host_error("internal_error"));
       }
@@ -199,8 +205,10 @@ class Supervisor {
   // failure at the lowest page: the one a single worker would have met first. Workers after it
   // are stopped, workers before it run on (they may still fail earlier), and the error is raised
   // once all have ended, so the reported error does not depend on the worker count or timing.
-  void record_error(std::size_t index, EthosError error) {
+  void record_error(std::size_t index, EthosError error, nlohmann::json facts = nlohmann::json::object()) {
     if (error_ && error_worker_ <= index) return;
+    if (!facts.contains("worker")) facts["worker"] = index;
+    note_failure(std::move(facts));
     error_ = std::move(error);
     error_worker_ = index;
     for (std::size_t later = index + 1; later < workers_.size(); ++later) {
@@ -221,9 +229,14 @@ class Supervisor {
       if (worker.reaped) continue;
       std::optional<std::uint64_t> rss = resident_bytes(worker.pid);
       if (rss && *rss > memory_limit_) {
+        note_failure({{"limit", "max_memory_mib"}, {"rss_bytes", *rss}});
         fail(host_error("memory_limit_exceeded", {{"max_memory_mib", job_.limits.max_memory_mib}}));
       }
     }
+  }
+
+  void note_failure(nlohmann::json facts) {
+    if (job_.report != nullptr) job_.report->failure = std::move(facts);
   }
 
   static void kill_group(pid_t pid) noexcept {
@@ -357,6 +370,7 @@ std::vector<std::string> supervise_parse(const ParseJob& job) {
   supervisor.spawn(probe, /*commanded=*/true);
   supervisor.pump(collect, [&] { return page_count.has_value() || supervisor.failed(); });
   if (!page_count) throw host_error("internal_error");
+  if (job.report != nullptr) job.report->page_count = *page_count;
   if (*page_count > job.limits.max_pages) {
     throw host_error("page_limit_exceeded", {{"max_pages", job.limits.max_pages}});
   }
@@ -366,6 +380,7 @@ std::vector<std::string> supervise_parse(const ParseJob& job) {
   // which workers finish never shows in the output.
   const int workers = worker_count(job.limits.workers, pages.size(), available_cores());
   std::vector<std::vector<int>> runs = split_pages(pages, workers);
+  if (job.report != nullptr) job.report->workers = workers;
   supervisor.command(0, runs.empty() ? std::vector<int>{} : runs[0]);
   for (std::size_t k = 1; k < runs.size(); ++k) {
     WorkerTask task = base;

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "pages_spec.hpp"
 
 namespace ethos::cli {
@@ -20,12 +22,20 @@ struct ParseLimits {
   int workers = 0;                      // 0 = automatic
 };
 
+// What happened during a parse, for --diagnostics (runtime facts; never hashed or cached).
+struct ParseReport {
+  std::int64_t page_count = -1;   // from the probe
+  int workers = 0;                // processes that parsed pages
+  nlohmann::json failure;         // set when a worker failed or was killed: what is known of it
+};
+
 struct ParseJob {
   std::string_view pdf;
   const std::string* password = nullptr;
   std::string library_path;
   PageSelection selection;
   ParseLimits limits;
+  ParseReport* report = nullptr;  // filled when given
 };
 
 // Workers for `pages` selected pages: `requested` when positive, else min(available cores,
