@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/error.hpp"
@@ -87,12 +88,10 @@ std::string page_label(const Api& api, pdfium::Document* document, int page_inde
 
 // "ABCDEF+Times-Roman" → "Times-Roman": the six-capital subset tag differs between files that
 // embed different subsets of one font.
-std::string strip_subset_prefix(std::string name) {
-  if (name.size() > 7 && name[6] == '+' &&
-      std::all_of(name.begin(), name.begin() + 6, [](char c) { return c >= 'A' && c <= 'Z'; })) {
-    name.erase(0, 7);
-  }
-  return name;
+std::string strip_subset_prefix(const std::string& name) {
+  const bool tagged = name.size() > 7 && name[6] == '+' &&
+                      std::all_of(name.begin(), name.begin() + 6, [](char c) { return c >= 'A' && c <= 'Z'; });
+  return tagged ? name.substr(7) : name;
 }
 
 std::uint32_t pack_rgba(unsigned r, unsigned g, unsigned b, unsigned a) {
@@ -124,10 +123,15 @@ struct TextObjectInfo {
   double clip_x0 = 0, clip_y0 = 0, clip_x1 = 0, clip_y1 = 0;  // user space
 };
 
+// Text objects inside form XObjects, with the map from their form's space to page space: their clip
+// paths are in that space while PDFium's character boxes are in page space.
+using FormTextSpaces = std::unordered_map<const pdfium::PageObject*, Affine>;
+
 class CharExtractor {
  public:
-  CharExtractor(const Api& api, pdfium::TextPage* text, const DisplayTransform& transform, RawPage& page)
-      : api_(api), text_(text), transform_(transform), page_(page) {}
+  CharExtractor(const Api& api, pdfium::TextPage* text, const DisplayTransform& transform,
+                const FormTextSpaces& form_text, RawPage& page)
+      : api_(api), text_(text), transform_(transform), form_text_(form_text), page_(page) {}
 
   void run() {
     const int count = api_.FPDFText_CountChars(text_);
@@ -221,6 +225,18 @@ class CharExtractor {
       y1 = std::min(y1, py1);
     }
     if (!any) return;
+    // Bring the bounds into page space when the object lives in a form XObject.
+    if (auto it = form_text_.find(object); it != form_text_.end()) {
+      double xs[4], ys[4];
+      it->second.apply(x0, y0, xs[0], ys[0]);
+      it->second.apply(x1, y0, xs[1], ys[1]);
+      it->second.apply(x0, y1, xs[2], ys[2]);
+      it->second.apply(x1, y1, xs[3], ys[3]);
+      x0 = *std::min_element(xs, xs + 4);
+      x1 = *std::max_element(xs, xs + 4);
+      y0 = *std::min_element(ys, ys + 4);
+      y1 = *std::max_element(ys, ys + 4);
+    }
     current_.has_clip = true;
     current_.clip_x0 = x0;
     current_.clip_y0 = y0;
@@ -239,7 +255,7 @@ class CharExtractor {
       std::string name(needed, '\0');
       api_.FPDFFont_GetBaseFontName(font, name.data(), needed);
       name.resize(std::min(name.find('\0'), name.size()));
-      raw.name = strip_subset_prefix(std::move(name));
+      raw.name = strip_subset_prefix(name);
     }
     raw.embedded = api_.FPDFFont_GetIsEmbedded(font) == 1;
     const int weight = api_.FPDFFont_GetWeight(font);
@@ -254,6 +270,7 @@ class CharExtractor {
   const Api& api_;
   pdfium::TextPage* text_;
   const DisplayTransform& transform_;
+  const FormTextSpaces& form_text_;
   RawPage& page_;
   TextObjectInfo current_;
   std::vector<pdfium::Font*> font_handles_;  // parallel to page_.fonts
@@ -262,8 +279,8 @@ class CharExtractor {
 // Rules, fills and images from the page's objects, descending into form XObjects.
 class ObjectWalker {
  public:
-  ObjectWalker(const Api& api, const DisplayTransform& transform, RawPage& page)
-      : api_(api), transform_(transform), page_(page) {}
+  ObjectWalker(const Api& api, const DisplayTransform& transform, RawPage& page, FormTextSpaces& form_text)
+      : api_(api), transform_(transform), page_(page), form_text_(form_text) {}
 
   void walk_page(pdfium::Page* pdf_page) {
     const int count = api_.FPDFPage_CountObjects(pdf_page);
@@ -279,6 +296,9 @@ class ObjectWalker {
   void walk(pdfium::PageObject* object, const Affine& outer, int depth) {
     if (object == nullptr) return;
     switch (api_.FPDFPageObj_GetType(object)) {
+      case pdfium::kPageObjText:
+        if (depth > 0) form_text_.emplace(object, outer);
+        break;
       case pdfium::kPageObjImage:
         image(object, outer);
         break;
@@ -436,6 +456,7 @@ class ObjectWalker {
   const Api& api_;
   const DisplayTransform& transform_;
   RawPage& page_;
+  FormTextSpaces& form_text_;
   std::vector<Point> points_;  // reused across subpaths: no allocation per path
 };
 
@@ -486,12 +507,15 @@ RawPage extract_page(const Api& api, pdfium::Document* document, int page_index)
   page.rotation = transform.rotation_degrees();
   page.label = page_label(api, document, page_index);
 
+  // Objects first: the walk finds the text objects inside forms, whose clip paths need their
+  // form's matrix.
+  FormTextSpaces form_text;
+  ObjectWalker(api, transform, page, form_text).walk_page(pdf_page.get());
   {
     TextPageCloser text(api, api.FPDFText_LoadPage(pdf_page.get()));
     if (text.get() == nullptr) throw_corrupt();
-    CharExtractor(api, text.get(), transform, page).run();
+    CharExtractor(api, text.get(), transform, form_text, page).run();
   }
-  ObjectWalker(api, transform, page).walk_page(pdf_page.get());
   extract_annotations(api, document, pdf_page.get(), transform, page);
   return page;
 }
