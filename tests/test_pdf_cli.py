@@ -89,3 +89,16 @@ def test_fingerprint_of_a_pdf_without_pdf_suffix_is_recognised_by_its_header(tmp
         second = fx.run_program([*program, "fingerprint", str(unnamed)])
         assert (first.returncode, second.returncode) == (0, 0), (name, first.stderr, second.stderr)
         assert first.stdout == second.stdout, name
+
+
+def test_demo_out_dir_that_cannot_be_created_is_host_io(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_bytes(b"")
+    result = fx.run_program([*ETHOS, "demo", "--out-dir", str(blocker / "sub")])
+    assert (result.returncode, result.stdout) == (2, b"")
+    assert fx.envelope_code(result.stderr) == "host_io"
+
+
+def test_demo_rejects_extra_arguments() -> None:
+    result = fx.run_program([*ETHOS, "demo", "extra"])
+    assert (result.returncode, fx.envelope_code(result.stderr)) == (2, "invalid_arguments")
