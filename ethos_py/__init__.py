@@ -8,6 +8,8 @@ Two paths end in the same native core and give the same report bytes:
 Citation emission v1 (``emit``), the evidence-handle v2 bridge (``handles``) and the presentation
 sanitizer are pure Python and import no framework; ``ethos_py.integrations`` holds the LangChain
 and LlamaIndex adapters (optional extras).
+PDFs become documents through ``parse_pdf_json`` / ``parse_pdf_markdown`` / ``parse_pdf_text``,
+which run ``ethos-core doc parse`` (PDFium from pypdfium2, in killable child processes).
 
 The in-process names load the native library on first use, so ``EthosCli`` and the exceptions
 stay importable even where the library cannot be loaded.
@@ -29,10 +31,17 @@ from .errors import (
     EthosOutputError,
     EthosPythonSurfaceError,
     EthosTimeoutError,
+    FileTooLargeError,
     InvalidPdfError,
+    MemoryLimitExceededError,
+    OcrRequiredError,
+    PageLimitExceededError,
     ParseTimeoutError,
+    PasswordProtectedError,
     PdfiumNotFoundError,
+    UnsupportedPdfFeatureError,
 )
+from .pdf import parse_pdf, parse_pdf_bytes, parse_pdf_json, parse_pdf_markdown, parse_pdf_text
 
 from .emit import (
     CitationEmissionError,
@@ -86,9 +95,15 @@ __all__ = [
     "EthosOutputError",
     "EthosPythonSurfaceError",
     "EthosTimeoutError",
+    "FileTooLargeError",
     "InvalidPdfError",
+    "MemoryLimitExceededError",
+    "OcrRequiredError",
+    "PageLimitExceededError",
     "ParseTimeoutError",
+    "PasswordProtectedError",
     "PdfiumNotFoundError",
+    "UnsupportedPdfFeatureError",
     "__version__",
     "app_answer_release_decision",
     "build_citation_emission",
@@ -101,6 +116,11 @@ __all__ = [
     "emit_llamaindex_citations",
     "hydrate_citations",
     "hydrate_evidence_citations",
+    "parse_pdf",
+    "parse_pdf_bytes",
+    "parse_pdf_json",
+    "parse_pdf_markdown",
+    "parse_pdf_text",
     "project_evidence_states",
     "proof_summary",
     "rag_chunks",

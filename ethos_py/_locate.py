@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -32,3 +33,17 @@ def find_header() -> Path | None:
         return shipped
     checkout = PACKAGE_DIR.parent / "native" / "include" / "ethos.h"
     return checkout if checkout.is_file() else None
+
+
+def find_core_binary() -> Path | None:
+    """The ethos-core that ``ethos`` runs for PDF work (``doc parse``, PDF ``fingerprint``, ``demo``).
+
+    The one beside ``ETHOS_LIBRARY`` when that names a dev or sanitizer build (the pair is built
+    together, so the child parses with the same core that verifies in process), else the bundled one.
+    """
+    library = os.environ.get("ETHOS_LIBRARY")
+    if library:
+        beside = Path(library).parent / "ethos-core"
+        if beside.is_file():
+            return beside
+    return find_bundled("ethos-core")

@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 import click
@@ -144,7 +145,16 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 def ethos(ctx: click.Context) -> None:
     """Ethos: a deterministic evidence verifier for AI answers.
 
-    Every failure prints one JSON error envelope on stderr; see docs/cli.md for the exit codes.
+    \b
+    Start with `ethos demo`. Parse a PDF with `ethos doc parse`, then check
+    an AI answer's citations against the document with `ethos verify`.
+
+    \b
+    Exit codes: 0 success (an ungrounded report too, unless
+    --fail-on-ungrounded: then 1); 2 invalid arguments or input; 3-11 PDF
+    parse failures (see `ethos doc parse --help`); 12 internal error. Every
+    failure prints one JSON error envelope on stderr; docs/cli.md has the
+    details.
     """
     if ctx.invoked_subcommand is None:
         raise _ArgumentError("COMMAND")
@@ -203,16 +213,150 @@ def verify_command(
     return 1 if ungrounded else 0
 
 
+# -- PDF work: run in the ethos-core child, whose flags these are (docs/cli.md §3.5) ---------------
+
+# (option, metavar, help). Values are passed to ethos-core as typed, so that ethos-core is the one
+# validator and a bad value gets the same envelope from `ethos` and from `ethos-core`.
+_PARSE_VALUE_OPTIONS = (
+    ("--pages", "SPEC", "Pages to parse, 1-based: N, N-M or N- joined by commas (e.g. 1-3,7,10-). Default: all."),
+    ("--password", "P", "Password of an encrypted PDF."),
+    ("--max-file-bytes", "N", "Largest accepted PDF in bytes (default 268435456 = 256 MiB); exit 7 above it."),
+    ("--max-pages", "N", "Most pages the PDF may have (default 5000); exit 6 above it."),
+    ("--max-parse-ms", "N", "Wall-time limit of the parse in ms (default 120000); exit 10 when reached."),
+    ("--max-memory-mib", "N", "Memory limit of each parse worker in MiB (default 2048); exit 11 when reached."),
+    ("--workers", "N", "Parse worker processes (default: by page count and cores). Never changes the output."),
+    ("--cache-dir", "DIR", "Parse cache directory (default $ETHOS_CACHE_DIR, else ~/.cache/ethos/documents)."),
+    ("--pdfium-library", "PATH", "The PDFium library to load (default: the one in pypdfium2's wheel)."),
+)
+_PARSE_EXIT_CODES = """\b
+Exit codes: 0 success; 2 invalid arguments or unreadable files;
+3 invalid_pdf (no %PDF- header); 4 corrupt_pdf; 5 password_protected;
+6 page_limit_exceeded; 7 file_too_large; 8 ocr_required (no text:
+scanned or blank pages); 9 unsupported_pdf_feature; 10 parse_timeout;
+11 memory_limit_exceeded; 12 internal_error (e.g. PDFium not found).
+Every failure prints one JSON error envelope on stderr, nothing on stdout."""
+
+
+def _parse_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Adds the parse limits and settings shared by `doc parse` and `fingerprint`."""
+    command = click.option("--no-cache", "no_cache", is_flag=True, help="Neither read nor write the parse cache.")(
+        command
+    )
+    for flag, metavar, text in reversed(_PARSE_VALUE_OPTIONS):
+        command = click.option(flag, metavar=metavar, default=None, help=text)(command)
+    return command
+
+
+def _parse_arguments(options: dict[str, Any]) -> list[str]:
+    """The ethos-core flags for the parse options the user gave, in the table's order."""
+    arguments: list[str] = []
+    for flag, _metavar, _help in _PARSE_VALUE_OPTIONS:
+        value = options.get(flag.lstrip("-").replace("-", "_"))
+        if value is not None:
+            arguments += [flag, value]
+    if options.get("no_cache"):
+        arguments.append("--no-cache")
+    return arguments
+
+
+def _run_core(arguments: Sequence[str]) -> int:
+    """Runs ethos-core with ``arguments``; its stdout, stderr and exit code become ours, unchanged."""
+    from ._locate import find_core_binary
+    from ._pdfium import parse_environment
+
+    binary = find_core_binary()
+    if binary is None:
+        raise _host_error("internal_error", {"reason": "core_unavailable"})
+    try:
+        completed = subprocess.run(
+            [os.fspath(binary), *arguments],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            env=parse_environment(),
+            check=False,
+        )
+    except OSError as error:
+        raise _host_error("internal_error", {"reason": "core_unavailable"}) from error
+    if completed.returncode < 0 or (completed.returncode != 0 and not completed.stderr):
+        # Killed by a signal, or failed without its envelope: not a result to pass on.
+        raise _host_error("internal_error", {"reason": "core_failed"})
+    _write_stdout(completed.stdout)
+    _write_stderr(completed.stderr)
+    return completed.returncode
+
+
+def _looks_like_pdf(path: str) -> bool:
+    """The rule ethos-core applies to `fingerprint DOC` (docs/cli.md §3.2): a .pdf name or a
+    %PDF- header within the first 1024 bytes. Unreadable files are left to the JSON path's errors."""
+    if path.lower().endswith(".pdf"):
+        return True
+    try:
+        with open(path, "rb") as handle:
+            return b"%PDF-" in handle.read(1024)
+    except OSError:
+        return False
+
+
+@ethos.group("doc", cls=_EthosGroup, invoke_without_command=True, context_settings=_CONTEXT, short_help="Parse documents.")
+@click.pass_context
+def doc_group(ctx: click.Context) -> None:
+    """Turn source documents into Ethos documents (`doc parse`)."""
+    if ctx.invoked_subcommand is None:
+        raise _ArgumentError("COMMAND")
+
+
+@doc_group.command("parse", context_settings=_COMMAND_CONTEXT, epilog=_PARSE_EXIT_CODES, short_help="Parse a PDF.")
+@click.argument("pdf", metavar="PDF")
+@click.option("--format", "output_format", metavar="json|markdown|text", default=None, help="Output format (default json).")
+@_parse_options
+@click.option("--out", metavar="FILE", default=None, help="Write the output atomically to FILE instead of stdout.")
+@click.pass_context
+def doc_parse_command(ctx: click.Context, pdf: str, output_format: str | None, out: str | None, **options: Any) -> int:
+    """Parse PDF into an Ethos document: canonical JSON (default), Markdown or text.
+
+    \b
+    The JSON has pages, elements in reading order (headings, lists,
+    tables, headers/footers), spans with glyph geometry, chunks and
+    security warnings, with a fingerprint that citations pin. The same
+    PDF and options always give the same bytes; results are cached by
+    the PDF's hash. PDFium (from pypdfium2) runs in child processes
+    under the limits below.
+    """
+    _reject_extra_args(ctx)
+    arguments = ["doc", "parse"]
+    if output_format is not None:
+        arguments += ["--format", output_format]
+    arguments += _parse_arguments(options)
+    if out is not None:
+        arguments += ["--out", out]
+    # "--" keeps a PDF path that starts with "-" from being read as an option.
+    return _run_core([*arguments, "--", pdf])
+
+
 @ethos.command(
-    "fingerprint", context_settings=_COMMAND_CONTEXT, short_help="Describe a source document and its fingerprints."
+    "fingerprint",
+    context_settings=_COMMAND_CONTEXT,
+    epilog=_PARSE_EXIT_CODES,
+    short_help="Describe a document or PDF and its fingerprints.",
 )
 @click.argument("doc", metavar="DOC")
+@_parse_options
 @click.pass_context
-def fingerprint_command(ctx: click.Context, doc: str) -> int:
-    """Open DOC as an ethos-native source and print its description (fingerprints, grounding, counts) as JSON."""
+def fingerprint_command(ctx: click.Context, doc: str, **options: Any) -> int:
+    """Print the description (fingerprints, grounding, counts) of DOC as JSON.
+
+    \b
+    DOC is an Ethos document JSON, or a PDF (a .pdf name or a %PDF- header),
+    which is parsed first exactly like `doc parse` (or read from the parse
+    cache); the parse options apply to PDFs only.
+    """
     from .document import Document
 
     _reject_extra_args(ctx)
+    parse_arguments = _parse_arguments(options)
+    # With parse options ethos-core decides even for a JSON DOC, so both commands judge them alike.
+    if parse_arguments or _looks_like_pdf(doc):
+        return _run_core(["fingerprint", *parse_arguments, "--", doc])
     data = _read(doc, "DOC")
     with Document.from_bytes(data) as document:
         description = document.describe_json()
@@ -228,6 +372,32 @@ def explain_command(ctx: click.Context) -> int:
 
     _reject_extra_args(ctx)
     _write_stdout(_ffi.call_string(_ffi.lib.ethos_config_default) + b"\n")
+    return 0
+
+
+@ethos.command("demo", context_settings=_COMMAND_CONTEXT, short_help="Parse the bundled sample PDF and verify citations.")
+@click.option(
+    "--out-dir",
+    metavar="DIR",
+    default=None,
+    help="Also write sample.pdf, document.json, citations.json and report.json into DIR.",
+)
+@click.pass_context
+def demo_command(ctx: click.Context, out_dir: str | None) -> int:
+    """Parse the sample PDF shipped with Ethos, verify an AI answer's citations against it and
+    print the verification summary.
+
+    \b
+    Some citations are grounded; one quote was altered and is caught
+    (status mismatch). Exits 0: an ungrounded check is a verdict, not a
+    failure. With --out-dir, rerun the steps yourself:
+      ethos doc parse DIR/sample.pdf --out DIR/document.json
+      ethos verify DIR/document.json --citations DIR/citations.json --format summary
+    """
+    from .demo import run_demo
+
+    _reject_extra_args(ctx)
+    _write_stdout(run_demo(out_dir))
     return 0
 
 

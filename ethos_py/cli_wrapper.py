@@ -12,12 +12,14 @@ import errno
 import json
 import os
 import shutil
+import signal
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ._locate import find_bundled
+from ._pdfium import parse_environment
 from .errors import (
     EthosNotFoundError,
     EthosOutputError,
@@ -36,7 +38,7 @@ _FORMATS = ("json", "summary")
 
 
 class EthosCli:
-    """Runs ``verify``/``fingerprint``/``explain`` through an Ethos CLI (docs/cli.md).
+    """Runs ``doc parse``/``verify``/``fingerprint``/``explain`` through an Ethos CLI (docs/cli.md).
 
     ``binary`` is a path or a command prefix; ``ethos_bin`` a program name looked up on PATH (the
     public wrapper's spelling). With neither, the ``ethos-core`` bundled in ``ethos_py/_lib`` runs.
@@ -122,13 +124,133 @@ class EthosCli:
             source, citations, grounding, config, fail_on_ungrounded, output_format, timeout, statement
         )[1]
 
-    def fingerprint(self, doc: PathLike, *, timeout: float | None = 30.0) -> dict[str, Any]:
-        """Runs ``fingerprint DOC`` and returns the document description."""
+    def fingerprint(self, doc: PathLike, *, timeout: float | None = 30.0, **parse_options: Any) -> dict[str, Any]:
+        """Runs ``fingerprint DOC`` and returns the document description.
+
+        ``DOC`` is a document JSON or a PDF; a PDF is parsed first (or found in the parse cache),
+        with ``parse_options`` (the keyword arguments of ``parse_pdf`` but ``output_format``).
+        """
+        from .pdf import ParseOptions
+
         _check_timeout(timeout)
+        options = ParseOptions(**parse_options)
         self._require_file(doc)
-        command = (*self.command_prefix, "fingerprint", "--", os.fspath(doc))
-        result: dict[str, Any] = _load_json(_decode_stdout(self._run(command, timeout=timeout), command), command)
+        command = (
+            *self.command_prefix,
+            "fingerprint",
+            *options.arguments(include_format=False),
+            "--",
+            os.fspath(doc),
+        )
+        stdout = self._run(command, timeout=timeout, environment=parse_environment(self.env))
+        result: dict[str, Any] = _load_json(_decode_stdout(stdout, command), command)
         return result
+
+    def parse_pdf(
+        self,
+        input_pdf: PathLike,
+        *,
+        output_format: str = "json",
+        pages: str | None = None,
+        diagnostics: bool = False,
+        timeout_seconds: float | None = None,
+        **options: Any,
+    ) -> Any:
+        """Runs ``doc parse INPUT_PDF --format FORMAT``: a dict for ``json``, else the text.
+
+        Markdown and text are returned exactly as written, trailing newline included. ``options``
+        are the extensions of ``ethos_py.parse_pdf`` (``password``, ``max_file_bytes``,
+        ``max_pages``, ``max_parse_ms``, ``max_memory_mib``, ``workers``, ``cache_dir``,
+        ``use_cache``, ``pdfium_library``). Failures raise the ``EthosCommandError`` subclass of
+        their code; ``timeout_seconds`` kills the command (``EthosTimeoutError``).
+        """
+        stdout = self.parse_pdf_bytes(
+            input_pdf,
+            output_format=output_format,
+            pages=pages,
+            diagnostics=diagnostics,
+            timeout_seconds=timeout_seconds,
+            **options,
+        )
+        command = (*self.command_prefix, "doc", "parse")
+        text = _decode_stdout(stdout, command)
+        return _load_json(text, command) if output_format == "json" else text
+
+    def parse_pdf_json(
+        self,
+        input_pdf: PathLike,
+        *,
+        pages: str | None = None,
+        diagnostics: bool = False,
+        timeout_seconds: float | None = None,
+        **options: Any,
+    ) -> Any:
+        """Parses a PDF and returns the document JSON value."""
+        return self.parse_pdf(
+            input_pdf, output_format="json", pages=pages, diagnostics=diagnostics, timeout_seconds=timeout_seconds, **options
+        )
+
+    def parse_pdf_markdown(
+        self,
+        input_pdf: PathLike,
+        *,
+        pages: str | None = None,
+        diagnostics: bool = False,
+        timeout_seconds: float | None = None,
+        **options: Any,
+    ) -> str:
+        """Parses a PDF and returns its Markdown rendering."""
+        text: str = self.parse_pdf(
+            input_pdf,
+            output_format="markdown",
+            pages=pages,
+            diagnostics=diagnostics,
+            timeout_seconds=timeout_seconds,
+            **options,
+        )
+        return text
+
+    def parse_pdf_text(
+        self,
+        input_pdf: PathLike,
+        *,
+        pages: str | None = None,
+        diagnostics: bool = False,
+        timeout_seconds: float | None = None,
+        **options: Any,
+    ) -> str:
+        """Parses a PDF and returns its plain text."""
+        text: str = self.parse_pdf(
+            input_pdf, output_format="text", pages=pages, diagnostics=diagnostics, timeout_seconds=timeout_seconds, **options
+        )
+        return text
+
+    def parse_pdf_bytes(
+        self,
+        input_pdf: PathLike,
+        *,
+        output_format: str = "json",
+        pages: str | None = None,
+        diagnostics: bool = False,
+        timeout_seconds: float | None = None,
+        **options: Any,
+    ) -> bytes:
+        """Like ``parse_pdf`` but returns stdout exactly as written (for byte comparisons)."""
+        from .pdf import ParseOptions
+
+        parse_options = ParseOptions(output_format=output_format, pages=pages, diagnostics=diagnostics, **options)
+        _check_timeout(timeout_seconds)
+        self._require_file(input_pdf)
+        # "--" keeps a PDF path that starts with "-" from being read as an option.
+        command = (
+            *self.command_prefix,
+            "doc",
+            "parse",
+            *parse_options.arguments(),
+            "--",
+            os.fspath(input_pdf),
+        )
+        return self._run(command, timeout=timeout_seconds, environment=parse_environment(self.env))
 
     def explain(self, *, timeout: float | None = 30.0) -> dict[str, Any]:
         """Runs ``explain`` and returns the built-in verification config."""
@@ -195,25 +317,23 @@ class EthosCli:
         if not resolved.is_file():
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), os.fspath(path))
 
-    def _run(self, command: Sequence[str], *, timeout: float | None, accept_exit_1: bool = False) -> bytes:
-        run_env = None
-        if self.env is not None:
+    def _run(
+        self,
+        command: Sequence[str],
+        *,
+        timeout: float | None,
+        accept_exit_1: bool = False,
+        environment: Mapping[str, str] | None = None,
+    ) -> bytes:
+        run_env: dict[str, str] | None = None if environment is None else dict(environment)
+        if run_env is None and self.env is not None:
             run_env = dict(os.environ)
             run_env.update(self.env)
         try:
-            completed = subprocess.run(
-                list(command),
-                cwd=self.cwd,
-                env=run_env,
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                timeout=timeout,
-                check=False,
-            )
+            completed = _run_process_group(list(command), cwd=self.cwd, env=run_env, timeout=timeout)
         except (FileNotFoundError, PermissionError, NotADirectoryError) as error:
             raise EthosNotFoundError(self.ethos_bin) from error
         except subprocess.TimeoutExpired as error:
-            # subprocess.run has already killed and reaped the child.
             raise EthosTimeoutError(command, timeout or 0.0) from error
 
         returncode = completed.returncode
@@ -227,6 +347,39 @@ class EthosCli:
                 completed.stderr.decode("utf-8", errors="replace"),
             )
         return completed.stdout
+
+
+def _run_process_group(
+    argv: list[str], *, cwd: str | None, env: Mapping[str, str] | None, timeout: float | None
+) -> subprocess.CompletedProcess[bytes]:
+    """Runs ``argv`` in its own process group and collects its output.
+
+    On a timeout (or any interruption, Ctrl-C included) the whole group is killed, not just the
+    direct child: ``doc parse`` runs parse workers of its own, and none may outlive the call.
+    """
+    process = subprocess.Popen(
+        argv,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except BaseException:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        # No communicate() here: a stray process still holding the pipes must not block us.
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+        process.wait()
+        raise
+    return subprocess.CompletedProcess(argv, process.returncode, stdout, stderr)
 
 
 def _check_timeout(timeout: float | None) -> None:

@@ -22,9 +22,15 @@ __all__ = [
     "EthosOutputError",
     "EthosPythonSurfaceError",
     "EthosTimeoutError",
+    "FileTooLargeError",
     "InvalidPdfError",
+    "MemoryLimitExceededError",
+    "OcrRequiredError",
+    "PageLimitExceededError",
     "ParseTimeoutError",
+    "PasswordProtectedError",
     "PdfiumNotFoundError",
+    "UnsupportedPdfFeatureError",
     "command_error",
     "parse_envelope",
 ]
@@ -148,11 +154,47 @@ class ParseTimeoutError(EthosCommandError):
     """The command reported ``parse_timeout`` (exit 10)."""
 
 
+# The classes below are ours (the public wrapper has none for these codes): one per remaining
+# parse failure of CONTRACTS.md §1.4, so callers need not compare ``error_code`` strings.
+
+
+class PasswordProtectedError(EthosCommandError):
+    """The command reported ``password_protected`` (exit 5): the PDF needs a (different) password."""
+
+
+class PageLimitExceededError(EthosCommandError):
+    """The command reported ``page_limit_exceeded`` (exit 6): more pages than ``max_pages``."""
+
+
+class FileTooLargeError(EthosCommandError):
+    """The command reported ``file_too_large`` (exit 7): an input is larger than ``max_file_bytes``."""
+
+
+class OcrRequiredError(EthosCommandError):
+    """The command reported ``ocr_required`` (exit 8): the selected pages hold no extractable text."""
+
+
+class UnsupportedPdfFeatureError(EthosCommandError):
+    """The command reported ``unsupported_pdf_feature`` (exit 9), e.g. an unknown security handler."""
+
+
+class MemoryLimitExceededError(EthosCommandError):
+    """The command reported ``memory_limit_exceeded`` (exit 11): a parse worker passed ``max_memory_mib``."""
+
+
 _CLASS_BY_CODE: dict[str, type[EthosCommandError]] = {
     "invalid_pdf": InvalidPdfError,
     "corrupt_pdf": CorruptPdfError,
+    "password_protected": PasswordProtectedError,
+    "page_limit_exceeded": PageLimitExceededError,
+    "file_too_large": FileTooLargeError,
+    "ocr_required": OcrRequiredError,
+    "unsupported_pdf_feature": UnsupportedPdfFeatureError,
     "parse_timeout": ParseTimeoutError,
+    "memory_limit_exceeded": MemoryLimitExceededError,
 }
+# Used only when stderr holds no envelope (an old or foreign binary): the public wrapper's mapping,
+# kept as it is; our own classes are chosen by envelope code only.
 _CLASS_BY_EXIT: dict[int, type[EthosCommandError]] = {
     3: InvalidPdfError,
     4: CorruptPdfError,

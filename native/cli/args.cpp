@@ -179,6 +179,20 @@ bool parse_command(const CommandSpec& command, const std::vector<std::string>& t
   return true;
 }
 
+// A command name may be several words ("doc parse"); returns how many tokens from `index` spell
+// it, or 0 when they do not.
+std::size_t command_words_matched(std::string_view name, const std::vector<std::string>& tokens, std::size_t index) {
+  std::size_t words = 0;
+  while (!name.empty()) {
+    const std::size_t space = name.find(' ');
+    const std::string_view word = name.substr(0, space);
+    if (index + words >= tokens.size() || tokens[index + words] != word) return 0;
+    ++words;
+    name = space == std::string_view::npos ? std::string_view() : name.substr(space + 1);
+  }
+  return words;
+}
+
 }  // namespace
 
 int dispatch(const ProgramSpec& program, const std::vector<std::string>& tokens) {
@@ -207,11 +221,11 @@ int dispatch(const ProgramSpec& program, const std::vector<std::string>& tokens)
   }
   if (index >= tokens.size()) throw argument_error("COMMAND");
 
-  const std::string& name = tokens[index];
   for (const CommandSpec& command : program.commands) {
-    if (command.name != name) continue;
+    const std::size_t words = command_words_matched(command.name, tokens, index);
+    if (words == 0) continue;
     ParsedArgs args;
-    if (!parse_command(command, tokens, index + 1, args)) {
+    if (!parse_command(command, tokens, index + words, args)) {
       write_stdout(command_help(program, command));
       return 0;
     }

@@ -1,4 +1,4 @@
-// commands.cpp - the ethos-core flag table and the verify / fingerprint / explain commands.
+// commands.cpp - the ethos-core flag table and the verify / explain commands (parsing: parse_command).
 #include "commands.hpp"
 
 #include <optional>
@@ -8,6 +8,7 @@
 
 #include "core/api.hpp"
 #include "host_io.hpp"
+#include "parse_command.hpp"
 
 namespace ethos::cli {
 namespace {
@@ -80,13 +81,6 @@ int run_verify(const ParsedArgs& args) {
   return ungrounded ? 1 : 0;
 }
 
-int run_fingerprint(const ParsedArgs& args) {
-  const std::string bytes = read_input_file(args.positionals.at(0), "DOC");
-  const auto source = open_source(bytes, open_options(kNativeGrounding));
-  write_stdout(describe_source(*source) + "\n");
-  return 0;
-}
-
 int run_explain(const ParsedArgs&) {
   write_stdout(default_config_json() + "\n");
   return 0;
@@ -120,12 +114,29 @@ const ProgramSpec& program_spec() {
               run_verify,
           },
           CommandSpec{
+              "doc parse",
+              "Parse a PDF into an Ethos native document.",
+              "Parse PDF into an Ethos native document (JSON), or render it as Markdown or plain text.\n\n"
+              "PDFium runs only in child processes under the limits below; a parsed document is cached by "
+              "the fingerprint of its inputs and never parsed twice.",
+              {{"PDF", "The PDF file."}},
+              [] {
+                std::vector<OptionSpec> options{
+                    {"--format", "FORMAT", false, {"json", "markdown", "text"}, "Output format (default json)."}};
+                for (OptionSpec& option : parse_options()) options.push_back(option);
+                options.push_back({"--out", "FILE", false, {}, "Write the output atomically to FILE instead of stdout."});
+                return options;
+              }(),
+              run_doc_parse,
+          },
+          CommandSpec{
               "fingerprint",
               "Describe a source document and its fingerprints.",
-              "Open DOC as an ethos-native source and print its description (fingerprints, grounding, "
-              "counts) as JSON.",
-              {{"DOC", "An Ethos native document JSON."}},
-              {},
+              "Print the description (fingerprints, grounding, counts) of DOC as JSON. DOC is an Ethos native "
+              "document JSON, or a PDF (named *.pdf or starting with %PDF-), which is parsed first (or read from "
+              "the cache) with the parse options below; they are ignored for a JSON DOC.",
+              {{"DOC", "An Ethos native document JSON or a PDF."}},
+              parse_options(),
               run_fingerprint,
           },
           CommandSpec{

@@ -34,8 +34,8 @@ EthosError io_error(const std::string& argument, int err) {
   return host_error("host_io", {{"argument", argument}, {"reason", io_reason(err)}});
 }
 
-EthosError too_large(const std::string& argument) {
-  return host_error("file_too_large", {{"argument", argument}, {"max_bytes", kMaxInputBytes}});
+EthosError too_large(const std::string& argument, std::uint64_t max_bytes) {
+  return host_error("file_too_large", {{"argument", argument}, {"max_bytes", max_bytes}});
 }
 
 // Closes fd on scope exit unless released; keeps every early throw from leaking descriptors.
@@ -99,12 +99,16 @@ EthosError host_error(const std::string& code, nlohmann::json details) {
 }
 
 std::string read_input_file(const std::string& path, const std::string& argument) {
+  return read_input_file(path, argument, kMaxInputBytes);
+}
+
+std::string read_input_file(const std::string& path, const std::string& argument, std::uint64_t max_bytes) {
   // stat first: a directory or an oversized file is rejected without opening or reading it.
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw io_error(argument, errno);
   if (S_ISDIR(st.st_mode)) throw io_error(argument, EISDIR);
   const bool regular = S_ISREG(st.st_mode);
-  if (regular && static_cast<std::uint64_t>(st.st_size) > kMaxInputBytes) throw too_large(argument);
+  if (regular && static_cast<std::uint64_t>(st.st_size) > max_bytes) throw too_large(argument, max_bytes);
 
   int raw = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (raw < 0) throw io_error(argument, errno);
@@ -122,7 +126,7 @@ std::string read_input_file(const std::string& path, const std::string& argument
     if (n == 0) break;
     data.append(buffer.data(), static_cast<std::size_t>(n));
     // Pipes and devices have no size to stat, and a regular file may grow while we read.
-    if (data.size() > kMaxInputBytes) throw too_large(argument);
+    if (data.size() > max_bytes) throw too_large(argument, max_bytes);
   }
   return data;
 }

@@ -21,6 +21,8 @@ EthosError host_error(const std::string& code, nlohmann::json details = nlohmann
 // Reads a whole input file named on the command line. `argument` is how the user named it
 // (SOURCE, --citations, ...) and goes into the error details. Throws host_io / file_too_large.
 std::string read_input_file(const std::string& path, const std::string& argument);
+// The same with a configured limit (doc parse --max-file-bytes) instead of kMaxInputBytes.
+std::string read_input_file(const std::string& path, const std::string& argument, std::uint64_t max_bytes);
 
 // Replaces `path` with `bytes` atomically (temp file in the same directory, fsync, rename). On
 // failure no temp file is left and an existing file is untouched. Throws host_io.

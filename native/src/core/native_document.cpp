@@ -12,6 +12,7 @@
 #include "json/reader.hpp"
 #include "json/sha256.hpp"
 #include "json/strict_json.hpp"
+#include "text/utf8.hpp"
 
 namespace ethos {
 namespace {
@@ -132,6 +133,40 @@ void collect_ids(JsonValue payload, IdRegistry& ids) {
   collect("parser_warnings", ids.warnings);
 }
 
+// Parser artifacts of an element (extension): Unicode-scalar offsets of characters of its text,
+// strictly increasing (docs/pdf-parsing.md, "Faithful text and artifacts").
+std::vector<std::int64_t> read_offsets(ObjectReader& item, const char* key, std::size_t text_scalars) {
+  std::vector<std::int64_t> offsets;
+  const std::optional<JsonValue> value = item.optional(key);
+  if (!value) return offsets;
+  const std::string path = item.child_path(key);
+  const simdjson::dom::array list = expect_array(*value, path);
+  offsets.reserve(list.size());
+  std::size_t i = 0;
+  for (JsonValue entry : list) {
+    const std::int64_t offset = expect_int_at(entry, path, i, 0, kMaxInt);
+    if (static_cast<std::uint64_t>(offset) >= text_scalars) throw invalid_input("offset outside the text", index_path(path, i));
+    if (!offsets.empty() && offset <= offsets.back()) throw invalid_input("offsets must be sorted and unique", index_path(path, i));
+    offsets.push_back(offset);
+    ++i;
+  }
+  return offsets;
+}
+
+// Glyph geometry of a span (extension): one non-negative width per Unicode scalar of its text.
+std::vector<std::int64_t> read_advances(ObjectReader& item, const std::string& text) {
+  std::vector<std::int64_t> advances;
+  const std::optional<JsonValue> value = item.optional("advances");
+  if (!value) return advances;
+  const std::string path = item.child_path("advances");
+  const simdjson::dom::array list = expect_array(*value, path);
+  if (list.size() != utf8::scalar_count(text)) throw invalid_input("one advance per character is required", path);
+  advances.reserve(list.size());
+  std::size_t i = 0;
+  for (JsonValue entry : list) advances.push_back(expect_int_at(entry, path, i++, 0, kMaxInt));
+  return advances;
+}
+
 void read_warning(ObjectReader& item, const IdRegistry& ids) {
   check_id(item.required_string("id"), 'w', 4, item.child_path("id"));
   if (kWarningCodes.count(item.required_string("code")) == 0) throw invalid_input("invalid value", item.child_path("code"));
@@ -162,6 +197,7 @@ void read_payload(JsonValue payload_json, Source& source) {
     page.height = item.required_int("height", 0, kMaxInt);
     page.rotation = item.required_int("rotation", 0, 270);
     if (page.rotation % 90 != 0) throw invalid_input("invalid value", item.child_path("rotation"));
+    page.label = item.optional_string("label");
     source.pages.push_back(std::move(page));
   });
   // Span ownership is declared on elements (span_refs); remember it to attach owners to spans.
@@ -189,6 +225,9 @@ void read_payload(JsonValue payload_json, Source& source) {
       }
     }
     read_ref_list(item, "warning_refs", ids.warnings, false);
+    const std::size_t text_scalars = element.text ? utf8::scalar_count(*element.text) : 0;
+    element.line_breaks = read_offsets(item, "line_breaks", text_scalars);
+    element.hyphen_breaks = read_offsets(item, "hyphen_breaks", text_scalars);
     source.elements.push_back(std::move(element));
   });
   for_each_object(payload, "spans", [&](ObjectReader& item) {
@@ -218,6 +257,7 @@ void read_payload(JsonValue payload_json, Source& source) {
       throw invalid_input("invalid character offsets", item.path());
     }
     read_ref_list(item, "warning_refs", ids.warnings, false);
+    span.advances = read_advances(item, span.text);
     auto owner = span_owner.find(span.id);
     if (owner != span_owner.end()) span.element = owner->second;
     source.spans.push_back(std::move(span));

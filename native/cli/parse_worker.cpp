@@ -1,0 +1,156 @@
+// parse_worker.cpp - a parse worker: limits itself, loads PDFium and the PDF, then streams one
+// frame per page (extraction + layout) or one error frame back to the supervisor.
+#include "parse_worker.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <new>
+
+#include <fcntl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "json/c14n.hpp"
+#include "parse_frames.hpp"
+#include "pdf/layout.hpp"
+#include "pdf/layout_model.hpp"
+#include "pdf/pdfium_document.hpp"
+#include "pdf/pdfium_extract.hpp"
+#include "pdf/pdfium_library.hpp"
+
+namespace ethos::cli {
+namespace {
+
+bool write_all(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+bool send(int fd, FrameType type, std::uint32_t page, std::string_view payload) {
+  return write_all(fd, encode_frame_header(type, page, payload.size())) && write_all(fd, payload);
+}
+
+bool send_error(int fd, const EthosError& error) {
+  nlohmann::json body{{"code", error.code()}, {"message", std::string(error.what())}, {"details", error.details()}};
+  return send(fd, FrameType::kError, 0, to_c14n(body));
+}
+
+// The kernel-enforced backstop behind the supervisor's RSS polling: allocations far beyond the
+// limit fail in the worker even if they happen between two polls. It is set above the limit
+// because it counts address space PDFium maps but never touches.
+// The parent's stdout carries the document and its stderr exactly one envelope; nothing PDFium
+// might print may reach either, so the worker's standard streams go to /dev/null.
+void silence_stdio() {
+  const int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+  if (null_fd < 0) ::_exit(1);
+  for (int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) ::dup2(null_fd, fd);
+  ::close(null_fd);
+}
+
+void limit_self(std::uint64_t memory_limit_bytes) {
+  // Die with the supervisor: an orphaned worker must not keep parsing.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() == 1) ::_exit(1);
+  if (memory_limit_bytes > 0) {
+    const rlim_t backstop = static_cast<rlim_t>(memory_limit_bytes) * 2 + (rlim_t{256} << 20);
+    struct rlimit limit {backstop, backstop};
+    ::setrlimit(RLIMIT_DATA, &limit);
+  }
+}
+
+bool read_all(int fd, char* out, std::size_t size) {
+  while (size > 0) {
+    ssize_t n = ::read(fd, out, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    out += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+std::uint32_t read_u32(const unsigned char* p) {
+  return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
+         static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
+}
+
+// Blocks until the supervisor sends this probe its pages; a closed channel means none.
+std::vector<int> receive_pages(int command_fd, int page_count) {
+  std::vector<int> pages;
+  unsigned char header[4];
+  if (!read_all(command_fd, reinterpret_cast<char*>(header), sizeof header)) return pages;
+  const std::uint32_t count = read_u32(header);
+  if (count > static_cast<std::uint32_t>(page_count)) return pages;  // never more than exist
+  std::string body(std::size_t{count} * 4, '\0');
+  if (!read_all(command_fd, body.data(), body.size())) return pages;
+  pages.reserve(count);
+  for (std::uint32_t k = 0; k < count; ++k) {
+    pages.push_back(static_cast<int>(read_u32(reinterpret_cast<const unsigned char*>(body.data()) + 4 * k)));
+  }
+  return pages;
+}
+
+void work(int fd, const WorkerTask& task) {
+  const pdf::pdfium::Api& api = pdf::load_pdfium(task.library_path);
+  pdf::PdfiumDocument document(api, task.pdf, task.password);
+  std::vector<int> received;
+  if (task.probe) {
+    if (!send(fd, FrameType::kPageCount, static_cast<std::uint32_t>(document.page_count()), {})) return;
+    if (task.command_fd < 0) return;
+    received = receive_pages(task.command_fd, document.page_count());
+    ::close(task.command_fd);
+  }
+  for (int page : task.probe ? received : task.pages) {
+    const pdf::RawPage raw = pdf::extract_page(api, document.handle(), page);
+    const std::string encoded = pdf::encode_page_layout(pdf::layout_page(raw));
+    if (!send(fd, FrameType::kPage, static_cast<std::uint32_t>(page), encoded)) return;
+  }
+}
+
+}  // namespace
+
+std::string encode_page_list(const std::vector<int>& pages) {
+  std::string out;
+  out.reserve(4 + 4 * pages.size());
+  auto put = [&out](std::uint32_t v) {
+    for (int k = 0; k < 4; ++k) out += static_cast<char>((v >> (8 * k)) & 0xFF);
+  };
+  put(static_cast<std::uint32_t>(pages.size()));
+  for (int page : pages) put(static_cast<std::uint32_t>(page));
+  return out;
+}
+
+void run_worker(int out_fd, const WorkerTask& task) noexcept {
+  // A parent started with a closed standard stream may have been given the pipe as fd 0-2; move
+  // it out of the way before those are replaced.
+  if (out_fd <= STDERR_FILENO) out_fd = ::fcntl(out_fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+  if (out_fd < 0) ::_exit(1);
+  silence_stdio();
+  limit_self(task.memory_limit_bytes);
+  int status = 0;
+  try {
+    work(out_fd, task);
+  } catch (const EthosError& error) {
+    status = send_error(out_fd, error) ? 0 : 1;
+  } catch (const std::bad_alloc&) {
+    status = send_error(out_fd, EthosError("memory_limit_exceeded", find_error_code("memory_limit_exceeded")->default_message)) ? 0 : 1;
+  } catch (...) {
+    status = 1;  // the supervisor reports a worker that ends without its pages as internal_error
+  }
+  ::close(out_fd);
+  // _exit: the parent's atexit handlers and static destructors belong to the parent.
+  ::_exit(status);
+}
+
+}  // namespace ethos::cli

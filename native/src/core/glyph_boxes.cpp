@@ -1,0 +1,53 @@
+// glyph_boxes.cpp - per-character x-ranges from span advances, merged into one box per visual line.
+#include "core/glyph_boxes.hpp"
+
+#include <algorithm>
+
+namespace ethos {
+namespace {
+
+// Two boxes lie on one visual line when their y-ranges overlap by half of the smaller height.
+bool same_line(const Bbox& a, const Bbox& b) {
+  const std::int64_t overlap = std::min(a.y1, b.y1) - std::max(a.y0, b.y0);
+  const std::int64_t smaller = std::min(a.y1 - a.y0, b.y1 - b.y0);
+  return overlap >= 0 && overlap * 2 >= smaller;
+}
+
+}  // namespace
+
+std::vector<PageBox> boxes_for_range(const Source& source, std::size_t element, std::int64_t start, std::int64_t end) {
+  std::vector<PageBox> out;
+  if (element >= source.elements.size() || start >= end) return out;
+  const Element& target = source.elements[element];
+  // The element's spans with their offsets, in text order.
+  std::vector<const Span*> spans;
+  for (std::size_t index : source.spans_on_page(target.page)) {
+    const Span& span = source.spans[index];
+    if (span.element == element && span.char_start && span.char_end && span.bbox) spans.push_back(&span);
+  }
+  std::sort(spans.begin(), spans.end(), [](const Span* a, const Span* b) { return *a->char_start < *b->char_start; });
+  for (const Span* span : spans) {
+    const std::int64_t from = std::max(start, *span->char_start), to = std::min(end, *span->char_end);
+    if (from >= to) continue;
+    Bbox piece = *span->bbox;
+    const auto length = static_cast<std::size_t>(*span->char_end - *span->char_start);
+    if (span->advances.size() == length) {
+      const auto first = static_cast<std::size_t>(from - *span->char_start);
+      const auto last = static_cast<std::size_t>(to - *span->char_start);
+      std::int64_t x = span->bbox->x0;
+      for (std::size_t i = 0; i < first; ++i) x += span->advances[i];
+      piece.x0 = x;
+      for (std::size_t i = first; i < last; ++i) x += span->advances[i];
+      piece.x1 = x;
+    }
+    if (!out.empty() && out.back().page == span->page && same_line(out.back().bbox, piece)) {
+      Bbox& line = out.back().bbox;
+      line = {std::min(line.x0, piece.x0), std::min(line.y0, piece.y0), std::max(line.x1, piece.x1), std::max(line.y1, piece.y1)};
+    } else {
+      out.push_back({span->page, piece});
+    }
+  }
+  return out;
+}
+
+}  // namespace ethos

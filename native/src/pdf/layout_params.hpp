@@ -1,0 +1,50 @@
+// layout_params.hpp - every layout threshold in one place; the profile hash covers all of them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <nlohmann/json.hpp>
+
+namespace ethos::pdf::params {
+
+// Glyph visibility (layout_glyphs.cpp).
+constexpr double kMinVisibleFontSizePt = 0.5;     // smaller text cannot be read
+constexpr std::uint32_t kNearWhiteChannel = 0xF0;  // every colour channel at least this is "white"
+// Tables (layout_tables.cpp), in quanta.
+constexpr std::int64_t kRuleTolerance = 300;       // rules that almost meet still meet
+constexpr std::int64_t kMinCellExtent = 200;       // closer rules are one (double) rule
+constexpr std::int64_t kMinRuleLength = 300;       // shorter strokes are pieces of curves or marks
+constexpr std::size_t kMaxGridLines = 200;         // more distinct rule positions: a plot, not a table
+constexpr std::size_t kMaxWordsPerCell = 12;       // longer pieces are running text, not cells
+constexpr std::size_t kMinColumnWords = 4;         // median words per line of a page text column
+// Page layout (layout_page.cpp).
+constexpr std::int64_t kMinRegionExtent = 400;     // smaller images are decoration
+constexpr std::int64_t kCaptionDistance = 3000;    // between an image and its caption
+constexpr std::int64_t kMinGutter = 600;           // the narrowest column gutter accepted
+constexpr std::int64_t kHeadingSizePercent = 115;  // a heading's font vs the body size
+constexpr std::size_t kMaxHeadingScalars = 200;
+constexpr std::size_t kMaxBoldHeadingScalars = 120;
+constexpr std::size_t kMaxHeadingLines = 3;
+// Running headers and footers (assemble_running.cpp).
+constexpr std::int64_t kEdgeBandPercent = 12;      // top/bottom band of the page height
+constexpr std::int64_t kSameHeight = 600;          // "the same position" across pages
+constexpr std::size_t kMinSharePercent = 40;       // of the document's pages
+// Chunks (assemble.cpp).
+constexpr std::int64_t kChunkTokens = 512;
+
+// The parameters as JSON, part of the profile object whose hash documents carry.
+inline nlohmann::json layout_parameters() {
+  return {{"caption_distance_q", kCaptionDistance},     {"chunk_tokens", kChunkTokens},
+          {"edge_band_percent", kEdgeBandPercent},      {"heading_size_percent", kHeadingSizePercent},
+          {"layout_version", 1},                        {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
+          {"max_heading_lines", kMaxHeadingLines},      {"max_heading_scalars", kMaxHeadingScalars},
+          {"max_words_per_cell", kMaxWordsPerCell},     {"min_column_words", kMinColumnWords},     {"min_cell_extent_q", kMinCellExtent},       {"min_rule_length_q", kMinRuleLength},
+          {"max_grid_lines", kMaxGridLines},
+          {"min_gutter_q", kMinGutter},                 {"min_region_extent_q", kMinRegionExtent},
+          {"min_share_percent", kMinSharePercent},      {"min_visible_font_size_cpt", static_cast<std::int64_t>(kMinVisibleFontSizePt * 100)},
+          {"near_white_channel", kNearWhiteChannel},    {"rule_tolerance_q", kRuleTolerance},
+          {"same_height_q", kSameHeight}};
+}
+
+}  // namespace ethos::pdf::params

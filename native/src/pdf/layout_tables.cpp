@@ -1,0 +1,435 @@
+// layout_tables.cpp - ruled-grid and whitespace-grid detection and the assignment of text to cells.
+#include "pdf/layout_tables.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "pdf/layout_params.hpp"
+
+namespace ethos::pdf {
+namespace {
+
+using params::kMaxWordsPerCell;
+using params::kMinColumnWords;
+using params::kMinCellExtent;
+using params::kMaxGridLines;
+using params::kMinRuleLength;
+using params::kRuleTolerance;
+
+struct Segment {
+  std::int64_t at = 0, from = 0, to = 0;  // horizontal: y, x0..x1; vertical: x, y0..y1
+};
+
+struct UnionFind {
+  std::vector<std::size_t> parent;
+  explicit UnionFind(std::size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), std::size_t{0}); }
+  std::size_t find(std::size_t i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  }
+  void unite(std::size_t a, std::size_t b) {
+    a = find(a);
+    b = find(b);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);  // smallest index is the root: deterministic
+  }
+};
+
+// Sorted positions with neighbours closer than the tolerance merged (their mean kept).
+std::vector<std::int64_t> distinct_positions(std::vector<std::int64_t> values) {
+  std::sort(values.begin(), values.end());
+  std::vector<std::int64_t> out;
+  for (std::int64_t v : values) {
+    if (out.empty() || v - out.back() > kMinCellExtent) out.push_back(v);
+  }
+  return out;
+}
+
+bool covers(const std::vector<Segment>& rules, std::int64_t at, std::int64_t point) {
+  return std::any_of(rules.begin(), rules.end(), [&](const Segment& r) {
+    return std::abs(r.at - at) <= kRuleTolerance && point >= r.from - kRuleTolerance && point <= r.to + kRuleTolerance;
+  });
+}
+
+bool inside(const Bbox& box, std::int64_t x, std::int64_t y) { return x >= box.x0 && x <= box.x1 && y >= box.y0 && y <= box.y1; }
+
+// The grid of one cluster of rules, or a grid with no cells when the rules do not form one.
+Grid grid_from_rules(const std::vector<Segment>& horizontal, const std::vector<Segment>& vertical) {
+  Grid grid;
+  std::vector<std::int64_t> xs_raw, ys_raw;
+  for (const Segment& v : vertical) xs_raw.push_back(v.at);
+  for (const Segment& h : horizontal) ys_raw.push_back(h.at);
+  const std::vector<std::int64_t> xs = distinct_positions(xs_raw), ys = distinct_positions(ys_raw);
+  if (xs.size() < 3 && ys.size() < 3) return grid;  // a single framed box is not a table
+  if (xs.size() < 2 || ys.size() < 2) return grid;
+  if (xs.size() > kMaxGridLines || ys.size() > kMaxGridLines) return grid;  // a plot or a pattern
+  const std::size_t rows = ys.size() - 1, cols = xs.size() - 1;
+  UnionFind groups(rows * cols);
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::int64_t y_mid = (ys[r] + ys[r + 1]) / 2;
+    for (std::size_t c = 1; c < cols; ++c) {
+      if (!covers(vertical, xs[c], y_mid)) groups.unite(r * cols + c - 1, r * cols + c);
+    }
+  }
+  for (std::size_t c = 0; c < cols; ++c) {
+    const std::int64_t x_mid = (xs[c] + xs[c + 1]) / 2;
+    for (std::size_t r = 1; r < rows; ++r) {
+      if (!covers(horizontal, ys[r], x_mid)) groups.unite((r - 1) * cols + c, r * cols + c);
+    }
+  }
+  // A group becomes one spanning cell when it is a full rectangle; otherwise its base cells stay.
+  std::vector<std::size_t> r_min(rows * cols, rows), r_max(rows * cols, 0), c_min(rows * cols, cols),
+      c_max(rows * cols, 0), size(rows * cols, 0);
+  for (std::size_t i = 0; i < rows * cols; ++i) {
+    const std::size_t g = groups.find(i), r = i / cols, c = i % cols;
+    r_min[g] = std::min(r_min[g], r);
+    r_max[g] = std::max(r_max[g], r);
+    c_min[g] = std::min(c_min[g], c);
+    c_max[g] = std::max(c_max[g], c);
+    ++size[g];
+  }
+  for (std::size_t i = 0; i < rows * cols; ++i) {
+    const std::size_t g = groups.find(i), r = i / cols, c = i % cols;
+    const bool rectangle = size[g] == (r_max[g] - r_min[g] + 1) * (c_max[g] - c_min[g] + 1);
+    GridCell cell;
+    if (rectangle) {
+      if (r != r_min[g] || c != c_min[g]) continue;  // the group's top-left base cell stands for it
+      cell.row_span = static_cast<std::int64_t>(r_max[g] - r + 1);
+      cell.col_span = static_cast<std::int64_t>(c_max[g] - c + 1);
+    }
+    cell.row = static_cast<std::int64_t>(r);
+    cell.col = static_cast<std::int64_t>(c);
+    cell.bbox = {xs[c], ys[r], xs[c + static_cast<std::size_t>(cell.col_span)], ys[r + static_cast<std::size_t>(cell.row_span)]};
+    grid.cells.push_back(std::move(cell));
+  }
+  grid.n_rows = static_cast<std::int64_t>(rows);
+  grid.n_cols = static_cast<std::int64_t>(cols);
+  grid.bbox = {xs.front(), ys.front(), xs.back(), ys.back()};
+  return grid;
+}
+
+// Lines of a cell in reading order: top to bottom, left to right within a visual line.
+void order_cell_lines(std::vector<Line>& lines) {
+  std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
+    if (same_band(a.bbox, b.bbox)) return a.bbox.x0 < b.bbox.x0;
+    return a.bbox.y0 < b.bbox.y0;
+  });
+}
+
+// One visual line from two pieces of it: the right piece after the left, with a generated word
+// gap between them (it owns the horizontal gap, like PDFium's own gap spaces).
+Line join_pieces(const Line& left, const Line& right) {
+  Line joined = left;
+  Glyph gap = left.glyphs.back();
+  gap.codepoint = U' ';
+  gap.generated = true;
+  gap.line_end_hyphen = false;
+  joined.glyphs.push_back(gap);
+  joined.glyphs.insert(joined.glyphs.end(), right.glyphs.begin(), right.glyphs.end());
+  joined.bbox = unite(left.bbox, right.bbox);
+  joined.order = std::min(left.order, right.order);
+  return joined;
+}
+
+std::size_t word_count(const Line& line) {
+  std::size_t words = 1;
+  for (const Glyph& g : line.glyphs) words += (g.codepoint == U' ') ? 1 : 0;
+  return words;
+}
+
+}  // namespace
+
+std::vector<Grid> find_ruled_tables(const RawPage& page, std::vector<Glyph>& glyphs) {
+  std::vector<Segment> horizontal, vertical;
+  for (const RawRule& rule : page.rules) {
+    const Bbox b{quantize(rule.box.x0), quantize(rule.box.y0), quantize(rule.box.x1), quantize(rule.box.y1)};
+    // Very short strokes are the pieces of curves and marks (plots draw thousands), not borders.
+    if (std::max(b.x1 - b.x0, b.y1 - b.y0) < kMinRuleLength) continue;
+    if (rule.horizontal) {
+      horizontal.push_back({(b.y0 + b.y1) / 2, std::min(b.x0, b.x1), std::max(b.x0, b.x1)});
+    } else {
+      vertical.push_back({(b.x0 + b.x1) / 2, std::min(b.y0, b.y1), std::max(b.y0, b.y1)});
+    }
+  }
+  // Cluster rules that touch (within tolerance); horizontal rules are 0..H-1, vertical H...
+  const std::size_t h_count = horizontal.size();
+  UnionFind clusters(h_count + vertical.size());
+  for (std::size_t i = 0; i < h_count; ++i) {
+    for (std::size_t j = 0; j < vertical.size(); ++j) {
+      const Segment& h = horizontal[i];
+      const Segment& v = vertical[j];
+      if (v.at >= h.from - kRuleTolerance && v.at <= h.to + kRuleTolerance && h.at >= v.from - kRuleTolerance &&
+          h.at <= v.to + kRuleTolerance) {
+        clusters.unite(i, h_count + j);
+      }
+    }
+  }
+  // One pass to gather each cluster's rules (keyed by its root, the smallest member index).
+  std::map<std::size_t, std::pair<std::vector<Segment>, std::vector<Segment>>> members;
+  for (std::size_t i = 0; i < h_count + vertical.size(); ++i) {
+    auto& [hs, vs] = members[clusters.find(i)];
+    if (i < h_count) {
+      hs.push_back(horizontal[i]);
+    } else {
+      vs.push_back(vertical[i - h_count]);
+    }
+  }
+  std::vector<Grid> grids;
+  for (const auto& [root, rules] : members) {
+    const auto& [hs, vs] = rules;
+    if (hs.size() < 2 || vs.size() < 2) continue;
+    Grid grid = grid_from_rules(hs, vs);
+    if (!grid.cells.empty()) grids.push_back(std::move(grid));
+  }
+  if (grids.empty()) return grids;
+  // Glyphs move into the cell that holds their centre; a generated space follows its predecessor.
+  std::vector<std::vector<std::vector<Glyph>>> cell_glyphs(grids.size());
+  for (std::size_t t = 0; t < grids.size(); ++t) cell_glyphs[t].resize(grids[t].cells.size());
+  std::vector<Glyph> rest;
+  std::vector<Glyph>* last_target = &rest;
+  for (const Glyph& g : glyphs) {
+    if (g.generated) {
+      last_target->push_back(g);
+      continue;
+    }
+    const std::int64_t cx = (g.x0 + g.x1) / 2, cy = (g.y0 + g.y1) / 2;
+    last_target = &rest;
+    for (std::size_t t = 0; t < grids.size() && last_target == &rest; ++t) {
+      if (!inside(grids[t].bbox, cx, cy)) continue;
+      for (std::size_t c = 0; c < grids[t].cells.size(); ++c) {
+        if (inside(grids[t].cells[c].bbox, cx, cy)) {
+          last_target = &cell_glyphs[t][c];
+          break;
+        }
+      }
+    }
+    last_target->push_back(g);
+  }
+  std::vector<Grid> with_text;
+  for (std::size_t t = 0; t < grids.size(); ++t) {
+    bool any_text = false;
+    for (std::size_t c = 0; c < grids[t].cells.size(); ++c) {
+      grids[t].cells[c].lines = build_lines(cell_glyphs[t][c]);
+      order_cell_lines(grids[t].cells[c].lines);
+      any_text = any_text || !grids[t].cells[c].lines.empty();
+    }
+    if (any_text) {
+      with_text.push_back(std::move(grids[t]));
+    } else {
+      // A ruled grid with no text (a chart's frame, a form) is no table; its glyphs (only
+      // generated spaces, if any) stay in the page flow.
+      for (auto& cell : cell_glyphs[t]) rest.insert(rest.end(), cell.begin(), cell.end());
+    }
+  }
+  std::stable_sort(rest.begin(), rest.end(), [](const Glyph& a, const Glyph& b) { return a.order < b.order; });
+  glyphs = std::move(rest);
+  return with_text;
+}
+
+namespace {
+
+std::size_t median(std::vector<std::size_t> values) {
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2), values.end());
+  return values[values.size() / 2];
+}
+
+// Page column gutters: x-ranges at least `min_gutter` wide that (almost) no line crosses, with a
+// real share of the lines on each side. Table columns are not gutters: the page's other lines
+// cross them. Returned as the x where each gutter starts, ascending.
+std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int64_t min_gutter) {
+  std::vector<std::int64_t> out;
+  if (lines.size() < 6) return out;
+  std::vector<std::pair<std::int64_t, int>> events;  // (x, +1 line starts / -1 line ends)
+  for (const Line& line : lines) {
+    events.emplace_back(line.bbox.x0, 1);
+    events.emplace_back(line.bbox.x1, -1);
+  }
+  std::sort(events.begin(), events.end());
+  const std::size_t crossing_allowed = std::max<std::size_t>(1, lines.size() / 20);
+  const std::size_t side_needed = std::max<std::size_t>(3, lines.size() / 10);
+  std::size_t open = 0;
+  std::int64_t run_start = 0;
+  bool in_run = false;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (events[i].second > 0) {
+      ++open;
+    } else {
+      --open;
+    }
+    const bool last_at_x = i + 1 == events.size() || events[i + 1].first != events[i].first;
+    if (!last_at_x) continue;
+    if (open <= crossing_allowed && !in_run && i + 1 < events.size()) {
+      in_run = true;
+      run_start = events[i].first;
+    } else if (open > crossing_allowed && in_run) {
+      in_run = false;
+      const std::int64_t run_end = events[i].first;
+      if (run_end - run_start < min_gutter) continue;
+      // At least one side must hold running text (lines of several words): between two narrow
+      // columns of short entries the gap is a table's, not the page's.
+      std::vector<std::size_t> left, right;
+      for (const Line& line : lines) {
+        if (line.bbox.x1 <= run_start) left.push_back(word_count(line));
+        if (line.bbox.x0 >= run_end) right.push_back(word_count(line));
+      }
+      if (left.size() >= side_needed && right.size() >= side_needed && (median(left) >= kMinColumnWords ||
+          median(right) >= kMinColumnWords)) {
+        out.push_back(run_start);
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<Grid> whitespace_tables_in(std::vector<Line>& lines);
+
+}  // namespace
+
+std::vector<Grid> find_whitespace_tables(std::vector<Line>& lines, std::int64_t min_gutter) {
+  // Each page column on its own, so that lines of neighbouring columns never form table rows.
+  const std::vector<std::int64_t> gutters = page_gutters(lines, min_gutter);
+  std::vector<std::vector<Line>> columns(gutters.size() + 1);
+  for (Line& line : lines) {
+    const std::int64_t centre = (line.bbox.x0 + line.bbox.x1) / 2;
+    const auto column = static_cast<std::size_t>(std::upper_bound(gutters.begin(), gutters.end(), centre) - gutters.begin());
+    columns[column].push_back(std::move(line));
+  }
+  lines.clear();
+  std::vector<Grid> grids;
+  for (std::vector<Line>& column : columns) {
+    for (Grid& grid : whitespace_tables_in(column)) grids.push_back(std::move(grid));
+    for (Line& line : column) lines.push_back(std::move(line));
+  }
+  // Back in content order, as build_lines made them.
+  std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.order < b.order; });
+  return grids;
+}
+
+namespace {
+
+std::vector<Grid> whitespace_tables_in(std::vector<Line>& lines) {
+  // Visual rows: line pieces sharing a band, top to bottom.
+  std::vector<std::size_t> by_top(lines.size());
+  std::iota(by_top.begin(), by_top.end(), std::size_t{0});
+  std::stable_sort(by_top.begin(), by_top.end(), [&](std::size_t a, std::size_t b) {
+    if (lines[a].bbox.y0 != lines[b].bbox.y0) return lines[a].bbox.y0 < lines[b].bbox.y0;
+    return lines[a].bbox.x0 < lines[b].bbox.x0;
+  });
+  std::vector<std::vector<std::size_t>> rows;
+  for (std::size_t i : by_top) {
+    if (!lines[i].horizontal) continue;
+    if (!rows.empty() && same_band(lines[rows.back().front()].bbox, lines[i].bbox)) {
+      rows.back().push_back(i);
+    } else {
+      rows.push_back({i});
+    }
+  }
+  for (auto& row : rows) {
+    std::sort(row.begin(), row.end(), [&](std::size_t a, std::size_t b) { return lines[a].bbox.x0 < lines[b].bbox.x0; });
+  }
+  // Gutters of a set of rows: the gaps in the union of their pieces' x-ranges.
+  const auto gutters = [&](std::size_t first, std::size_t last) {
+    std::vector<std::pair<std::int64_t, std::int64_t>> ranges;
+    for (std::size_t r = first; r <= last; ++r) {
+      for (std::size_t i : rows[r]) ranges.emplace_back(lines[i].bbox.x0, lines[i].bbox.x1);
+    }
+    std::sort(ranges.begin(), ranges.end());
+    std::vector<std::pair<std::int64_t, std::int64_t>> gaps;
+    std::int64_t reach = ranges.front().second;
+    for (const auto& [x0, x1] : ranges) {
+      if (x0 > reach) gaps.emplace_back(reach, x0);
+      reach = std::max(reach, x1);
+    }
+    return gaps;
+  };
+  const auto usable = [&](std::size_t r) {
+    if (rows[r].size() < 2) return false;
+    return std::all_of(rows[r].begin(), rows[r].end(), [&](std::size_t i) { return word_count(lines[i]) <= kMaxWordsPerCell; });
+  };
+  // Rows of one grid follow each other closely: at most two row heights apart.
+  const auto close = [&](std::size_t above, std::size_t below) {
+    std::int64_t bottom = 0, height = 0;
+    for (std::size_t i : rows[above]) {
+      bottom = std::max(bottom, lines[i].bbox.y1);
+      height = std::max(height, lines[i].height());
+    }
+    return lines[rows[below].front()].bbox.y0 - bottom <= 2 * height;
+  };
+  std::vector<Grid> grids;
+  std::vector<Line> merged_rows;
+  std::vector<bool> used(lines.size(), false);
+  std::size_t r = 0;
+  while (r < rows.size()) {
+    if (!usable(r)) {
+      ++r;
+      continue;
+    }
+    std::size_t end = r;  // inclusive
+    while (end + 1 < rows.size() && usable(end + 1) && close(end, end + 1) && gutters(r, end + 1).size() >= 2) ++end;
+    const auto gaps = gutters(r, end);
+    const bool wide = std::any_of(rows.begin() + static_cast<std::ptrdiff_t>(r), rows.begin() + static_cast<std::ptrdiff_t>(end) + 1,
+                                  [](const std::vector<std::size_t>& row) { return row.size() >= 3; });
+    if (end - r + 1 < 3 || gaps.size() < 2 || !wide) {
+      // Not a grid. Three or more close rows of exactly two pieces sharing one gap are a
+      // key/description list (a reference card, a glossary, a table of contents): each row is
+      // read as one line, so the reading order does not take every key before every description.
+      std::size_t pairs_end = r;
+      while (rows[r].size() == 2 && pairs_end + 1 < rows.size() && rows[pairs_end + 1].size() == 2 && usable(pairs_end + 1) &&
+             close(pairs_end, pairs_end + 1) && !gutters(r, pairs_end + 1).empty()) {
+        ++pairs_end;
+      }
+      // One side is clearly narrower (keys, or a table of contents' page numbers); two columns
+      // of similar width are page columns instead.
+      std::int64_t left_width = 0, right_width = 0;
+      for (std::size_t row = r; row <= pairs_end; ++row) {
+        left_width += lines[rows[row][0]].bbox.x1 - lines[rows[row][0]].bbox.x0;
+        right_width += lines[rows[row][1]].bbox.x1 - lines[rows[row][1]].bbox.x0;
+      }
+      if (pairs_end - r + 1 >= 3 && std::min(left_width, right_width) * 3 <= std::max(left_width, right_width) * 2) {
+        for (std::size_t row = r; row <= pairs_end; ++row) {
+          merged_rows.push_back(join_pieces(lines[rows[row][0]], lines[rows[row][1]]));
+          used[rows[row][0]] = used[rows[row][1]] = true;
+        }
+        r = pairs_end + 1;
+        continue;
+      }
+      r = std::max(end, r) + 1;
+      continue;
+    }
+    Grid grid;
+    grid.n_rows = static_cast<std::int64_t>(end - r + 1);
+    grid.n_cols = static_cast<std::int64_t>(gaps.size() + 1);
+    bool first_piece = true;
+    for (std::size_t row = r; row <= end; ++row) {
+      std::vector<GridCell> cells(gaps.size() + 1);
+      for (std::size_t i : rows[row]) {
+        std::size_t col = 0;
+        while (col < gaps.size() && lines[i].bbox.x0 >= gaps[col].second) ++col;
+        GridCell& cell = cells[col];
+        cell.bbox = cell.lines.empty() ? lines[i].bbox : unite(cell.bbox, lines[i].bbox);
+        cell.lines.push_back(lines[i]);
+        grid.bbox = first_piece ? lines[i].bbox : unite(grid.bbox, lines[i].bbox);
+        first_piece = false;
+        used[i] = true;
+      }
+      for (std::size_t col = 0; col < cells.size(); ++col) {
+        if (cells[col].lines.empty()) continue;  // no text: no cell (its box would be invented)
+        cells[col].row = static_cast<std::int64_t>(row - r);
+        cells[col].col = static_cast<std::int64_t>(col);
+        grid.cells.push_back(std::move(cells[col]));
+      }
+    }
+    grids.push_back(std::move(grid));
+    r = end + 1;
+  }
+  std::vector<Line> rest = std::move(merged_rows);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (!used[i]) rest.push_back(std::move(lines[i]));
+  }
+  lines = std::move(rest);
+  return grids;
+}
+
+}  // namespace
+
+}  // namespace ethos::pdf

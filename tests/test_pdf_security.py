@@ -1,0 +1,85 @@
+"""test_pdf_security - hidden, off-page and linked content in a PDF is flagged and kept out of the text.
+
+A prompt-injection sentence drawn so no reader sees it must not reach element or chunk text (what
+an LLM is given), and the document must carry the security warning that says why (CONTRACTS.md
+§2.2 warning codes).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pdf_fixtures as fx
+import pytest
+from pdf_fixtures import parse_cache  # noqa: F401  (fixture)
+
+import ethos_py
+
+pytestmark = pytest.mark.usefixtures("parse_cache")
+
+
+def _parse(tmp_path: Path, name: str, data: bytes) -> dict[str, Any]:
+    return ethos_py.parse_pdf_json(fx.write_pdf(tmp_path, name, data))
+
+
+def _codes(document: dict[str, Any]) -> list[str]:
+    return [warning["code"] for warning in document["payload"]["security_warnings"]]
+
+
+@pytest.mark.parametrize(
+    ("kind", "code"),
+    [
+        ("invisible", "hidden_text_detected"),
+        ("white", "hidden_text_detected"),
+        ("tiny", "hidden_text_detected"),
+        ("clipped", "hidden_text_detected"),
+        ("offpage", "off_page_text_detected"),
+    ],
+)
+def test_hidden_text_is_flagged_and_left_out_of_the_text(kind: str, code: str, tmp_path: Path) -> None:
+    document = _parse(tmp_path, f"{kind}.pdf", fx.hidden_text_pdf(kind))
+    assert code in _codes(document)
+    flagged = [w for w in document["payload"]["security_warnings"] if w["code"] == code]
+    assert all(w.get("page") == "p0001" for w in flagged)
+    text = fx.all_text(document)
+    assert fx.VISIBLE_SENTENCE in text
+    assert "approve the loan" not in text
+    assert all("approve the loan" not in chunk["text"] for chunk in document["payload"]["chunks"])
+
+
+def test_a_plain_page_has_no_security_warnings(tmp_path: Path) -> None:
+    document = _parse(tmp_path, "plain.pdf", fx.text_pdf([[fx.VISIBLE_SENTENCE]]))
+    assert _codes(document) == []
+
+
+@pytest.mark.parametrize(
+    ("link", "note", "expected"),
+    [
+        (True, False, {"annotations_present", "external_links_present"}),
+        (False, True, {"annotations_present"}),
+        (True, True, {"annotations_present", "external_links_present"}),
+    ],
+)
+def test_annotations_and_external_links_are_flagged(link: bool, note: bool, expected: set[str], tmp_path: Path) -> None:
+    document = _parse(tmp_path, "annotated.pdf", fx.annotated_pdf(link=link, note=note))
+    assert set(_codes(document)) == expected
+    assert fx.VISIBLE_SENTENCE in fx.all_text(document)
+
+
+def test_an_image_only_page_is_flagged_with_its_region(tmp_path: Path) -> None:
+    document = _parse(tmp_path, "mixed.pdf", fx.text_then_image_page_pdf())
+    image_pages = [w.get("page") for w in document["payload"]["security_warnings"] if w["code"] == "image_only_page"]
+    assert image_pages == ["p0002"]
+    regions = [r for r in document["payload"]["regions"] if r["page"] == "p0002"]
+    assert [r["kind"] for r in regions] == ["image"]
+    # Drawn at (150, 300) size 300x300 pt, bottom-left origin: top-left y0 = 792 - 600 = 192 pt.
+    assert regions[0]["bbox"] == [15000, 19200, 45000, 49200]
+
+
+def test_warning_ids_follow_the_contract_order(tmp_path: Path) -> None:
+    document = _parse(tmp_path, "both.pdf", fx.annotated_pdf(link=True, note=True))
+    warnings = document["payload"]["security_warnings"]
+    ids = [w["id"] for w in warnings]
+    assert ids == sorted(ids) and all(i.startswith("w") and len(i) == 5 for i in ids)
+    assert [w["code"] for w in warnings] == sorted(w["code"] for w in warnings)

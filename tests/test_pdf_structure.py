@@ -1,0 +1,140 @@
+"""test_pdf_structure - what a parsed PDF says about its pages and elements, for PDFs built to show it.
+
+Expectations come from how each fixture was drawn (tests/pdf_fixtures.py) and from CONTRACTS.md
+§2.1/§2.2 (ids, quanta, top-left origin), never from an earlier parse.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pdf_fixtures as fx
+import pytest
+from conftest import schema_errors
+from pdf_fixtures import parse_cache  # noqa: F401  (fixture)
+
+import ethos_py
+
+pytestmark = pytest.mark.usefixtures("parse_cache")
+
+LETTER_Q = (61200, 79200)  # US Letter in quanta (1/100 pt)
+
+
+def _parse(tmp_path: Path, name: str, data: bytes, **options: Any) -> dict[str, Any]:
+    document = ethos_py.parse_pdf_json(fx.write_pdf(tmp_path, name, data), **options)
+    assert schema_errors("document", document) == []
+    return document
+
+
+def _inside(bbox: list[int], width: int, height: int) -> bool:
+    x0, y0, x1, y1 = bbox
+    return 0 <= x0 <= x1 <= width and 0 <= y0 <= y1 <= height
+
+
+ROTATED_LINES = ["Rotation keeps every box on the page", "and the text the same"]
+
+
+@pytest.mark.parametrize("upright", [True, False], ids=["upright", "turned"])
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_rotated_pages_give_in_page_boxes(rotation: int, upright: bool, tmp_path: Path) -> None:
+    document = _parse(tmp_path, f"rot{rotation}.pdf", fx.rotated_pdf(rotation, ROTATED_LINES, upright=upright))
+    (page,) = document["payload"]["pages"]
+    width, height = LETTER_Q if rotation in (0, 180) else LETTER_Q[::-1]
+    assert (page["rotation"], page["width"], page["height"]) == (rotation, width, height)
+    payload = document["payload"]
+    boxes = [item["bbox"] for key in ("elements", "spans") for item in payload[key]]
+    assert boxes and all(_inside(bbox, width, height) for bbox in boxes)
+    assert sorted(" ".join(fx.all_text(document).split()).split()) == sorted(" ".join(ROTATED_LINES).split())
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_upright_rotated_pages_read_like_unrotated_ones(rotation: int, tmp_path: Path) -> None:
+    # Counter-rotated content (how landscape pages are made) is shown upright from 72 pt left of
+    # the displayed page, first baseline 72 pt below its top: the first line's box starts at
+    # x = 72 pt and spans about the 11 pt type size around that baseline.
+    document = _parse(tmp_path, f"up{rotation}.pdf", fx.rotated_pdf(rotation, ROTATED_LINES, upright=True))
+    assert " ".join(fx.all_text(document).split()) == " ".join(ROTATED_LINES)
+    first = min(document["payload"]["spans"], key=lambda span: span["bbox"][1])
+    x0, y0, _x1, y1 = first["bbox"]
+    assert abs(x0 - 7200) <= 100 and 7200 - 1100 <= y0 < 7200 < y1 <= 7200 + 400
+
+
+LEFT = [f"Left column sentence number {n} about apples." for n in range(1, 9)]
+RIGHT = [f"Right column sentence number {n} about pears." for n in range(1, 9)]
+
+
+def test_two_columns_are_read_column_by_column(tmp_path: Path) -> None:
+    document = _parse(tmp_path, "columns.pdf", fx.two_column_pdf(LEFT, RIGHT))
+    text = " ".join(fx.all_text(document).split())
+    positions = [text.index(line) for line in LEFT + RIGHT]
+    assert positions == sorted(positions), "left column first, top to bottom, then the right one"
+
+
+def test_running_headers_and_footers_are_typed(tmp_path: Path) -> None:
+    body = ["First page body text.", "Second page body text.", "Third page body text."]
+    document = _parse(tmp_path, "running.pdf", fx.running_header_pdf(3, body))
+    elements = document["payload"]["elements"]
+    by_page: dict[str, dict[str, list[str]]] = {}
+    for element in elements:
+        by_page.setdefault(element["page"], {}).setdefault(element["type"], []).append(element.get("text", ""))
+    assert sorted(by_page) == ["p0001", "p0002", "p0003"]
+    for number, page in enumerate(sorted(by_page), start=1):
+        assert by_page[page]["header"] == ["Northwind Annual Review"]
+        assert by_page[page]["footer"] == [f"Page {number} of 3"]
+        assert body[number - 1] in " ".join(by_page[page]["text_block"])
+
+
+def test_headings_have_levels_and_bullets_are_list_items(tmp_path: Path) -> None:
+    document = _parse(tmp_path, "headings.pdf", fx.headings_and_list_pdf())
+    headings = {e["text"]: e.get("heading_level") for e in document["payload"]["elements"] if e["type"] == "heading"}
+    assert set(headings) == {"Project Status", "1. Scope of work"}
+    assert all(isinstance(level, int) and 1 <= level <= 9 for level in headings.values())
+    items = fx.element_texts(document, "list_item")
+    assert [item.lstrip("\u2022 ").strip() for item in items] == ["Survey the site", "Draft the plan", "Review the budget"]
+    assert "The team agreed" in " ".join(fx.element_texts(document, "text_block"))
+
+
+def test_a_line_end_hyphen_is_kept_and_recorded(tmp_path: Path) -> None:
+    data = fx.text_pdf([["The board asked for an independent assess-", "ment of the new queue."]])
+    document = _parse(tmp_path, "hyphen.pdf", data)
+    (element,) = [e for e in document["payload"]["elements"] if "assess" in e.get("text", "")]
+    text = element["text"]
+    # The document's own characters: the hyphen stays, the lines are joined by one space.
+    assert text == "The board asked for an independent assess- ment of the new queue."
+    assert element["hyphen_breaks"] == [text.index("-")]
+    assert element["line_breaks"] == [text.index("-") + 1]
+
+
+def test_ruled_table_cells_have_rows_columns_and_text(tmp_path: Path) -> None:
+    document = _parse(tmp_path, "table.pdf", fx.ruled_table_pdf())
+    (table,) = document["payload"]["tables"]
+    assert (table["n_rows"], table["n_cols"]) == (3, 3)
+    cells = {(cell["row"], cell["col"]): cell for cell in table["cells"]}
+    for row, texts in enumerate(fx.TABLE_CELLS):
+        for col, text in enumerate(texts):
+            cell = cells[(row, col)]
+            assert (cell["text"], cell["row_span"], cell["col_span"]) == (text, 1, 1)
+    # Each cell box lies inside the table box, and cells in one row share their top edge.
+    for cell in table["cells"]:
+        assert table["bbox"][0] <= cell["bbox"][0] and cell["bbox"][2] <= table["bbox"][2]
+    for row in range(3):
+        assert len({cells[(row, col)]["bbox"][1] for col in range(3)}) == 1
+    table_elements = [e for e in document["payload"]["elements"] if e["type"] == "table"]
+    assert [e.get("table_ref") for e in table_elements] == [table["id"]]
+
+
+def test_page_labels_become_page_fields(tmp_path: Path) -> None:
+    plain = fx.text_pdf([["front one"], ["front two"], ["body one"], ["body two"]])
+    labelled = fx.with_page_labels(plain, [(0, "r", 1), (2, "D", 1)])
+    document = _parse(tmp_path, "labels.pdf", labelled)
+    assert [page.get("label") for page in document["payload"]["pages"]] == ["i", "ii", "1", "2"]
+    unlabelled = _parse(tmp_path, "plain.pdf", plain)
+    assert all("label" not in page for page in unlabelled["payload"]["pages"])
+
+
+def test_selected_pages_keep_their_original_ids(tmp_path: Path) -> None:
+    data = fx.text_pdf([["page one text"], ["page two text"], ["page three text"]])
+    document = _parse(tmp_path, "three.pdf", data, pages="2-3")
+    assert [(p["id"], p["index"]) for p in document["payload"]["pages"]] == [("p0002", 2), ("p0003", 3)]
+    assert "page one text" not in fx.all_text(document)
