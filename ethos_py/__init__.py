@@ -8,6 +8,7 @@ Two paths end in the same native core and give the same report bytes:
 Citation emission v1 (``emit``), the evidence-handle v2 bridge (``handles``) and the presentation
 sanitizer are pure Python and import no framework; ``ethos_py.integrations`` holds the LangChain
 and LlamaIndex adapters (optional extras).
+
 PDFs become documents through ``parse_pdf_json`` / ``parse_pdf_markdown`` / ``parse_pdf_text``,
 which run ``ethos-core doc parse`` (PDFium from pypdfium2, in killable child processes).
 
