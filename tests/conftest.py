@@ -30,6 +30,7 @@ SCHEMA_FILES = {
     "error-envelope": "error-envelope.schema.json",
     "proof-statement": "proof-statement.schema.json",
     "proof-summary": "proof-summary.schema.json",
+    "policy": "policy.schema.json",
 }
 
 

@@ -29,6 +29,7 @@ EXAMPLES = {
     "error-envelope.example.json": "error-envelope",
     "proof-statement.example.json": "proof-statement",
     "proof-summary.example.json": "proof-summary",
+    "policy.example.json": "policy",
 }
 # Free-form objects the contracts leave open (no properties are listed for them).
 FREE_OBJECTS = {"diagnostics", "details", "predicate", "policy", "fragments"}

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "text/normalize.hpp"
+#include "text/utf8.hpp"
 
 namespace ethos {
 namespace {
@@ -28,6 +29,27 @@ class TextCache {
   std::unordered_map<const std::string*, std::string> cache_;
 };
 
+// Ladders of target texts, built lazily once per verify call; keys are the addresses of the
+// immutable source strings (a joined text is built fresh each time it is needed).
+class LadderCache {
+ public:
+  explicit LadderCache(const match::LadderOptions& options) : options_(options) {}
+  const match::Ladder& get(const std::string& text, const Element* owner) {
+    auto it = cache_.find(&text);
+    if (it != cache_.end()) return it->second;
+    return cache_.emplace(&text, build(text, owner)).first->second;
+  }
+  match::Ladder build(const std::string& text, const Element* owner) const {
+    match::LineArtifacts artifacts;
+    if (owner != nullptr) artifacts.hyphen_breaks = &owner->hyphen_breaks;
+    return match::build_ladder(text, options_, artifacts);
+  }
+
+ private:
+  match::LadderOptions options_;
+  std::unordered_map<const std::string*, match::Ladder> cache_;
+};
+
 bool is_text_kind(const std::string& kind) { return kind == "quote" || kind == "value" || kind == "table_cell"; }
 
 // Containment for quotes (and any quote on a cell), whole-text equality for values and cells.
@@ -37,10 +59,11 @@ bool text_rule(const std::string& kind, const std::string& expected, const std::
   return target == expected;
 }
 
-const char* method_for(const Claim& claim, const VerificationConfig& config) {
+// The public method names; under a ladder policy "exact" means the match needed no normalization.
+const char* method_for(const Claim& claim, const VerificationConfig& config, const std::optional<match::Located>& located) {
   if (claim.kind == "presence") return "presence_only";
   if (claim.citation.has_table_locator() || claim.kind == "table_cell") return "table_cell_lookup";
-  const bool exact = config.exact_profile();
+  const bool exact = config.policy ? (located && located->tier == match::Tier::exact) : config.exact_profile();
   if (claim.kind == "quote") return exact ? "exact_text_contains" : "normalized_text_contains";
   return exact ? "exact_text" : "normalized_text";
 }
@@ -68,6 +91,13 @@ Target element_target(const Source& source, std::size_t index) {
   return Target{element.page, element.bbox, element.text ? &*element.text : nullptr, nullptr, {index}, "element_scoped", 0};
 }
 
+Target span_target(const Source& source, std::size_t index) {
+  const Span& span = source.spans[index];
+  Target target{span.page, span.bbox, &span.text, nullptr, {}, "exact_span", 0};
+  if (span.element) target.elements.push_back(*span.element);
+  return target;
+}
+
 Target page_target(const Page& page) {
   return Target{page.id, Bbox{0, 0, page.width, page.height}, nullptr, nullptr, {}, "page_scoped", 0};
 }
@@ -75,7 +105,11 @@ Target page_target(const Page& page) {
 class ClaimVerifier {
  public:
   ClaimVerifier(const Source& source, const CitationSet& citations, const VerificationConfig& config)
-      : source_(source), citations_(citations), config_(config), cache_(config.normalization) {}
+      : source_(source),
+        citations_(citations),
+        config_(config),
+        cache_(config.normalization),
+        ladders_(config.policy ? config.policy->ladder : match::LadderOptions{}) {}
 
   CheckResult run(const Claim& claim, Verdicts& verdicts);
 
@@ -92,13 +126,65 @@ class ClaimVerifier {
   std::optional<CheckResult> try_join(const Claim& claim, std::size_t cited, const std::string& expected, Target& target,
                                       bool& joined);
   void locate_match(const Claim& claim, const std::string& expected, CheckResult& result);
+  // The text rule of the claim's kind against one target text: the public rule, or the ladder
+  // under a policy (then `found` receives what the ladder saw). owner: the element whose text
+  // this is (its parser artifacts), or nullptr.
+  bool matches(const std::string& kind, const std::string& expected, const std::string& text, const Element* owner,
+               match::LadderResult* found = nullptr, bool fresh = false);
+  const match::Ladder& expected_ladder(const std::string& claim_text);
+  bool search_page(const Claim& claim, const std::string& expected, Target& target, match::LadderResult& found);
   void find_nearest(const std::string& expected, CheckResult& result);
 
   const Source& source_;
   const CitationSet& citations_;
   const VerificationConfig& config_;
   TextCache cache_;
+  LadderCache ladders_;
+  std::unordered_map<std::string, match::Ladder> expected_ladders_;
+  match::LadderResult join_found_;  // what the ladder found in the last joined text
 };
+
+const match::Ladder& ClaimVerifier::expected_ladder(const std::string& claim_text) {
+  auto it = expected_ladders_.find(claim_text);
+  if (it != expected_ladders_.end()) return it->second;
+  return expected_ladders_.emplace(claim_text, match::build_ladder(claim_text, config_.policy->ladder)).first->second;
+}
+
+bool ClaimVerifier::matches(const std::string& kind, const std::string& expected, const std::string& text,
+                            const Element* owner, match::LadderResult* found, bool fresh) {
+  if (!config_.policy) return text_rule(kind, expected, fresh ? cache_.fresh(text) : cache_.get(text));
+  const match::Ladder& want = expected_ladder(expected);
+  match::Ladder built;
+  const match::Ladder* target = nullptr;
+  if (fresh) {
+    built = ladders_.build(text, owner);
+    target = &built;
+  } else {
+    target = &ladders_.get(text, owner);
+  }
+  const auto rule = kind == "quote" ? match::TextRule::contains : match::TextRule::equals;
+  const match::LadderResult result = match::search_ladder(*target, want, rule, *config_.policy);
+  if (found != nullptr) *found = result;
+  return result.whole && config_.policy->accepts(result.whole->tier);
+}
+
+// The element whose own text a target shows (its parser artifacts apply), else nullptr.
+const Element* owner_of(const Source& source, const Target& target) {
+  if (target.elements.size() != 1 || target.joined) return nullptr;
+  const Element& element = source.elements[target.elements.front()];
+  return element.text && &*element.text == target.text ? &element : nullptr;
+}
+
+// How good a ladder result is for choosing among page elements: accepted whole-token matches
+// first (tighter tier better), then clipped ones at accepted tiers, then whole ones at tiers the
+// policy does not accept; lower is better, kNone when nothing was found.
+constexpr int kNone = 1000;
+int rank_of(const match::LadderResult& found, const match::Policy& policy) {
+  if (found.whole && policy.accepts(found.whole->tier)) return static_cast<int>(found.whole->tier);
+  if (found.clipped && policy.accepts(found.clipped->tier)) return 100 + static_cast<int>(found.clipped->tier);
+  if (found.whole) return 200 + static_cast<int>(found.whole->tier);
+  return kNone;
+}
 
 // Steps 5 of §3.1: locator groups, conflicts, then the resolution precedence of §3.2.
 std::optional<CheckResult> ClaimVerifier::resolve(const Claim& claim, Target& target) {
@@ -173,9 +259,10 @@ std::optional<CheckResult> ClaimVerifier::try_join(const Claim&, std::size_t cit
     const Element& second = source_.elements[second_index];
     if (first.page != second.page || !first.text || !second.text) continue;
     const std::size_t other = first_index == cited ? second_index : first_index;
-    if (text_rule("quote", expected, cache_.get(*source_.elements[other].text))) continue;  // matches alone
+    const Element& other_element = source_.elements[other];
+    if (matches("quote", expected, *other_element.text, &other_element)) continue;  // matches alone
     const std::string joined_text = *first.text + " " + *second.text;
-    if (!text_rule("quote", expected, cache_.fresh(joined_text))) continue;
+    if (!matches("quote", expected, joined_text, nullptr, &join_found_, true)) continue;
     if (!origin_known) {
       would_join_ignoring_geometry = true;
       continue;
@@ -194,6 +281,13 @@ std::optional<CheckResult> ClaimVerifier::try_join(const Claim&, std::size_t cit
 // Where a grounded quote/value sits in the target's original text (for context_echo).
 void ClaimVerifier::locate_match(const Claim& claim, const std::string& expected, CheckResult& result) {
   const Target& target = *result.target;
+  if (config_.policy) {  // the ladder already knows where, in scalars
+    if (!result.located) return;
+    const std::string_view text = *target.text;
+    result.match = MatchRange{utf8::byte_offset_of_scalar(text, result.located->start),
+                              utf8::byte_offset_of_scalar(text, result.located->end)};
+    return;
+  }
   const NormalizedText normalized = normalize(*target.text, config_.normalization, true);
   if (normalized.text.empty()) return;
   std::size_t begin = 0;
@@ -276,19 +370,23 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
   if (auto failure = resolve(claim, target)) return *failure;
 
   CheckResult result;
-  result.match_method = method_for(claim, config_);
   // 7 (presence): existence is the claim.
   if (claim.kind == "presence") {
+    result.match_method = method_for(claim, config_, std::nullopt);
     result.status = "grounded";
     result.target = std::move(target);
     return result;
   }
-  const std::string expected = cache_.fresh(*claim.text);
+  const std::string expected = config_.policy ? *claim.text : cache_.fresh(*claim.text);
   const bool page_only = !c.has_table_locator() && !c.span_id && !c.element_id && !c.bbox;
-  bool matched = target.text && text_rule(claim.kind, expected, cache_.get(*target.text));
+  match::LadderResult found;
+  bool matched = target.text && matches(claim.kind, expected, *target.text, owner_of(source_, target), &found);
 
-  // Page-only quote/value claims search the page: first element, then first span (0.6).
-  if (!matched && page_only) {
+  // Page-only quote/value claims search the page: first element, then first span (0.6); under a
+  // policy, the element with the tightest tier (earliest on ties), then spans the same way.
+  if (!matched && page_only && config_.policy) {
+    matched = search_page(claim, expected, target, found);
+  } else if (!matched && page_only) {
     for (std::size_t index : source_.elements_on_page(std::string(target.page))) {
       const Element& element = source_.elements[index];
       if (element.text && text_rule(claim.kind, expected, cache_.get(*element.text))) {
@@ -301,8 +399,7 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
       for (std::size_t index : source_.spans_on_page(std::string(target.page))) {
         const Span& span = source_.spans[index];
         if (text_rule(claim.kind, expected, cache_.get(span.text))) {
-          target = Target{span.page, span.bbox, &span.text, nullptr, {}, "exact_span", 0};
-          if (span.element) target.elements.push_back(*span.element);
+          target = span_target(source_, index);
           matched = true;
           break;
         }
@@ -315,9 +412,21 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
     if (auto blocked = try_join(claim, target.elements.front(), expected, target, joined)) return *blocked;
     if (joined) {
       matched = true;
+      found = join_found_;
       result.semantic_unverified = true;  // the join itself is an inference nobody cited (0.6)
     }
   }
+  if (config_.policy && target.text) {
+    const match::Policy& policy = *config_.policy;
+    if (matched) {
+      result.located = found.whole;
+    } else if (found.clipped && policy.accepts(found.clipped->tier)) {
+      result.located = found.clipped;
+    } else if (found.whole) {
+      result.located = found.whole;  // at a tier the policy does not accept
+    }
+  }
+  result.match_method = method_for(claim, config_, matched ? result.located : std::nullopt);
   result.target = std::move(target);
   if (matched) {
     result.status = "grounded";
@@ -326,10 +435,50 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
     }
   } else {
     result.status = "mismatch";
-    result.reason = "text_mismatch";
+    const bool clipped = config_.policy && found.clipped && config_.policy->accepts(found.clipped->tier);
+    result.reason = clipped ? "token_boundary" : "text_mismatch";
     if (config_.hardening.include_nearest_match) find_nearest(*claim.text, result);
   }
   return result;
+}
+
+// Page-only search under a policy: every element on the page, then (when none matched) every
+// span; the best-ranked text wins and becomes the target. Occurrences add up over the page.
+bool ClaimVerifier::search_page(const Claim& claim, const std::string& expected, Target& target,
+                                match::LadderResult& found) {
+  const match::Policy& policy = *config_.policy;
+  const std::string page(target.page);
+  int best_rank = kNone;
+  std::optional<Target> best_target;
+  match::LadderResult best;
+  std::size_t occurrences = 0;
+  const auto consider = [&](const std::string& text, const Element* owner, Target candidate) {
+    match::LadderResult result;
+    matches(claim.kind, expected, text, owner, &result);
+    const int rank = rank_of(result, policy);
+    if (rank == kNone) return;
+    if (rank < best_rank) {
+      best_rank = rank;
+      best_target = std::move(candidate);
+      best = result;
+      occurrences = 0;
+    }
+    if (rank == best_rank && result.whole && rank < 100) occurrences += result.whole->occurrences;
+  };
+  for (std::size_t index : source_.elements_on_page(page)) {
+    const Element& element = source_.elements[index];
+    if (element.text) consider(*element.text, &element, element_target(source_, index));
+  }
+  if (best_rank >= 100 && source_.capabilities.spans) {
+    for (std::size_t index : source_.spans_on_page(page)) {
+      consider(source_.spans[index].text, nullptr, span_target(source_, index));
+    }
+  }
+  if (!best_target) return false;
+  target = std::move(*best_target);
+  found = best;
+  if (found.whole && best_rank < 100) found.whole->occurrences = occurrences;
+  return best_rank < 100;
 }
 
 }  // namespace
