@@ -2,6 +2,8 @@
 #include "core/verifier.hpp"
 
 #include <algorithm>
+#include <climits>
+#include <map>
 #include <set>
 #include <unordered_map>
 
@@ -102,6 +104,20 @@ Target page_target(const Page& page) {
   return Target{page.id, Bbox{0, 0, page.width, page.height}, nullptr, nullptr, {}, "page_scoped", 0};
 }
 
+// The running text of a page range for scoped citations (page_end, scope:"document"): the texts
+// of its elements in document order, running headers and footers left out, joined by a line break
+// so a quote can cross element and page breaks from the whitespace tier on (never at exact).
+// base[i] is where elements[i] starts, in scalars.
+struct ScopeText {
+  std::string text;
+  std::vector<std::size_t> elements;
+  std::vector<std::uint32_t> base;
+  std::vector<std::int64_t> hyphen_breaks;  // the elements' line-end hyphens, shifted into text
+  match::Ladder ladder;
+};
+
+bool is_running_furniture(const Element& element) { return element.kind == "header" || element.kind == "footer"; }
+
 class ClaimVerifier {
  public:
   ClaimVerifier(const Source& source, const CitationSet& citations, const VerificationConfig& config)
@@ -133,6 +149,9 @@ class ClaimVerifier {
                match::LadderResult* found = nullptr, bool fresh = false);
   const match::Ladder& expected_ladder(const std::string& claim_text);
   bool search_page(const Claim& claim, const std::string& expected, Target& target, match::LadderResult& found);
+  std::optional<CheckResult> resolve_scope(const Citation& c, Target& target);
+  bool search_scope(const Claim& claim, const std::string& expected, Target& target, match::LadderResult& found);
+  const ScopeText& scope_text(std::size_t first_page, std::size_t last_page);
   void find_nearest(const std::string& expected, CheckResult& result);
 
   const Source& source_;
@@ -142,6 +161,8 @@ class ClaimVerifier {
   LadderCache ladders_;
   std::unordered_map<std::string, match::Ladder> expected_ladders_;
   match::LadderResult join_found_;  // what the ladder found in the last joined text
+  std::vector<std::size_t> scope_pages_;  // pages (indices into source.pages) of the current scoped citation
+  std::map<std::pair<std::size_t, std::size_t>, ScopeText> scopes_;
 };
 
 const match::Ladder& ClaimVerifier::expected_ladder(const std::string& claim_text) {
@@ -189,6 +210,7 @@ int rank_of(const match::LadderResult& found, const match::Policy& policy) {
 // Steps 5 of §3.1: locator groups, conflicts, then the resolution precedence of §3.2.
 std::optional<CheckResult> ClaimVerifier::resolve(const Claim& claim, Target& target) {
   const Citation& c = claim.citation;
+  if (c.is_scoped_search()) return resolve_scope(c, target);
   const int groups = (c.has_table_locator() ? 1 : 0) + (c.span_id ? 1 : 0) + (c.element_id ? 1 : 0) + (c.bbox ? 1 : 0);
   if (groups > 1) return fail("error", "locator_conflict");
 
@@ -378,9 +400,10 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
     return result;
   }
   const std::string expected = config_.policy ? *claim.text : cache_.fresh(*claim.text);
-  const bool page_only = !c.has_table_locator() && !c.span_id && !c.element_id && !c.bbox;
+  const bool page_only = !c.has_primary_locator() && !c.is_scoped_search();
   match::LadderResult found;
   bool matched = target.text && matches(claim.kind, expected, *target.text, owner_of(source_, target), &found);
+  if (c.is_scoped_search()) matched = search_scope(claim, expected, target, found);
 
   // Page-only quote/value claims search the page: first element, then first span (0.6); under a
   // policy, the element with the tightest tier (earliest on ties), then spans the same way.
@@ -440,6 +463,135 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
     if (config_.hardening.include_nearest_match) find_nearest(*claim.text, result);
   }
   return result;
+}
+
+// Scoped citations: page..page_end (inclusive, by page index) or the whole document. The target
+// starts as the first page of the range; the search then picks the evidence.
+std::optional<CheckResult> ClaimVerifier::resolve_scope(const Citation& c, Target& target) {
+  scope_pages_.clear();
+  if (c.has_primary_locator() || (c.document_scope && (c.page || c.page_end)) || (c.page_end && !c.page)) {
+    return fail("error", "locator_conflict");
+  }
+  std::int64_t low = 0, high = 0;
+  if (c.document_scope) {
+    low = INT64_MIN;
+    high = INT64_MAX;
+  } else {
+    const Page* first = source_.page_by_id(*c.page);
+    const Page* last = source_.page_by_id(*c.page_end);
+    if (first == nullptr || last == nullptr) return fail("not_found", "page_not_found");
+    if (last->index < first->index) return fail("error", "locator_conflict");
+    low = first->index;
+    high = last->index;
+  }
+  for (std::size_t i = 0; i < source_.pages.size(); ++i) {
+    if (source_.pages[i].index >= low && source_.pages[i].index <= high) scope_pages_.push_back(i);
+  }
+  if (scope_pages_.empty()) return fail("not_found", "page_not_found");
+  target = page_target(source_.pages[scope_pages_.front()]);
+  return std::nullopt;
+}
+
+const ScopeText& ClaimVerifier::scope_text(std::size_t first_page, std::size_t last_page) {
+  const auto key = std::make_pair(first_page, last_page);
+  auto it = scopes_.find(key);
+  if (it != scopes_.end()) return it->second;
+  ScopeText scope;
+  std::size_t scalars = 0;
+  for (std::size_t page : scope_pages_) {
+    for (std::size_t index : source_.elements_on_page(source_.pages[page].id)) {
+      const Element& element = source_.elements[index];
+      if (!element.text || is_running_furniture(element)) continue;
+      if (!scope.elements.empty()) {
+        scope.text += '\n';  // a break, not a space: crossing it is never an exact-tier match
+        ++scalars;
+      }
+      scope.elements.push_back(index);
+      scope.base.push_back(static_cast<std::uint32_t>(scalars));
+      for (std::int64_t h : element.hyphen_breaks) scope.hyphen_breaks.push_back(static_cast<std::int64_t>(scalars) + h);
+      scope.text += *element.text;
+      scalars += utf8::scalar_count(*element.text);
+    }
+  }
+  match::LineArtifacts artifacts;
+  artifacts.hyphen_breaks = &scope.hyphen_breaks;
+  scope.ladder = match::build_ladder(scope.text, config_.policy->ladder, artifacts);
+  return scopes_.emplace(key, std::move(scope)).first->second;
+}
+
+// A scoped quote under a policy is searched in the running text of the range; values, cells and
+// the public rule look element by element (then span by span), page after page, first hit wins.
+bool ClaimVerifier::search_scope(const Claim& claim, const std::string& expected, Target& target,
+                                 match::LadderResult& found) {
+  if (!config_.policy || claim.kind != "quote") {
+    for (std::size_t page : scope_pages_) {
+      Target page_candidate = page_target(source_.pages[page]);
+      if (config_.policy) {
+        if (search_page(claim, expected, page_candidate, found)) {
+          target = std::move(page_candidate);
+          return true;
+        }
+        continue;
+      }
+      for (std::size_t index : source_.elements_on_page(source_.pages[page].id)) {
+        const Element& element = source_.elements[index];
+        if (element.text && !is_running_furniture(element) && text_rule(claim.kind, expected, cache_.get(*element.text))) {
+          target = element_target(source_, index);
+          return true;
+        }
+      }
+      if (!source_.capabilities.spans) continue;
+      for (std::size_t index : source_.spans_on_page(source_.pages[page].id)) {
+        if (text_rule(claim.kind, expected, cache_.get(source_.spans[index].text))) {
+          target = span_target(source_, index);
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+  const ScopeText& scope = scope_text(scope_pages_.front(), scope_pages_.back());
+  if (scope.elements.empty()) return false;
+  found = match::search_ladder(scope.ladder, expected_ladder(expected), match::TextRule::contains, *config_.policy);
+  const match::Policy& policy = *config_.policy;
+  const bool accepted = found.whole && policy.accepts(found.whole->tier);
+  std::optional<match::Located>* shown = nullptr;
+  if (accepted) {
+    shown = &found.whole;
+  } else if (found.clipped && policy.accepts(found.clipped->tier)) {
+    shown = &found.clipped;
+  } else if (found.whole) {
+    shown = &found.whole;
+  }
+  if (shown == nullptr) return false;
+  match::Located& located = **shown;
+  // The elements the occurrence touches: first = the one holding its start, last = its end.
+  const auto element_at = [&](std::uint32_t offset) {
+    return static_cast<std::size_t>(std::upper_bound(scope.base.begin(), scope.base.end(), offset) - scope.base.begin()) - 1;
+  };
+  const std::size_t first = element_at(located.start);
+  const std::size_t last = element_at(located.end - 1);
+  const std::uint32_t base = scope.base[first];
+  located.start -= base;
+  located.end -= base;
+  if (first == last) {
+    target = element_target(source_, scope.elements[first]);
+    return accepted;
+  }
+  // Across elements (and possibly pages): the target is the running text of those elements.
+  const std::size_t begin_byte = utf8::byte_offset_of_scalar(scope.text, base);
+  const std::size_t end_scalar = last + 1 < scope.base.size() ? scope.base[last + 1] - 1 : utf8::scalar_count(scope.text);
+  const std::size_t end_byte = utf8::byte_offset_of_scalar(scope.text, end_scalar);
+  auto owned = std::make_shared<const std::string>(scope.text.substr(begin_byte, end_byte - begin_byte));
+  const Element& head = source_.elements[scope.elements[first]];
+  Target joined{head.page, head.bbox, owned.get(), owned, {}, "page_scoped", 0};
+  for (std::size_t i = first; i <= last; ++i) {
+    const Element& element = source_.elements[scope.elements[i]];
+    joined.elements.push_back(scope.elements[i]);
+    if (element.page == head.page && element.bbox && joined.bbox) joined.bbox = union_of(*joined.bbox, *element.bbox);
+  }
+  target = std::move(joined);
+  return accepted;
 }
 
 // Page-only search under a policy: every element on the page, then (when none matched) every
