@@ -302,3 +302,24 @@ def test_explain_is_byte_identical_on_both_clis(policy: str) -> None:
     assert len(outputs) == 1
     (output,) = outputs
     assert json.loads(output)["policy"]["name"] == policy
+
+
+def test_sensitivity_shows_each_preset_side_by_side() -> None:
+    case = SOURCES.parent / "cases" / "policy-default-ladder-tiers"
+    done = subprocess.run([sys.executable, "-m", "ethos_py.cli", "sensitivity", "report.json", "--citations",
+                           str(case / "citations.json")], cwd=SOURCES, capture_output=True,
+                          timeout=harness.SUBPROCESS_TIMEOUT, check=True)
+    result = json.loads(done.stdout)
+    assert result["policies"] == {name: _explain(name)["policy_fingerprint"] for name in ("strict", "default", "permissive")}
+    rows = [(row["strict"], row["default"], row["permissive"]) for row in result["checks"]]
+    grounded = lambda tier: {"status": "grounded", "tier": tier}  # noqa: E731
+    refused = lambda tier: {"status": "mismatch", "reason": "text_mismatch", "tier": tier}  # noqa: E731
+    # Read from the presets: strict accepts through whitespace, default through case, permissive all.
+    assert rows == [
+        (grounded("whitespace"), grounded("whitespace"), grounded("whitespace")),
+        (refused("typography"), grounded("typography"), grounded("typography")),
+        (refused("case"), grounded("case"), grounded("case")),
+        (refused("skeleton"), refused("skeleton"), grounded("skeleton")),
+        (refused("skeleton"), refused("skeleton"), grounded("skeleton")),
+    ]
+    assert [row["id"] for row in result["checks"]] == ["v0001", "v0002", "v0003", "v0004", "v0005"]

@@ -30,7 +30,7 @@ LadderResult search_ladder(const Ladder& target, const Ladder& expected, TextRul
         if (!whole) whole = found;
         continue;
       }
-      std::size_t count = 0;
+      std::size_t count = 0, clipped_count = 0;
       for (std::size_t pos = reading.text.find(needle); pos != std::u32string::npos;
            pos = reading.text.find(needle, pos + 1)) {
         if (!aligned(reading, pos, needle.size())) continue;
@@ -41,12 +41,14 @@ LadderResult search_ladder(const Ladder& target, const Ladder& expected, TextRul
         if (whole_tokens) {
           ++count;
           if (!whole) whole = Located{tier, start, end, 0};
-        } else if (!clipped) {
-          clipped = Located{tier, start, end, 0};
+        } else {
+          ++clipped_count;
+          if (!clipped) clipped = Located{tier, start, end, 0};
         }
       }
       // Several hyphenation readings can hold the same occurrence: count the readings' best.
       if (whole) whole->occurrences = std::max(whole->occurrences, count);
+      if (clipped) clipped->occurrences = std::max(clipped->occurrences, clipped_count);
     }
     if (clipped && !result.clipped) result.clipped = clipped;
     if (whole) {

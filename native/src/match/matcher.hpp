@@ -14,7 +14,8 @@ namespace ethos::match {
 enum class TextRule { contains, equals };
 
 // One located match: the tier it was found at, where it sits in the original target text
-// (Unicode-scalar offsets, end exclusive) and how many occurrences that tier has.
+// (Unicode-scalar offsets, end exclusive) and how many occurrences of its kind (whole-token, or
+// clipped) that tier has.
 struct Located {
   Tier tier = Tier::exact;
   std::uint32_t start = 0, end = 0;
