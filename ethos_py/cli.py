@@ -160,11 +160,16 @@ def ethos(ctx: click.Context) -> None:
         raise _ArgumentError("COMMAND")
 
 
+_POLICY_PRESETS = ("strict", "default", "permissive")
+_POLICY_HELP = "Matching policy: strict, default, permissive or a policy JSON file (docs/matching.md)."
+
+
 @ethos.command("verify", context_settings=_COMMAND_CONTEXT, short_help="Verify citations against a grounding source.")
 @click.argument("source", metavar="SOURCE")
 @click.option("--citations", metavar="FILE", required=True, help="Citations JSON.")
 @click.option("--grounding", type=click.Choice(_GROUNDINGS), default=None, help="Source loader (default ethos-native).")
 @click.option("--config", metavar="FILE", default=None, help="Verification config JSON (default: built-in default-v1).")
+@click.option("--policy", metavar="NAME|FILE", default=None, help=_POLICY_HELP)
 @click.option(
     "--format", "output_format", type=click.Choice(_FORMATS), default="json", help="Output format (default json)."
 )
@@ -178,6 +183,7 @@ def verify_command(
     citations: str,
     grounding: str | None,
     config: str | None,
+    policy: str | None,
     output_format: str,
     fail_on_ungrounded: bool,
     statement: bool,
@@ -199,9 +205,12 @@ def verify_command(
     source_bytes = _read(source, "SOURCE")
     citations_bytes = _read(citations, "--citations")
     config_bytes = None if config is None else _read(config, "--config")
+    policy_choice = _policy_choice(policy)
 
     with Document.from_bytes(source_bytes, grounding or DEFAULT_GROUNDING) as document:
-        report = document.verify_json(citations_bytes, config_bytes, statement=statement, subject_name=subject_name)
+        report = document.verify_json(
+            citations_bytes, config_bytes, statement=statement, subject_name=subject_name, policy=policy_choice
+        )
 
     ungrounded = fail_on_ungrounded and not _all_evidence_grounded(report)
     if output_format == "summary":
@@ -364,14 +373,67 @@ def fingerprint_command(ctx: click.Context, doc: str, **options: Any) -> int:
     return 0
 
 
-@ethos.command("explain", context_settings=_COMMAND_CONTEXT, short_help="Print the built-in verification config.")
+def _policy_choice(policy: str | None) -> str | bytes | None:
+    """--policy NAME|FILE: a preset name as is, else the policy file's bytes (read here, like
+    every input file, so a missing file gives the same envelope as ethos-core)."""
+    if policy is None or policy in _POLICY_PRESETS:
+        return policy
+    return _read(policy, "--policy")
+
+
+@ethos.command(
+    "sensitivity",
+    context_settings=_COMMAND_CONTEXT,
+    short_help="Show the verdict of every claim under each policy preset, side by side.",
+)
+@click.argument("source", metavar="SOURCE")
+@click.option("--citations", metavar="FILE", required=True, help="Citations JSON.")
+@click.option("--config", metavar="FILE", default=None, help="Verification config JSON (default: built-in default-v1).")
 @click.pass_context
-def explain_command(ctx: click.Context) -> int:
-    """Print the built-in default-v1 verification config as JSON."""
-    from . import _ffi
+def sensitivity_command(ctx: click.Context, source: str, citations: str, config: str | None) -> int:
+    """Verify the citations in --citations against SOURCE under the strict, default and permissive policies and print, per check, each policy's status, reason and matched tier (canonical JSON)."""
+    from ._json import dumps
+    from .document import Document
 
     _reject_extra_args(ctx)
-    _write_stdout(_ffi.call_string(_ffi.lib.ethos_config_default) + b"\n")
+    source_bytes = _read(source, "SOURCE")
+    citations_bytes = _read(citations, "--citations")
+    config_bytes = None if config is None else _read(config, "--config")
+    reports = {}
+    with Document.from_bytes(source_bytes) as document:
+        for policy in _POLICY_PRESETS:
+            reports[policy] = json.loads(document.verify_json(citations_bytes, config_bytes, policy=policy))
+    checks = []
+    for index, check in enumerate(reports["default"]["checks"]):
+        row: dict[str, Any] = {"claim": check["claim"], "id": check["id"]}
+        for policy, report in reports.items():
+            verdict = report["checks"][index]
+            row[policy] = {key: verdict[key] for key in ("status", "reason") if key in verdict}
+            if "match" in verdict:
+                row[policy]["tier"] = verdict["match"]["tier"]
+        checks.append(row)
+    policies = {policy: report["policy_fingerprint"] for policy, report in reports.items()}
+    _write_stdout(dumps({"checks": checks, "policies": policies}) + b"\n")
+    return 0
+
+
+@ethos.command(
+    "explain",
+    context_settings=_COMMAND_CONTEXT,
+    short_help="Print the built-in verification config, or a matching policy.",
+)
+@click.option("--policy", metavar="NAME|FILE", default=None, help="strict, default, permissive or a policy JSON file.")
+@click.pass_context
+def explain_command(ctx: click.Context, policy: str | None) -> int:
+    """Print the built-in default-v1 verification config as JSON. With --policy, print that matching policy, its fingerprint and every assumption it makes instead."""
+    from . import _ffi
+    from .document import explain_policy_json
+
+    _reject_extra_args(ctx)
+    if policy is None:
+        _write_stdout(_ffi.call_string(_ffi.lib.ethos_config_default) + b"\n")
+    else:
+        _write_stdout(explain_policy_json(_policy_choice(policy)) + b"\n")
     return 0
 
 

@@ -126,6 +126,7 @@ class Document:
         statement: bool = False,
         subject_name: str | None = None,
         claim_validation: str = "strict",
+        policy: str | bytes | os.PathLike[str] | None = None,
     ) -> bytes:
         """Verifies citations and returns the canonical report bytes (no trailing newline).
 
@@ -134,6 +135,8 @@ class Document:
         ``statement=True`` the report is wrapped in an in-toto Statement whose subject name is
         ``subject_name`` or, by default, the file name the document was opened from.
         A "not grounded" verdict is a normal report; invalid input raises ``EthosError``.
+        ``policy`` selects the matching policy (docs/matching.md): a preset name (``"strict"``,
+        ``"default"``, ``"permissive"``), policy JSON bytes, or a path to a policy file.
         """
         handle = self._live_handle()
         citations_bytes = json_input(citations)
@@ -148,6 +151,7 @@ class Document:
             options["subject_name"] = subject_name
         if claim_validation != "strict":
             options["claim_validation"] = claim_validation
+        options.update(policy_options(policy))
         # No options at all is the same call ethos-core makes, so both give the same bytes.
         options_bytes = dumps(options) if options else None
         config_ptr, config_len = (_ffi.ffi.NULL, 0) if config_bytes is None else (config_bytes, len(config_bytes))
@@ -171,6 +175,7 @@ class Document:
         statement: bool = False,
         subject_name: str | None = None,
         claim_validation: str = "strict",
+        policy: str | bytes | os.PathLike[str] | None = None,
     ) -> dict[str, Any]:
         """Like ``verify_json`` but returns the parsed report (or Statement)."""
         report: dict[str, Any] = json.loads(
@@ -180,9 +185,30 @@ class Document:
                 statement=statement,
                 subject_name=subject_name,
                 claim_validation=claim_validation,
+                policy=policy,
             )
         )
         return report
+
+
+def policy_options(policy: str | bytes | os.PathLike[str] | None) -> dict[str, str]:
+    """The verify/explain options naming a policy: a preset name, or the policy file's exact
+    bytes carried as Latin-1 scalars so the core alone parses them (core/api.hpp)."""
+    if policy is None:
+        return {}
+    if isinstance(policy, str):
+        return {"policy": policy}
+    data = policy if isinstance(policy, bytes) else read_input_file(policy, argument="--policy")
+    return {"policy_bytes_latin1": data.decode("latin-1")}
+
+
+def explain_policy_json(policy: str | bytes | os.PathLike[str] | None = None) -> bytes:
+    """A matching policy (default: the default policy) with every assumption it makes, as
+    canonical JSON bytes (what ``ethos explain --policy`` prints)."""
+    options = policy_options(policy)
+    options_bytes = dumps(options) if options else None
+    options_ptr, options_len = (_ffi.ffi.NULL, 0) if options_bytes is None else (options_bytes, len(options_bytes))
+    return _ffi.call_string(_ffi.lib.ethos_policy_explain, options_ptr, options_len)
 
 
 def verify(

@@ -208,9 +208,10 @@ def test_str_is_json_text_never_a_path(paths: dict[str, Path]) -> None:
 
 
 def test_config_input_and_default(paths: dict[str, Path], grounded: dict[str, Any]) -> None:
+    # No config = default-v1 with the default matching policy (CONTRACTS §4, docs/matching.md).
     default_config = json.loads(_ffi.call_string(_ffi.lib.ethos_config_default))
     with Document.open(paths["source"]) as document:
-        assert document.verify_json(grounded) == document.verify_json(grounded, default_config)
+        assert document.verify_json(grounded) == document.verify_json(grounded, default_config, policy="default")
 
 
 def test_verify_matches_ethos_core_bytes(paths: dict[str, Path], cli: EthosCli) -> None:

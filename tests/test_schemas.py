@@ -34,6 +34,7 @@ EXAMPLES = {
     "llm-citation-output.example.json": "llm-citation-output",
     "llm-citation-output-v2.example.json": "llm-citation-output-v2",
     "evidence-handle-context.example.json": "evidence-handle-context",
+    "policy.example.json": "policy",
 }
 # Free-form objects the contracts leave open (no properties are listed for them).
 FREE_OBJECTS = {"diagnostics", "details", "predicate", "policy", "fragments", "summary"}

@@ -26,13 +26,34 @@ std::string open_options(std::string_view grounding) {
 
 // The statement options; the subject name must be valid UTF-8 to be a JSON string, and the
 // strict dump is what tells us (docs/cli.md §3.1).
-std::string statement_options(const std::string& source_path) {
-  nlohmann::json options{{"statement", true}, {"subject_name", basename_of(source_path)}};
+std::string statement_options(const std::string& source_path, nlohmann::json options) {
+  options["statement"] = true;
+  options["subject_name"] = basename_of(source_path);
   try {
     return options.dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
   } catch (const nlohmann::json::type_error&) {
     throw host_error("invalid_arguments", {{"argument", "SOURCE"}});
   }
+}
+
+// --policy NAME|FILE: a preset name, else a policy file whose bytes travel as Latin-1 scalars
+// so the core parses exactly those bytes (core/api.hpp).
+nlohmann::json policy_options(const ParsedArgs& args) {
+  const std::string* policy = args.value("--policy");
+  if (policy == nullptr) return nlohmann::json::object();
+  if (*policy == "strict" || *policy == "default" || *policy == "permissive") return {{"policy", *policy}};
+  const std::string bytes = read_input_file(*policy, "--policy");
+  std::string latin1;
+  latin1.reserve(bytes.size());
+  for (unsigned char byte : bytes) {
+    if (byte < 0x80) {
+      latin1.push_back(static_cast<char>(byte));
+    } else {
+      latin1.push_back(static_cast<char>(0xC0 | (byte >> 6)));
+      latin1.push_back(static_cast<char>(0x80 | (byte & 0x3F)));
+    }
+  }
+  return {{"policy_bytes_latin1", latin1}};
 }
 
 // all_evidence_grounded of a report, or of the report inside a Statement's predicate.
@@ -57,13 +78,15 @@ void emit(const ParsedArgs& args, std::string_view bytes) {
 int run_verify(const ParsedArgs& args) {
   const std::string& source_path = args.positionals.at(0);
   // Argument-level checks finish before any file is touched (docs/cli.md §5.2).
-  const std::string options = args.flag("--statement") ? statement_options(source_path) : std::string();
   const std::string* grounding = args.value("--grounding");
+  std::string options = args.flag("--statement") ? statement_options(source_path, nlohmann::json::object()) : std::string();
 
   const std::string source_bytes = read_input_file(source_path, "SOURCE");
   const std::string citations = read_input_file(*args.value("--citations"), "--citations");
   std::optional<std::string> config;  // absent = built-in default-v1; an empty file is an invalid config
   if (const std::string* config_path = args.value("--config")) config = read_input_file(*config_path, "--config");
+  const nlohmann::json policy = policy_options(args);
+  if (!policy.empty()) options = args.flag("--statement") ? statement_options(source_path, policy) : policy.dump();
 
   const auto source = open_source(source_bytes, open_options(grounding ? *grounding : kNativeGrounding));
   const std::string report =
@@ -81,8 +104,12 @@ int run_verify(const ParsedArgs& args) {
   return ungrounded ? 1 : 0;
 }
 
-int run_explain(const ParsedArgs&) {
-  write_stdout(default_config_json() + "\n");
+int run_explain(const ParsedArgs& args) {
+  if (args.value("--policy") == nullptr) {
+    write_stdout(default_config_json() + "\n");
+  } else {
+    write_stdout(explain_policy(policy_options(args).dump()) + "\n");
+  }
   return 0;
 }
 
@@ -106,6 +133,7 @@ const ProgramSpec& program_spec() {
                   {"--citations", "FILE", true, {}, "Citations JSON."},
                   {"--grounding", "ID", false, {kNativeGrounding}, "Source loader (default ethos-native)."},
                   {"--config", "FILE", false, {}, "Verification config JSON (default: built-in default-v1)."},
+                  {"--policy", "NAME|FILE", false, {}, "Matching policy: strict, default, permissive or a policy JSON file (docs/matching.md)."},
                   {"--format", "FORMAT", false, {"json", "summary"}, "Output format (default json)."},
                   {"--fail-on-ungrounded", "", false, {}, "Exit 1 when not all evidence is grounded."},
                   {"--statement", "", false, {}, "Wrap the report in an in-toto Statement."},
@@ -141,10 +169,11 @@ const ProgramSpec& program_spec() {
           },
           CommandSpec{
               "explain",
-              "Print the built-in verification config.",
-              "Print the built-in default-v1 verification config as JSON.",
+              "Print the built-in verification config, or a matching policy.",
+              "Print the built-in default-v1 verification config as JSON. With --policy, print that matching "
+              "policy, its fingerprint and every assumption it makes instead.",
               {},
-              {},
+              {{"--policy", "NAME|FILE", false, {}, "strict, default, permissive or a policy JSON file."}},
               run_explain,
           },
       },

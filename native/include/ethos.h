@@ -89,6 +89,13 @@ int ethos_security_report(const char *document, size_t document_len, char **out_
 int ethos_config_default(char **out_json);
 
 /*
+ * A matching policy with every assumption spelled out (`explain --policy`), canonical JSON.
+ * options_json (may be NULL/0 for the default policy): {"policy": preset name} or
+ * {"policy_bytes_latin1": the policy file's bytes as U+0000..U+00FF scalars}.
+ */
+int ethos_policy_explain(const char *options_json, size_t options_len, char **out_json);
+
+/*
  * Builds the error envelope for a host-side failure (file not found, argument error...) so
  * every surface prints the same bytes: code must be a known error code; details_json may be
  * NULL/0. Returns the envelope in *out_envelope and the code's exit status in *out_exit_code.

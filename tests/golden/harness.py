@@ -60,6 +60,7 @@ CASE_FILE_SCHEMA: dict[str, Any] = {
                 "format": {"const": "summary"},
                 "fail_on_ungrounded": {"const": True},
                 "claim_validation": {"const": "report"},
+                "policy": {"enum": ["strict", "default", "permissive"]},
             },
         },
         "expect": {
@@ -110,6 +111,7 @@ CASE_FILE_SCHEMA: dict[str, Any] = {
                 "provenance": {"type": "object"},
                 "context_echo": {"type": "object"},
                 "nearest_match": {"type": "object"},
+                "match": {"type": "object"},
             },
         }
     },
@@ -209,6 +211,7 @@ def _run_library(case: Case) -> tuple[int, bytes, bytes]:
                 statement=statement,
                 subject_name=case.source_path.name if statement else None,
                 claim_validation=options.get("claim_validation", "strict"),
+                policy=options.get("policy"),
             )
         finally:
             document.close()
@@ -233,6 +236,8 @@ def cli_arguments(case: Case) -> list[str]:
         args.append("--fail-on-ungrounded")
     if options.get("statement"):
         args.append("--statement")
+    if options.get("policy"):
+        args += ["--policy", options["policy"]]
     return args
 
 
@@ -390,7 +395,7 @@ def check_report(case: Case, report: dict[str, Any]) -> list[str]:
                 want(
                     f"{cid}.resolved_element_ids", want_check["resolved_element_ids"], check.get("resolved_element_ids")
                 )
-            for block in ("provenance", "context_echo", "nearest_match"):
+            for block in ("provenance", "context_echo", "nearest_match", "match"):
                 for key, value in want_check.get(block, {}).items():
                     want(f"{cid}.{block}.{key}", value, check.get(block, {}).get(key))
 

@@ -8,9 +8,11 @@
 #include "core/report.hpp"
 #include "core/source.hpp"
 #include "core/verifier.hpp"
+#include "match/explain.hpp"
 #include "json/c14n.hpp"
 #include "json/reader.hpp"
 #include "json/strict_json.hpp"
+#include "text/utf8.hpp"
 
 namespace ethos {
 namespace {
@@ -21,7 +23,34 @@ struct VerifyOptions {
   bool statement = false;
   std::string subject_name = "document.json";
   ClaimValidation claim_validation = ClaimValidation::strict;
+  std::optional<match::Policy> policy;  // --policy: overrides the config's choice
 };
+
+// A policy file travels inside the options as a string whose scalars U+0000..U+00FF are its
+// bytes (Latin-1), so both CLIs hand over the exact bytes, invalid UTF-8 included, and the core
+// alone parses them (errors then read the same on every surface).
+std::string latin1_to_bytes(std::string_view text, const std::string& path) {
+  std::string bytes;
+  bytes.reserve(text.size());
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const char32_t c = utf8::next(text, pos);
+    if (c > 0xFF) throw invalid_input("invalid value", path, {{"input", "options"}});
+    bytes.push_back(static_cast<char>(static_cast<unsigned char>(c)));
+  }
+  return bytes;
+}
+
+// "policy" (a preset name) or "policy_bytes_latin1" (a policy file), at most one.
+std::optional<match::Policy> read_policy_option(ObjectReader& reader) {
+  std::optional<match::Policy> policy;
+  if (auto name = reader.optional_string("policy")) policy = named_policy(*name, "$.policy");
+  if (auto file = reader.optional_string("policy_bytes_latin1")) {
+    if (policy) throw invalid_input("conflicting options", "$.policy_bytes_latin1", {{"input", "options"}});
+    policy = match::load_policy(latin1_to_bytes(*file, "$.policy_bytes_latin1"));
+  }
+  return policy;
+}
 
 VerifyOptions read_verify_options(std::string_view bytes) {
   VerifyOptions options;
@@ -37,6 +66,7 @@ VerifyOptions read_verify_options(std::string_view bytes) {
       throw invalid_input("invalid value", "$.claim_validation", {{"input", "options"}});
     }
   }
+  options.policy = read_policy_option(reader);
   reader.finish();
   return options;
 }
@@ -85,7 +115,14 @@ std::string describe_source(const Source& source) {
 std::string verify(const Source& source, std::string_view citations, std::optional<std::string_view> config_bytes,
                    std::string_view options_json) {
   const VerifyOptions options = read_verify_options(options_json);
-  const VerificationConfig config = config_bytes ? load_config(*config_bytes) : default_config();
+  VerificationConfig config = config_bytes ? load_config(*config_bytes) : default_config();
+  // Without any config the default policy (the ladder) decides; an explicit config keeps its
+  // public meaning unless it or the caller names a policy (CONTRACTS §4).
+  if (options.policy) {
+    config.use_policy(*options.policy);
+  } else if (!config_bytes) {
+    config.use_policy(*match::preset_policy("default"));
+  }
   const CitationSet set = load_citations(citations, config.max_checks, options.claim_validation);
   const Verdicts verdicts = verify_claims(source, set, config);
   return write_report(source, set, config, verdicts,
@@ -101,5 +138,16 @@ std::string summary_text(std::string_view report) {
 }
 
 std::string default_config_json() { return std::string(default_config_source()); }
+
+std::string explain_policy(std::string_view options_json) {
+  std::optional<match::Policy> policy;
+  if (!options_json.empty()) {
+    const ParsedJson options = parse_strict(options_json, "options");
+    ObjectReader reader(options.root(), "$");
+    policy = read_policy_option(reader);
+    reader.finish();
+  }
+  return match::explain_policy_json(policy ? *policy : *match::preset_policy("default"));
+}
 
 }  // namespace ethos

@@ -21,7 +21,8 @@ std::string describe_source(const Source& source);
 
 // Verifies citations (JSON bytes) under config (JSON bytes; nullopt = the built-in default-v1,
 // while empty bytes are invalid JSON like any other bad config). options_json: "" or
-// {"statement": bool, "subject_name": string, "claim_validation": "strict"|"report"}.
+// {"statement": bool, "subject_name": string, "claim_validation": "strict"|"report",
+// "policy": preset name | "policy_bytes_latin1": policy file bytes as Latin-1 scalars}.
 // Returns the canonical report JSON (no trailing newline). Throws EthosError on invalid input.
 std::string verify(const Source& source, std::string_view citations, std::optional<std::string_view> config,
                    std::string_view options_json);
@@ -34,5 +35,10 @@ std::string summary_text(std::string_view report);
 
 // The built-in default-v1 config, canonical JSON.
 std::string default_config_json();
+
+// `explain --policy`: a policy with every assumption behind it spelled out, canonical JSON
+// (match/explain.hpp). options_json: "" (the default policy) or {"policy": preset name} or
+// {"policy_bytes_latin1": policy file bytes as Latin-1 scalars}, the same transport as verify.
+std::string explain_policy(std::string_view options_json);
 
 }  // namespace ethos

@@ -46,6 +46,11 @@ Citation read_citation(JsonValue value, const std::string& path) {
     if (!(box.x0 < box.x1 && box.y0 < box.y1)) throw invalid_input("bbox must have a positive area", bbox_path);
     citation.bbox = box;
   }
+  citation.page_end = reader.optional_string("page_end");
+  if (auto scope = reader.optional_string("scope")) {
+    if (*scope != "document") throw invalid_input("invalid value", reader.child_path("scope"));
+    citation.document_scope = true;
+  }
   reader.finish();
   return citation;
 }
@@ -66,6 +71,7 @@ Claim read_claim(JsonValue value, const std::string& path, ClaimValidation valid
   if (validation == ClaimValidation::report) return claim;  // the verifier reports these as checks
   const Citation& c = claim.citation;
   const std::string citation_path = path + ".citation";
+  if (c.page_end && !c.page) throw invalid_input("page_end needs a page", citation_path + ".page_end");
   if (!c.has_locator()) throw invalid_input("citation has no locator", citation_path);
   if (c.table_id.has_value() != c.cell.has_value()) throw invalid_input("table_id and cell go together", citation_path);
   if (c.bbox && !c.page && !c.element_id && !c.span_id && !c.table_id) {

@@ -21,7 +21,12 @@ struct Citation {
   std::optional<std::string> page, element_id, span_id, table_id;
   std::optional<CellAddress> cell;
   std::optional<Bbox> bbox;
-  bool has_locator() const { return page || element_id || span_id || table_id || cell || bbox; }
+  // Extensions (CONTRACTS §4): an inclusive page range page..page_end, or the whole document.
+  std::optional<std::string> page_end;
+  bool document_scope = false;
+  bool has_locator() const { return page || element_id || span_id || table_id || cell || bbox || document_scope; }
+  bool has_primary_locator() const { return has_table_locator() || span_id || element_id || bbox; }
+  bool is_scoped_search() const { return page_end.has_value() || document_scope; }
   bool has_table_locator() const { return table_id.has_value() || cell.has_value(); }
 };
 

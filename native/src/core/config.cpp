@@ -54,6 +54,16 @@ VerificationConfig read_config(JsonValue document) {
     config.normalization.lowercase = !matching.required_bool("case_sensitive");
     config.bbox_containment_tolerance_q = matching.optional_int("bbox_containment_tolerance_q", 0, kMaxInt).value_or(50);
     config.adjacency_gap_tolerance_q = matching.optional_int("adjacency_gap_tolerance_q", 0, kMaxInt).value_or(0);
+    config.text_normalization = normalization;
+    if (const std::optional<JsonValue> policy = matching.optional("policy")) {
+      // Extension: a preset name or a whole policy object; the ladder then decides text matches.
+      const std::string path = "$.matching.policy";
+      if (policy->is_string()) {
+        config.use_policy(named_policy(expect_string(*policy, path), path));
+      } else {
+        config.use_policy(match::read_policy(*policy, path));
+      }
+    }
     matching.finish();
   }
   {
@@ -84,10 +94,26 @@ VerificationConfig read_config(JsonValue document) {
   }
   top.finish();
   config.sha256 = sha256_hex(to_c14n(document));
+  if (!config.policy) {
+    config.policy_json = match::public_config_policy_json(config.text_normalization, !config.normalization.lowercase);
+    config.policy_fingerprint = match::policy_fingerprint_of(config.policy_json);
+  }
   return config;
 }
 
 }  // namespace
+
+void VerificationConfig::use_policy(const match::Policy& chosen) {
+  policy = chosen;
+  policy_json = chosen.canonical_json;
+  policy_fingerprint = chosen.fingerprint;
+}
+
+const match::Policy& named_policy(std::string_view name, const std::string& json_path) {
+  const match::Policy* preset = match::preset_policy(name);
+  if (preset == nullptr) throw invalid_input("unknown policy", json_path);
+  return *preset;
+}
 
 bool VerificationConfig::allows_kind(std::string_view kind) const {
   return std::find(claim_kinds.begin(), claim_kinds.end(), kind) != claim_kinds.end();

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "match/policy.hpp"
 #include "text/normalize.hpp"
 
 namespace ethos {
@@ -32,6 +34,16 @@ struct VerificationConfig {
   bool include_crops = false;
   HardeningOptions hardening;
   std::string sha256;  // verification_config_sha256 = sha256(c14n(config as parsed))
+  // The matching policy (extension, CONTRACTS §4): set when the ladder decides text matches
+  // (config.matching.policy, a --policy, or no config at all); unset when the public
+  // text_normalization/case_sensitive rule does. policy_json/policy_fingerprint always describe
+  // what decides, so every report can carry the fingerprint.
+  std::optional<match::Policy> policy;
+  std::string text_normalization = "collapse_whitespace";  // as named in the config
+  std::string policy_json;
+  std::string policy_fingerprint;
+
+  void use_policy(const match::Policy& chosen);
 
   bool allows_kind(std::string_view kind) const;
   bool exact_profile() const { return normalization.profile == NormalizationProfile::none && !normalization.lowercase; }
@@ -39,6 +51,9 @@ struct VerificationConfig {
 
 // Parses a config (bytes) strictly. Throws EthosError(invalid_input) naming the JSON path.
 VerificationConfig load_config(std::string_view bytes);
+
+// Resolves a policy name (a preset) or throws invalid_input at json_path.
+const match::Policy& named_policy(std::string_view name, const std::string& json_path);
 
 // The built-in default-v1 config (hash 4bb22416…e4983d0b0) as canonical JSON and as a config.
 std::string_view default_config_source();

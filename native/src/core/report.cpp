@@ -5,6 +5,8 @@
 #include <set>
 
 #include "json/canonical_writer.hpp"
+#include "match/tiers.hpp"
+#include "text/unicode_props.hpp"
 #include "text/utf8.hpp"
 
 namespace ethos {
@@ -112,7 +114,27 @@ void write_context_echo(CanonicalWriter& out, const Source& source, const CheckR
   out.end_object();
 }
 
-// Keys in canonical order: claim, context_echo, evidence, evidence_tier, id, match_method,
+// Ladder match detail (CONTRACTS §4): boxes stay empty until glyph geometry is available to the
+// verifier; offsets are Unicode scalars into the target text; source_text is the original text.
+void write_match(CanonicalWriter& out, const CheckResult& check) {
+  const match::Located& located = *check.located;
+  const std::string_view text = *check.target->text;
+  const std::size_t begin = utf8::byte_offset_of_scalar(text, located.start);
+  const std::size_t end = utf8::byte_offset_of_scalar(text, located.end);
+  out.begin_object();
+  out.key("boxes");
+  out.begin_array();
+  out.end_array();
+  out.member("end", static_cast<std::int64_t>(located.end));
+  out.member("occurrences", static_cast<std::int64_t>(located.occurrences));
+  out.member_bool("sound", match::tier_is_sound(located.tier));
+  out.member("source_text", text.substr(begin, end - begin));
+  out.member("start", static_cast<std::int64_t>(located.start));
+  out.member("tier", match::tier_name(located.tier));
+  out.end_object();
+}
+
+// Keys in canonical order: claim, context_echo, evidence, evidence_tier, id, match, match_method,
 // nearest_match, provenance, reason, resolved_element_ids, semantic_unverified, status, warnings.
 void write_check(CanonicalWriter& out, const Source& source, const Claim& claim, const CheckResult& check,
                  std::size_t index, const VerificationConfig& config) {
@@ -139,6 +161,10 @@ void write_check(CanonicalWriter& out, const Source& source, const Claim& claim,
   char id[24];
   std::snprintf(id, sizeof id, "v%04zu", index + 1);
   out.member("id", id);
+  if (check.located && check.target && check.target->text) {
+    out.key("match");
+    write_match(out, check);
+  }
   out.member("match_method", check.match_method);
   if (config.hardening.include_nearest_match && check.nearest) {
     const Element& element = source.elements[check.nearest->element];
@@ -233,10 +259,17 @@ void write_bare_report(CanonicalWriter& out, const Source& source, const Citatio
   out.key("parser");
   out.value(source.parser.to_json());
   out.end_object();
+  out.member("policy_fingerprint", config.policy_fingerprint);
   out.member("schema_version", config.hardening.any() ? "1.1.0" : "1.0.0");
   out.key("unsupported_claim_kinds");
   write_strings(out, verdicts.unsupported_claim_kinds);
   out.member("verification_config_sha256", config.sha256);
+  out.key("verifier");
+  out.begin_object();
+  out.member("name", "ethos");
+  out.member("unicode_version", unicode::tables_version());
+  out.member("version", ETHOS_VERSION_STRING);
+  out.end_object();
   out.key("warnings");
   write_strings(out, limits.empty() ? std::vector<std::string>{} : std::vector<std::string>{"capability_limited"});
   out.end_object();

@@ -2,10 +2,13 @@
 #include "core/verifier.hpp"
 
 #include <algorithm>
+#include <climits>
+#include <map>
 #include <set>
 #include <unordered_map>
 
 #include "text/normalize.hpp"
+#include "text/utf8.hpp"
 
 namespace ethos {
 namespace {
@@ -28,6 +31,27 @@ class TextCache {
   std::unordered_map<const std::string*, std::string> cache_;
 };
 
+// Ladders of target texts, built lazily once per verify call; keys are the addresses of the
+// immutable source strings (a joined text is built fresh each time it is needed).
+class LadderCache {
+ public:
+  explicit LadderCache(const match::LadderOptions& options) : options_(options) {}
+  const match::Ladder& get(const std::string& text, const Element* owner) {
+    auto it = cache_.find(&text);
+    if (it != cache_.end()) return it->second;
+    return cache_.emplace(&text, build(text, owner)).first->second;
+  }
+  match::Ladder build(const std::string& text, const Element* owner) const {
+    match::LineArtifacts artifacts;
+    if (owner != nullptr) artifacts.hyphen_breaks = &owner->hyphen_breaks;
+    return match::build_ladder(text, options_, artifacts);
+  }
+
+ private:
+  match::LadderOptions options_;
+  std::unordered_map<const std::string*, match::Ladder> cache_;
+};
+
 bool is_text_kind(const std::string& kind) { return kind == "quote" || kind == "value" || kind == "table_cell"; }
 
 // Containment for quotes (and any quote on a cell), whole-text equality for values and cells.
@@ -37,10 +61,11 @@ bool text_rule(const std::string& kind, const std::string& expected, const std::
   return target == expected;
 }
 
-const char* method_for(const Claim& claim, const VerificationConfig& config) {
+// The public method names; under a ladder policy "exact" means the match needed no normalization.
+const char* method_for(const Claim& claim, const VerificationConfig& config, const std::optional<match::Located>& located) {
   if (claim.kind == "presence") return "presence_only";
   if (claim.citation.has_table_locator() || claim.kind == "table_cell") return "table_cell_lookup";
-  const bool exact = config.exact_profile();
+  const bool exact = config.policy ? (located && located->tier == match::Tier::exact) : config.exact_profile();
   if (claim.kind == "quote") return exact ? "exact_text_contains" : "normalized_text_contains";
   return exact ? "exact_text" : "normalized_text";
 }
@@ -68,14 +93,39 @@ Target element_target(const Source& source, std::size_t index) {
   return Target{element.page, element.bbox, element.text ? &*element.text : nullptr, nullptr, {index}, "element_scoped", 0};
 }
 
+Target span_target(const Source& source, std::size_t index) {
+  const Span& span = source.spans[index];
+  Target target{span.page, span.bbox, &span.text, nullptr, {}, "exact_span", 0};
+  if (span.element) target.elements.push_back(*span.element);
+  return target;
+}
+
 Target page_target(const Page& page) {
   return Target{page.id, Bbox{0, 0, page.width, page.height}, nullptr, nullptr, {}, "page_scoped", 0};
 }
 
+// The running text of a page range for scoped citations (page_end, scope:"document"): the texts
+// of its elements in document order, running headers and footers left out, joined by a line break
+// so a quote can cross element and page breaks from the whitespace tier on (never at exact).
+// base[i] is where elements[i] starts, in scalars.
+struct ScopeText {
+  std::string text;
+  std::vector<std::size_t> elements;
+  std::vector<std::uint32_t> base;
+  std::vector<std::int64_t> hyphen_breaks;  // the elements' line-end hyphens, shifted into text
+  match::Ladder ladder;
+};
+
+bool is_running_furniture(const Element& element) { return element.kind == "header" || element.kind == "footer"; }
+
 class ClaimVerifier {
  public:
   ClaimVerifier(const Source& source, const CitationSet& citations, const VerificationConfig& config)
-      : source_(source), citations_(citations), config_(config), cache_(config.normalization) {}
+      : source_(source),
+        citations_(citations),
+        config_(config),
+        cache_(config.normalization),
+        ladders_(config.policy ? config.policy->ladder : match::LadderOptions{}) {}
 
   CheckResult run(const Claim& claim, Verdicts& verdicts);
 
@@ -92,17 +142,75 @@ class ClaimVerifier {
   std::optional<CheckResult> try_join(const Claim& claim, std::size_t cited, const std::string& expected, Target& target,
                                       bool& joined);
   void locate_match(const Claim& claim, const std::string& expected, CheckResult& result);
+  // The text rule of the claim's kind against one target text: the public rule, or the ladder
+  // under a policy (then `found` receives what the ladder saw). owner: the element whose text
+  // this is (its parser artifacts), or nullptr.
+  bool matches(const std::string& kind, const std::string& expected, const std::string& text, const Element* owner,
+               match::LadderResult* found = nullptr, bool fresh = false);
+  const match::Ladder& expected_ladder(const std::string& claim_text);
+  bool search_page(const Claim& claim, const std::string& expected, Target& target, match::LadderResult& found);
+  std::optional<CheckResult> resolve_scope(const Citation& c, Target& target);
+  bool search_scope(const Claim& claim, const std::string& expected, Target& target, match::LadderResult& found);
+  const ScopeText& scope_text(std::size_t first_page, std::size_t last_page);
   void find_nearest(const std::string& expected, CheckResult& result);
 
   const Source& source_;
   const CitationSet& citations_;
   const VerificationConfig& config_;
   TextCache cache_;
+  LadderCache ladders_;
+  std::unordered_map<std::string, match::Ladder> expected_ladders_;
+  match::LadderResult join_found_;  // what the ladder found in the last joined text
+  std::vector<std::size_t> scope_pages_;  // pages (indices into source.pages) of the current scoped citation
+  std::map<std::pair<std::size_t, std::size_t>, ScopeText> scopes_;
 };
+
+const match::Ladder& ClaimVerifier::expected_ladder(const std::string& claim_text) {
+  auto it = expected_ladders_.find(claim_text);
+  if (it != expected_ladders_.end()) return it->second;
+  return expected_ladders_.emplace(claim_text, match::build_ladder(claim_text, config_.policy->ladder)).first->second;
+}
+
+bool ClaimVerifier::matches(const std::string& kind, const std::string& expected, const std::string& text,
+                            const Element* owner, match::LadderResult* found, bool fresh) {
+  if (!config_.policy) return text_rule(kind, expected, fresh ? cache_.fresh(text) : cache_.get(text));
+  const match::Ladder& want = expected_ladder(expected);
+  match::Ladder built;
+  const match::Ladder* target = nullptr;
+  if (fresh) {
+    built = ladders_.build(text, owner);
+    target = &built;
+  } else {
+    target = &ladders_.get(text, owner);
+  }
+  const auto rule = kind == "quote" ? match::TextRule::contains : match::TextRule::equals;
+  const match::LadderResult result = match::search_ladder(*target, want, rule, *config_.policy);
+  if (found != nullptr) *found = result;
+  return result.whole && config_.policy->accepts(result.whole->tier);
+}
+
+// The element whose own text a target shows (its parser artifacts apply), else nullptr.
+const Element* owner_of(const Source& source, const Target& target) {
+  if (target.elements.size() != 1 || target.joined) return nullptr;
+  const Element& element = source.elements[target.elements.front()];
+  return element.text && &*element.text == target.text ? &element : nullptr;
+}
+
+// How good a ladder result is for choosing among page elements: accepted whole-token matches
+// first (tighter tier better), then clipped ones at accepted tiers, then whole ones at tiers the
+// policy does not accept; lower is better, kNone when nothing was found.
+constexpr int kNone = 1000;
+int rank_of(const match::LadderResult& found, const match::Policy& policy) {
+  if (found.whole && policy.accepts(found.whole->tier)) return static_cast<int>(found.whole->tier);
+  if (found.clipped && policy.accepts(found.clipped->tier)) return 100 + static_cast<int>(found.clipped->tier);
+  if (found.whole) return 200 + static_cast<int>(found.whole->tier);
+  return kNone;
+}
 
 // Steps 5 of §3.1: locator groups, conflicts, then the resolution precedence of §3.2.
 std::optional<CheckResult> ClaimVerifier::resolve(const Claim& claim, Target& target) {
   const Citation& c = claim.citation;
+  if (c.is_scoped_search()) return resolve_scope(c, target);
   const int groups = (c.has_table_locator() ? 1 : 0) + (c.span_id ? 1 : 0) + (c.element_id ? 1 : 0) + (c.bbox ? 1 : 0);
   if (groups > 1) return fail("error", "locator_conflict");
 
@@ -173,9 +281,10 @@ std::optional<CheckResult> ClaimVerifier::try_join(const Claim&, std::size_t cit
     const Element& second = source_.elements[second_index];
     if (first.page != second.page || !first.text || !second.text) continue;
     const std::size_t other = first_index == cited ? second_index : first_index;
-    if (text_rule("quote", expected, cache_.get(*source_.elements[other].text))) continue;  // matches alone
+    const Element& other_element = source_.elements[other];
+    if (matches("quote", expected, *other_element.text, &other_element)) continue;  // matches alone
     const std::string joined_text = *first.text + " " + *second.text;
-    if (!text_rule("quote", expected, cache_.fresh(joined_text))) continue;
+    if (!matches("quote", expected, joined_text, nullptr, &join_found_, true)) continue;
     if (!origin_known) {
       would_join_ignoring_geometry = true;
       continue;
@@ -194,6 +303,13 @@ std::optional<CheckResult> ClaimVerifier::try_join(const Claim&, std::size_t cit
 // Where a grounded quote/value sits in the target's original text (for context_echo).
 void ClaimVerifier::locate_match(const Claim& claim, const std::string& expected, CheckResult& result) {
   const Target& target = *result.target;
+  if (config_.policy) {  // the ladder already knows where, in scalars
+    if (!result.located) return;
+    const std::string_view text = *target.text;
+    result.match = MatchRange{utf8::byte_offset_of_scalar(text, result.located->start),
+                              utf8::byte_offset_of_scalar(text, result.located->end)};
+    return;
+  }
   const NormalizedText normalized = normalize(*target.text, config_.normalization, true);
   if (normalized.text.empty()) return;
   std::size_t begin = 0;
@@ -276,19 +392,24 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
   if (auto failure = resolve(claim, target)) return *failure;
 
   CheckResult result;
-  result.match_method = method_for(claim, config_);
   // 7 (presence): existence is the claim.
   if (claim.kind == "presence") {
+    result.match_method = method_for(claim, config_, std::nullopt);
     result.status = "grounded";
     result.target = std::move(target);
     return result;
   }
-  const std::string expected = cache_.fresh(*claim.text);
-  const bool page_only = !c.has_table_locator() && !c.span_id && !c.element_id && !c.bbox;
-  bool matched = target.text && text_rule(claim.kind, expected, cache_.get(*target.text));
+  const std::string expected = config_.policy ? *claim.text : cache_.fresh(*claim.text);
+  const bool page_only = !c.has_primary_locator() && !c.is_scoped_search();
+  match::LadderResult found;
+  bool matched = target.text && matches(claim.kind, expected, *target.text, owner_of(source_, target), &found);
+  if (c.is_scoped_search()) matched = search_scope(claim, expected, target, found);
 
-  // Page-only quote/value claims search the page: first element, then first span (0.6).
-  if (!matched && page_only) {
+  // Page-only quote/value claims search the page: first element, then first span (0.6); under a
+  // policy, the element with the tightest tier (earliest on ties), then spans the same way.
+  if (!matched && page_only && config_.policy) {
+    matched = search_page(claim, expected, target, found);
+  } else if (!matched && page_only) {
     for (std::size_t index : source_.elements_on_page(std::string(target.page))) {
       const Element& element = source_.elements[index];
       if (element.text && text_rule(claim.kind, expected, cache_.get(*element.text))) {
@@ -301,8 +422,7 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
       for (std::size_t index : source_.spans_on_page(std::string(target.page))) {
         const Span& span = source_.spans[index];
         if (text_rule(claim.kind, expected, cache_.get(span.text))) {
-          target = Target{span.page, span.bbox, &span.text, nullptr, {}, "exact_span", 0};
-          if (span.element) target.elements.push_back(*span.element);
+          target = span_target(source_, index);
           matched = true;
           break;
         }
@@ -315,9 +435,21 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
     if (auto blocked = try_join(claim, target.elements.front(), expected, target, joined)) return *blocked;
     if (joined) {
       matched = true;
+      found = join_found_;
       result.semantic_unverified = true;  // the join itself is an inference nobody cited (0.6)
     }
   }
+  if (config_.policy && target.text) {
+    const match::Policy& policy = *config_.policy;
+    if (matched) {
+      result.located = found.whole;
+    } else if (found.clipped && policy.accepts(found.clipped->tier)) {
+      result.located = found.clipped;
+    } else if (found.whole) {
+      result.located = found.whole;  // at a tier the policy does not accept
+    }
+  }
+  result.match_method = method_for(claim, config_, matched ? result.located : std::nullopt);
   result.target = std::move(target);
   if (matched) {
     result.status = "grounded";
@@ -326,10 +458,179 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
     }
   } else {
     result.status = "mismatch";
-    result.reason = "text_mismatch";
+    const bool clipped = config_.policy && found.clipped && config_.policy->accepts(found.clipped->tier);
+    result.reason = clipped ? "token_boundary" : "text_mismatch";
     if (config_.hardening.include_nearest_match) find_nearest(*claim.text, result);
   }
   return result;
+}
+
+// Scoped citations: page..page_end (inclusive, by page index) or the whole document. The target
+// starts as the first page of the range; the search then picks the evidence.
+std::optional<CheckResult> ClaimVerifier::resolve_scope(const Citation& c, Target& target) {
+  scope_pages_.clear();
+  if (c.has_primary_locator() || (c.document_scope && (c.page || c.page_end)) || (c.page_end && !c.page)) {
+    return fail("error", "locator_conflict");
+  }
+  std::int64_t low = 0, high = 0;
+  if (c.document_scope) {
+    low = INT64_MIN;
+    high = INT64_MAX;
+  } else {
+    const Page* first = source_.page_by_id(*c.page);
+    const Page* last = source_.page_by_id(*c.page_end);
+    if (first == nullptr || last == nullptr) return fail("not_found", "page_not_found");
+    if (last->index < first->index) return fail("error", "locator_conflict");
+    low = first->index;
+    high = last->index;
+  }
+  for (std::size_t i = 0; i < source_.pages.size(); ++i) {
+    if (source_.pages[i].index >= low && source_.pages[i].index <= high) scope_pages_.push_back(i);
+  }
+  if (scope_pages_.empty()) return fail("not_found", "page_not_found");
+  target = page_target(source_.pages[scope_pages_.front()]);
+  return std::nullopt;
+}
+
+const ScopeText& ClaimVerifier::scope_text(std::size_t first_page, std::size_t last_page) {
+  const auto key = std::make_pair(first_page, last_page);
+  auto it = scopes_.find(key);
+  if (it != scopes_.end()) return it->second;
+  ScopeText scope;
+  std::size_t scalars = 0;
+  for (std::size_t page : scope_pages_) {
+    for (std::size_t index : source_.elements_on_page(source_.pages[page].id)) {
+      const Element& element = source_.elements[index];
+      if (!element.text || is_running_furniture(element)) continue;
+      if (!scope.elements.empty()) {
+        scope.text += '\n';  // a break, not a space: crossing it is never an exact-tier match
+        ++scalars;
+      }
+      scope.elements.push_back(index);
+      scope.base.push_back(static_cast<std::uint32_t>(scalars));
+      for (std::int64_t h : element.hyphen_breaks) scope.hyphen_breaks.push_back(static_cast<std::int64_t>(scalars) + h);
+      scope.text += *element.text;
+      scalars += utf8::scalar_count(*element.text);
+    }
+  }
+  match::LineArtifacts artifacts;
+  artifacts.hyphen_breaks = &scope.hyphen_breaks;
+  scope.ladder = match::build_ladder(scope.text, config_.policy->ladder, artifacts);
+  return scopes_.emplace(key, std::move(scope)).first->second;
+}
+
+// A scoped quote under a policy is searched in the running text of the range; values, cells and
+// the public rule look element by element (then span by span), page after page, first hit wins.
+bool ClaimVerifier::search_scope(const Claim& claim, const std::string& expected, Target& target,
+                                 match::LadderResult& found) {
+  if (!config_.policy || claim.kind != "quote") {
+    for (std::size_t page : scope_pages_) {
+      Target page_candidate = page_target(source_.pages[page]);
+      if (config_.policy) {
+        if (search_page(claim, expected, page_candidate, found)) {
+          target = std::move(page_candidate);
+          return true;
+        }
+        continue;
+      }
+      for (std::size_t index : source_.elements_on_page(source_.pages[page].id)) {
+        const Element& element = source_.elements[index];
+        if (element.text && !is_running_furniture(element) && text_rule(claim.kind, expected, cache_.get(*element.text))) {
+          target = element_target(source_, index);
+          return true;
+        }
+      }
+      if (!source_.capabilities.spans) continue;
+      for (std::size_t index : source_.spans_on_page(source_.pages[page].id)) {
+        if (text_rule(claim.kind, expected, cache_.get(source_.spans[index].text))) {
+          target = span_target(source_, index);
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+  const ScopeText& scope = scope_text(scope_pages_.front(), scope_pages_.back());
+  if (scope.elements.empty()) return false;
+  found = match::search_ladder(scope.ladder, expected_ladder(expected), match::TextRule::contains, *config_.policy);
+  const match::Policy& policy = *config_.policy;
+  const bool accepted = found.whole && policy.accepts(found.whole->tier);
+  std::optional<match::Located>* shown = nullptr;
+  if (accepted) {
+    shown = &found.whole;
+  } else if (found.clipped && policy.accepts(found.clipped->tier)) {
+    shown = &found.clipped;
+  } else if (found.whole) {
+    shown = &found.whole;
+  }
+  if (shown == nullptr) return false;
+  match::Located& located = **shown;
+  // The elements the occurrence touches: first = the one holding its start, last = its end.
+  const auto element_at = [&](std::uint32_t offset) {
+    return static_cast<std::size_t>(std::upper_bound(scope.base.begin(), scope.base.end(), offset) - scope.base.begin()) - 1;
+  };
+  const std::size_t first = element_at(located.start);
+  const std::size_t last = element_at(located.end - 1);
+  const std::uint32_t base = scope.base[first];
+  located.start -= base;
+  located.end -= base;
+  if (first == last) {
+    target = element_target(source_, scope.elements[first]);
+    return accepted;
+  }
+  // Across elements (and possibly pages): the target is the running text of those elements.
+  const std::size_t begin_byte = utf8::byte_offset_of_scalar(scope.text, base);
+  const std::size_t end_scalar = last + 1 < scope.base.size() ? scope.base[last + 1] - 1 : utf8::scalar_count(scope.text);
+  const std::size_t end_byte = utf8::byte_offset_of_scalar(scope.text, end_scalar);
+  auto owned = std::make_shared<const std::string>(scope.text.substr(begin_byte, end_byte - begin_byte));
+  const Element& head = source_.elements[scope.elements[first]];
+  Target joined{head.page, head.bbox, owned.get(), owned, {}, "page_scoped", 0};
+  for (std::size_t i = first; i <= last; ++i) {
+    const Element& element = source_.elements[scope.elements[i]];
+    joined.elements.push_back(scope.elements[i]);
+    if (element.page == head.page && element.bbox && joined.bbox) joined.bbox = union_of(*joined.bbox, *element.bbox);
+  }
+  target = std::move(joined);
+  return accepted;
+}
+
+// Page-only search under a policy: every element on the page, then (when none matched) every
+// span; the best-ranked text wins and becomes the target. Occurrences add up over the page.
+bool ClaimVerifier::search_page(const Claim& claim, const std::string& expected, Target& target,
+                                match::LadderResult& found) {
+  const match::Policy& policy = *config_.policy;
+  const std::string page(target.page);
+  int best_rank = kNone;
+  std::optional<Target> best_target;
+  match::LadderResult best;
+  std::size_t occurrences = 0;
+  const auto consider = [&](const std::string& text, const Element* owner, Target candidate) {
+    match::LadderResult result;
+    matches(claim.kind, expected, text, owner, &result);
+    const int rank = rank_of(result, policy);
+    if (rank == kNone) return;
+    if (rank < best_rank) {
+      best_rank = rank;
+      best_target = std::move(candidate);
+      best = result;
+      occurrences = 0;
+    }
+    if (rank == best_rank && result.whole && rank < 100) occurrences += result.whole->occurrences;
+  };
+  for (std::size_t index : source_.elements_on_page(page)) {
+    const Element& element = source_.elements[index];
+    if (element.text) consider(*element.text, &element, element_target(source_, index));
+  }
+  if (best_rank >= 100 && source_.capabilities.spans) {
+    for (std::size_t index : source_.spans_on_page(page)) {
+      consider(source_.spans[index].text, nullptr, span_target(source_, index));
+    }
+  }
+  if (!best_target) return false;
+  target = std::move(*best_target);
+  found = best;
+  if (found.whole && best_rank < 100) found.whole->occurrences = occurrences;
+  return best_rank < 100;
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "core/citations.hpp"
 #include "core/config.hpp"
 #include "core/source.hpp"
+#include "match/matcher.hpp"
 
 namespace ethos {
 
@@ -47,6 +48,9 @@ struct CheckResult {
   std::optional<Target> target;
   std::optional<MatchRange> match;  // grounded quote/value: where in target->text
   std::optional<NearestMatch> nearest;
+  // Ladder policies only: where the claim text was found in target->text (the grounded match,
+  // the clipped one behind token_boundary, or one at a tier the policy does not accept).
+  std::optional<match::Located> located;
   std::vector<const char*> warnings;
 };
 

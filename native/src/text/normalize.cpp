@@ -158,6 +158,23 @@ bool is_unicode_white_space(char32_t c) {
 
 const char* unicode_version() { return ETHOS_UNICODE_VERSION; }
 
+void append_lowercase(char32_t c, bool final_sigma, std::u32string& out) {
+  if (c == 0x03A3) {
+    out.push_back(final_sigma ? 0x03C2 : 0x03C3);
+    return;
+  }
+  const LowercaseEntry* entry = find_lowercase(c);
+  if (entry == nullptr) {
+    out.push_back(c);
+  } else if (entry->pool_length == 0) {
+    out.push_back(entry->target_or_offset);
+  } else {
+    out.append(kLowercasePool + entry->target_or_offset, entry->pool_length);
+  }
+}
+
+bool is_cased_letter(char32_t c) { return is_cased(c); }
+
 namespace {
 
 void lowercase_pass(const NormalizedText& input, NormalizedText& out, bool with_map) {

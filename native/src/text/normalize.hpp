@@ -34,6 +34,13 @@ std::string normalize_text(std::string_view input, const NormalizationOptions& o
 // Unicode White_Space (PropList.txt; also Rust's char::is_whitespace).
 bool is_unicode_white_space(char32_t scalar);
 
+// Full Unicode lowercase of one scalar appended to out (may expand, e.g. U+0130); Σ becomes ς
+// when final_sigma (the caller knows the context: after a cased letter, not before one).
+void append_lowercase(char32_t c, bool final_sigma, std::u32string& out);
+
+// Letters with case for the final-sigma rule (see normalize.cpp).
+bool is_cased_letter(char32_t c);
+
 // The Unicode version of the generated case tables.
 const char* unicode_version();
 

@@ -1,0 +1,74 @@
+// explain.cpp - turns a policy's fields into the sentences `ethos explain` prints.
+#include "match/explain.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "json/c14n.hpp"
+#include "text/unicode_props.hpp"
+
+namespace ethos::match {
+namespace {
+
+const char* tier_assumption(Tier tier) {
+  switch (tier) {
+    case Tier::exact: return "exact: the cited text appears character for character.";
+    case Tier::whitespace:
+      return "whitespace: any run of Unicode white space or line breaks equals one space; leading and trailing "
+             "space is ignored.";
+    case Tier::typography:
+      return "typography: curly and straight quotes, dash variants, the ligatures U+FB00-U+FB06, full-width ASCII "
+             "forms and the ellipsis character equal their plain spellings; soft hyphens, zero-width spaces, word "
+             "joiners and byte order marks are ignored; decomposed and precomposed accents are equal (canonical "
+             "composition, NFC).";
+    case Tier::case_folded: return "case: upper and lower case are equal (full Unicode lowercase).";
+    case Tier::skeleton:
+      return "skeleton: only letters, marks and digits count; punctuation and symbols are dropped. UNSOUND: this can "
+             "change meaning.";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string explain_policy_json(const Policy& policy) {
+  nlohmann::json assumptions = nlohmann::json::array();
+  assumptions.push_back("Tiers are cumulative and searched in ladder order; a check reports the tightest tier that "
+                        "matched.");
+  for (Tier tier : policy.tiers) {
+    std::string line = tier_assumption(tier);
+    line += policy.accepts(tier) ? " Accepted (grounded)." : " Not accepted: reported, never grounded.";
+    assumptions.push_back(line);
+  }
+  assumptions.push_back(policy.whole_tokens
+                            ? "A match starts and ends on token boundaries: words, numbers with their sign, decimals, "
+                              "grouped digits, times, dates and percentages are never cut; each Han, Hiragana or "
+                              "Katakana character is a token."
+                            : "Token boundaries are not checked: a match may start or end inside a word or number.");
+  assumptions.push_back(policy.ladder.cjk_wrap_spaces
+                            ? "White space between two CJK characters is a line wrap and is ignored from the "
+                              "whitespace tier on."
+                            : "White space between CJK characters counts like any other space.");
+  std::string hyphenation = "Line-end hyphens recorded by the parser: ";
+  if (policy.ladder.joined_reading && policy.ladder.hyphenated_reading) {
+    hyphenation += "both the joined reading (hyphen and line break removed) and the hyphenated reading (line break "
+                   "removed) are searched from the typography tier on.";
+  } else if (policy.ladder.joined_reading) {
+    hyphenation += "only the joined reading (hyphen and line break removed) is searched from the typography tier on.";
+  } else if (policy.ladder.hyphenated_reading) {
+    hyphenation += "only the hyphenated reading (line break removed) is searched from the typography tier on.";
+  } else {
+    hyphenation += "ignored; the line break counts as a space.";
+  }
+  assumptions.push_back(hyphenation);
+  assumptions.push_back("Quotes are contained in the cited target; values and table cells equal the whole target "
+                        "after normalization. An expected text that normalizes to empty never matches.");
+  assumptions.push_back("Guards (numeric, polarity), near-miss location and stitched quotations are off in this "
+                        "policy version: a text that does not match is a mismatch without further detail.");
+  nlohmann::json out = {{"assumptions", assumptions},
+                        {"policy", nlohmann::json::parse(policy.canonical_json)},
+                        {"policy_fingerprint", policy.fingerprint},
+                        {"unicode_version", unicode::tables_version()}};
+  return to_c14n(out);
+}
+
+}  // namespace ethos::match

@@ -1,0 +1,231 @@
+// ladder.cpp - builds the tier readings: whitespace, typography (folds, deletions, hyphenation, NFC),
+// case and skeleton, each computed from the one before and carrying original scalar ranges.
+#include "match/ladder.hpp"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "text/normalize.hpp"
+#include "text/unicode_props.hpp"
+#include "text/utf8.hpp"
+
+namespace ethos::match {
+namespace {
+
+struct Unit {
+  char32_t c;
+  std::uint32_t start, end;
+};
+using Units = std::vector<Unit>;
+
+Units exact_units(const std::u32string& original) {
+  Units units;
+  units.reserve(original.size());
+  for (std::size_t i = 0; i < original.size(); ++i) {
+    units.push_back(Unit{original[i], static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1)});
+  }
+  return units;
+}
+
+// Runs of Unicode White_Space become one space (covering the run), the edges are trimmed, and a
+// run between two CJK characters disappears when the policy treats it as a line wrap.
+Units collapse_whitespace(const Units& in, bool cjk_wrap_spaces) {
+  Units out;
+  out.reserve(in.size());
+  bool pending = false;
+  Unit run{U' ', 0, 0};
+  for (const Unit& unit : in) {
+    if (is_unicode_white_space(unit.c)) {
+      if (!pending) run = Unit{U' ', unit.start, unit.end};
+      run.end = std::max(run.end, unit.end);
+      pending = true;
+      continue;
+    }
+    if (pending && !out.empty()) {
+      const bool wrap = cjk_wrap_spaces && unicode::is_cjk_context(out.back().c) && unicode::is_cjk_context(unit.c);
+      if (!wrap) out.push_back(run);
+    }
+    pending = false;
+    out.push_back(unit);
+  }
+  return out;
+}
+
+bool is_deleted_format_char(char32_t c) {
+  // soft hyphen, zero-width space, word joiner, zero-width no-break space (BOM)
+  return c == 0x00AD || c == 0x200B || c == 0x2060 || c == 0xFEFF;
+}
+
+// Presentation variants -> one spelling; nullptr when c is kept as is.
+const char32_t* typographic_fold(char32_t c) {
+  switch (c) {
+    case 0x2018: case 0x2019: case 0x201A: case 0x201B: case 0x2032: case 0x2039: case 0x203A: case 0x02BC:
+      return U"'";
+    case 0x201C: case 0x201D: case 0x201E: case 0x201F: case 0x2033: case 0x00AB: case 0x00BB:
+      return U"\"";
+    case 0x2010: case 0x2011: case 0x2012: case 0x2013: case 0x2014: case 0x2015: case 0x2212: case 0xFE58:
+    case 0xFE63:
+      return U"-";
+    case 0x2026: return U"...";
+    case 0xFB00: return U"ff";
+    case 0xFB01: return U"fi";
+    case 0xFB02: return U"fl";
+    case 0xFB03: return U"ffi";
+    case 0xFB04: return U"ffl";
+    case 0xFB05: case 0xFB06: return U"st";
+    default: return nullptr;
+  }
+}
+
+// Typography on exact units: line-end hyphenation (one reading), deletions, folds, full-width
+// ASCII, canonical composition; then whitespace again, since deletions can join two runs.
+Units typography(const Units& in, const std::unordered_set<std::uint32_t>& hyphens, bool join, const LadderOptions& options) {
+  Units folded;
+  folded.reserve(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const Unit& unit = in[i];
+    if (hyphens.count(unit.start) != 0) {
+      // The hyphen that ended a line: keep it (hyphenated reading) or drop it (joined reading);
+      // the line-break whitespace right after it goes either way.
+      if (!join) folded.push_back(Unit{U'-', unit.start, unit.end});
+      while (i + 1 < in.size() && is_unicode_white_space(in[i + 1].c)) ++i;
+      continue;
+    }
+    if (is_deleted_format_char(unit.c)) continue;
+    if (const char32_t* replacement = typographic_fold(unit.c)) {
+      for (const char32_t* r = replacement; *r != 0; ++r) folded.push_back(Unit{*r, unit.start, unit.end});
+      continue;
+    }
+    if (unit.c >= 0xFF01 && unit.c <= 0xFF5E) {  // full-width forms of ASCII
+      folded.push_back(Unit{unit.c - 0xFEE0, unit.start, unit.end});
+      continue;
+    }
+    folded.push_back(unit);
+  }
+  std::u32string text;
+  std::vector<unicode::ScalarRange32> ranges;
+  text.reserve(folded.size());
+  ranges.reserve(folded.size());
+  for (const Unit& unit : folded) {
+    text.push_back(unit.c);
+    ranges.push_back({unit.start, unit.end});
+  }
+  unicode::to_nfc(text, ranges);
+  Units composed;
+  composed.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) composed.push_back(Unit{text[i], ranges[i].start, ranges[i].end});
+  return collapse_whitespace(composed, options.cjk_wrap_spaces);
+}
+
+Units lowercase(const Units& in) {
+  Units out;
+  out.reserve(in.size());
+  std::u32string lowered;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const char32_t c = in[i].c;
+    bool final_sigma = false;
+    if (c == 0x03A3) {  // final sigma: after a cased letter and not before one (SpecialCasing)
+      final_sigma = i > 0 && is_cased_letter(in[i - 1].c) && !(i + 1 < in.size() && is_cased_letter(in[i + 1].c));
+    }
+    lowered.clear();
+    append_lowercase(c, final_sigma, lowered);
+    for (char32_t l : lowered) out.push_back(Unit{l, in[i].start, in[i].end});
+  }
+  return out;
+}
+
+// Letters, marks and digits only; every other run becomes one space so words stay apart.
+Units skeleton(const Units& in) {
+  Units out;
+  out.reserve(in.size());
+  bool pending = false;
+  Unit run{U' ', 0, 0};
+  for (const Unit& unit : in) {
+    if (!unicode::is_word_char(unit.c)) {
+      if (!pending) run = Unit{U' ', unit.start, unit.end};
+      run.end = std::max(run.end, unit.end);
+      pending = true;
+      continue;
+    }
+    if (pending && !out.empty()) out.push_back(run);
+    pending = false;
+    out.push_back(unit);
+  }
+  return out;
+}
+
+Reading to_reading(const Units& units) {
+  Reading reading;
+  reading.text.reserve(units.size());
+  reading.start.reserve(units.size());
+  reading.end.reserve(units.size());
+  for (const Unit& unit : units) {
+    reading.text.push_back(unit.c);
+    reading.start.push_back(unit.start);
+    reading.end.push_back(unit.end);
+  }
+  return reading;
+}
+
+std::u32string decode(std::string_view utf8_text) {
+  std::u32string out;
+  out.reserve(utf8_text.size());
+  std::size_t pos = 0;
+  while (pos < utf8_text.size()) out.push_back(utf8::next(utf8_text, pos));
+  return out;
+}
+
+}  // namespace
+
+Ladder build_ladder(std::string_view utf8_text, const LadderOptions& options, LineArtifacts artifacts) {
+  Ladder ladder;
+  ladder.original = decode(utf8_text);
+  const Units exact = exact_units(ladder.original);
+  ladder.tiers[0].push_back(to_reading(exact));
+  ladder.tiers[1].push_back(to_reading(collapse_whitespace(exact, options.cjk_wrap_spaces)));
+
+  std::unordered_set<std::uint32_t> hyphens;
+  if (artifacts.hyphen_breaks != nullptr) {
+    for (std::int64_t offset : *artifacts.hyphen_breaks) {
+      // Only a recorded hyphen character counts; offsets that point elsewhere are ignored.
+      if (offset >= 0 && static_cast<std::size_t>(offset) < ladder.original.size()) {
+        const char32_t c = ladder.original[static_cast<std::size_t>(offset)];
+        if (c == U'-' || c == 0x2010 || c == 0x00AD) hyphens.insert(static_cast<std::uint32_t>(offset));
+      }
+    }
+  }
+  std::vector<bool> joins;  // one typography reading per allowed hyphenation reading
+  if (hyphens.empty()) {
+    joins.push_back(false);
+  } else {
+    if (options.joined_reading) joins.push_back(true);
+    if (options.hyphenated_reading) joins.push_back(false);
+    if (joins.empty()) {
+      hyphens.clear();  // neither reading: the line break stays a plain space
+      joins.push_back(false);
+    }
+  }
+  for (bool join : joins) {
+    const Units typo = typography(exact, hyphens, join, options);
+    const Units cased = lowercase(typo);
+    ladder.tiers[2].push_back(to_reading(typo));
+    ladder.tiers[3].push_back(to_reading(cased));
+    ladder.tiers[4].push_back(to_reading(skeleton(cased)));
+  }
+  return ladder;
+}
+
+Reading normalize_for_tier(std::string_view utf8_text, Tier tier, const LadderOptions& options) {
+  const std::u32string original = decode(utf8_text);
+  const Units exact = exact_units(original);
+  switch (tier) {
+    case Tier::exact: return to_reading(exact);
+    case Tier::whitespace: return to_reading(collapse_whitespace(exact, options.cjk_wrap_spaces));
+    case Tier::typography: return to_reading(typography(exact, {}, false, options));
+    case Tier::case_folded: return to_reading(lowercase(typography(exact, {}, false, options)));
+    case Tier::skeleton: return to_reading(skeleton(lowercase(typography(exact, {}, false, options))));
+  }
+  return to_reading(exact);
+}
+
+}  // namespace ethos::match

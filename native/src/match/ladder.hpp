@@ -1,0 +1,46 @@
+// ladder.hpp - the normalized readings of one text at every tier, each with an offset map back to
+// the original Unicode scalars (so a match found at any tier is reported in original offsets).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "match/tiers.hpp"
+
+namespace ethos::match {
+
+// Choices of the policy that change how texts are normalized (match/policy.hpp).
+struct LadderOptions {
+  bool cjk_wrap_spaces = true;     // whitespace between two CJK characters is a line wrap, not a space
+  bool joined_reading = true;      // line-end hyphen + line break removed: "hyphen-\nated" -> "hyphenated"
+  bool hyphenated_reading = true;  // line break after the hyphen removed: "well-\nknown" -> "well-known"
+};
+
+// One reading of a text at one tier: normalized scalars, and for each of them the half-open range
+// [start, end) of original scalars it stands for (a collapsed run, a ligature, a composed pair).
+struct Reading {
+  std::u32string text;
+  std::vector<std::uint32_t> start, end;
+};
+
+// Parser artifacts of an element (core/source.hpp): scalar offsets of line-end hyphens.
+struct LineArtifacts {
+  const std::vector<std::int64_t>* hyphen_breaks = nullptr;
+};
+
+// All readings of a text. Tiers from typography up hold one reading per hyphenation reading the
+// policy allows when the parser recorded line-end hyphens (else exactly one).
+struct Ladder {
+  std::u32string original;
+  std::vector<Reading> tiers[kTierCount];
+  const std::vector<Reading>& at(Tier tier) const { return tiers[static_cast<int>(tier)]; }
+};
+
+Ladder build_ladder(std::string_view utf8_text, const LadderOptions& options, LineArtifacts artifacts = {});
+
+// The reading of a single tier (quotes need one tier at a time; no hyphenation artifacts).
+Reading normalize_for_tier(std::string_view utf8_text, Tier tier, const LadderOptions& options);
+
+}  // namespace ethos::match

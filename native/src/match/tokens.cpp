@@ -1,0 +1,37 @@
+// tokens.cpp - the token boundary rule of docs/matching.md (words, numbers, signs, CJK).
+#include "match/tokens.hpp"
+
+#include "text/unicode_props.hpp"
+
+namespace ethos::match {
+namespace {
+
+// Characters that continue a number when digits stand on both sides: 12.5, 1,000, 10:30,
+// 2024-01-05, 05/01/2024, 1 000 is not covered (a space separates tokens).
+bool is_number_joiner(char32_t c) { return c == U'.' || c == U',' || c == U':' || c == U'/' || c == U'-' || c == 0x2212; }
+
+bool is_sign(char32_t c) { return c == U'-' || c == U'+' || c == 0x2212 || c == 0x00B1; }
+
+bool is_percent(char32_t c) { return c == U'%' || c == 0x2030 || c == 0x2031 || c == 0xFF05; }
+
+}  // namespace
+
+bool is_token_boundary(const std::u32string& text, std::size_t pos) {
+  if (pos == 0 || pos >= text.size()) return true;
+  const char32_t before = text[pos - 1];
+  const char32_t after = text[pos];
+  using unicode::is_decimal_digit;
+  using unicode::is_word_char;
+  if (unicode::is_cjk_ideograph_or_kana(before) || unicode::is_cjk_ideograph_or_kana(after)) return true;
+  if (is_word_char(before) && is_word_char(after)) return false;
+  if (is_decimal_digit(before) && is_number_joiner(after) && pos + 1 < text.size() && is_decimal_digit(text[pos + 1])) {
+    return false;
+  }
+  if (is_number_joiner(before) && is_decimal_digit(after) && pos >= 2 && is_decimal_digit(text[pos - 2])) return false;
+  // A sign belongs to its number when it does not follow a word ("-5" but not "pre-5G").
+  if (is_sign(before) && is_decimal_digit(after) && (pos < 2 || !is_word_char(text[pos - 2]))) return false;
+  if (is_decimal_digit(before) && is_percent(after)) return false;
+  return true;
+}
+
+}  // namespace ethos::match

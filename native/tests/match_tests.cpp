@@ -1,0 +1,168 @@
+// match_tests.cpp - the matching ladder against the shared vectors (schemas/matching-vectors.json),
+// plus policy parsing, presets and fingerprints.
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "core/error.hpp"
+#include "json/c14n.hpp"
+#include "json/sha256.hpp"
+#include "json/strict_json.hpp"
+#include "match/ladder.hpp"
+#include "match/matcher.hpp"
+#include "match/policy.hpp"
+#include "match/tokens.hpp"
+#include "text/utf8.hpp"
+
+namespace {
+
+int failures = 0;
+
+void check(bool condition, const char* what, int line) {
+  if (!condition) {
+    std::fprintf(stderr, "FAILED line %d: %s\n", line, what);
+    ++failures;
+  }
+}
+#define CHECK(cond) check((cond), #cond, __LINE__)
+
+using ethos::match::Tier;
+
+std::string to_utf8(const std::u32string& text) {
+  std::string out;
+  for (char32_t c : text) ethos::utf8::append(out, c);
+  return out;
+}
+
+void fail_vector(const std::string& name, const std::string& what) {
+  std::fprintf(stderr, "vector \"%s\": %s\n", name.c_str(), what.c_str());
+  ++failures;
+}
+
+// Runs one search vector: the reported verdict and match as the verifier derives them.
+void run_search(const nlohmann::json& vector, const ethos::match::Policy& policy, const std::vector<std::int64_t>& hyphens) {
+  const std::string name = vector.at("name").get<std::string>();
+  const std::string kind = vector.value("kind", std::string("quote"));
+  ethos::match::LineArtifacts artifacts;
+  artifacts.hyphen_breaks = &hyphens;
+  const auto target = ethos::match::build_ladder(vector.at("text").get<std::string>(), policy.ladder, artifacts);
+  const auto expected = ethos::match::build_ladder(vector.at("quote").get<std::string>(), policy.ladder);
+  const auto rule = kind == "quote" ? ethos::match::TextRule::contains : ethos::match::TextRule::equals;
+  const auto found = ethos::match::search_ladder(target, expected, rule, policy);
+  std::string status = "text_mismatch";
+  std::optional<ethos::match::Located> reported;
+  if (found.whole && policy.accepts(found.whole->tier)) {
+    status = "grounded";
+    reported = found.whole;
+  } else if (found.clipped && policy.accepts(found.clipped->tier)) {
+    status = "token_boundary";
+    reported = found.clipped;
+  } else if (found.whole) {
+    reported = found.whole;
+  }
+  if (status != vector.at("status").get<std::string>()) fail_vector(name, "status " + status);
+  if (vector.at("tier").is_null()) {
+    if (reported) fail_vector(name, std::string("unexpected match at ") + ethos::match::tier_name(reported->tier));
+    return;
+  }
+  if (!reported) return fail_vector(name, "no match reported");
+  if (vector.at("tier").get<std::string>() != ethos::match::tier_name(reported->tier)) {
+    fail_vector(name, std::string("tier ") + ethos::match::tier_name(reported->tier));
+  }
+  if (vector.at("start").get<std::int64_t>() != reported->start || vector.at("end").get<std::int64_t>() != reported->end) {
+    fail_vector(name, "offsets " + std::to_string(reported->start) + ".." + std::to_string(reported->end));
+  }
+}
+
+void test_vectors(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::stringstream bytes;
+  bytes << file.rdbuf();
+  CHECK(!bytes.str().empty());
+  if (bytes.str().empty()) return;
+  const nlohmann::json document = ethos::parse_strict_dom(bytes.str(), "vectors");
+  const ethos::match::LadderOptions options = ethos::match::preset_policy("default")->ladder;
+  for (const auto& vector : document.at("tier_vectors")) {
+    const auto tier = ethos::match::tier_from_name(vector.at("tier").get<std::string>());
+    CHECK(tier.has_value());
+    const std::string got = to_utf8(ethos::match::normalize_for_tier(vector.at("input").get<std::string>(), *tier, options).text);
+    if (got != vector.at("expected").get<std::string>()) fail_vector(vector.at("name").get<std::string>(), "got \"" + got + "\"");
+  }
+  for (const auto& vector : document.at("search_vectors")) {
+    run_search(vector, *ethos::match::preset_policy(vector.at("policy").get<std::string>()), {});
+  }
+  for (const auto& vector : document.at("hyphenation_vectors")) {
+    run_search(vector, *ethos::match::preset_policy("default"), vector.at("hyphen_breaks").get<std::vector<std::int64_t>>());
+  }
+}
+
+std::string policy_error(const std::string& text) {
+  try {
+    ethos::match::load_policy(text);
+    return "";
+  } catch (const ethos::EthosError& error) {
+    return error.envelope();
+  }
+}
+
+void test_policies() {
+  const auto* strict = ethos::match::preset_policy("strict");
+  const auto* standard = ethos::match::preset_policy("default");
+  const auto* permissive = ethos::match::preset_policy("permissive");
+  CHECK(strict && standard && permissive && !ethos::match::preset_policy("lenient"));
+  CHECK(strict->accepts(Tier::whitespace) && !strict->accepts(Tier::typography));
+  CHECK(standard->accepts(Tier::case_folded) && !standard->accepts(Tier::skeleton));
+  CHECK(permissive->accepts(Tier::skeleton));
+  // The fingerprint is the hash of the canonical policy, and a preset is its own canonical form.
+  CHECK(standard->fingerprint == "sha256:" + ethos::sha256_hex(standard->canonical_json));
+  CHECK(ethos::match::load_policy(standard->canonical_json).fingerprint == standard->fingerprint);
+  CHECK(strict->fingerprint != standard->fingerprint && standard->fingerprint != permissive->fingerprint);
+  // A user policy written with other key order and spacing has the same fingerprint.
+  nlohmann::json reordered = nlohmann::json::parse(standard->canonical_json);
+  CHECK(ethos::match::load_policy(reordered.dump(2)).fingerprint == standard->fingerprint);
+
+  const auto with = [&](const char* pointer, nlohmann::json value) {
+    nlohmann::json policy = nlohmann::json::parse(standard->canonical_json);
+    policy[nlohmann::json::json_pointer(pointer)] = std::move(value);
+    return policy_error(policy.dump());
+  };
+  CHECK(with("/tiers", nlohmann::json::array({"case", "exact"})).find("$.tiers[1]") != std::string::npos);
+  CHECK(with("/tiers", nlohmann::json::array()).find("list must not be empty") != std::string::npos);
+  CHECK(with("/accept_up_to", "skeletons").find("$.accept_up_to") != std::string::npos);
+  CHECK(with("/tiers", nlohmann::json::array({"exact", "whitespace"})).find("accept_up_to must name a listed tier") !=
+        std::string::npos);
+  CHECK(with("/guards/numeric", true).find("policy feature not supported yet") != std::string::npos);
+  CHECK(with("/near_miss/enabled", true).find("$.near_miss.enabled") != std::string::npos);
+  CHECK(with("/elision/enabled", true).find("$.elision.enabled") != std::string::npos);
+  CHECK(with("/near_miss/min_score_bp", 10001).find("$.near_miss.min_score_bp") != std::string::npos);
+  CHECK(with("/boundaries/extra", true).find("unknown field") != std::string::npos);
+  CHECK(with("/policy_version", "2.0.0").find("$.policy_version") != std::string::npos);
+  CHECK(policy_error(R"({"name":"x","name":"y"})").find("duplicate key") != std::string::npos);
+  CHECK(policy_error(R"({"name":"x"})").find("missing required field") != std::string::npos);
+}
+
+void test_token_boundaries() {
+  const std::u32string text = U"Revenue grew 12.5% to \u00bd";
+  CHECK(!ethos::match::is_token_boundary(text, 2));   // inside Revenue
+  CHECK(ethos::match::is_token_boundary(text, 7));    // after Revenue
+  CHECK(!ethos::match::is_token_boundary(text, 15));  // 12|.5
+  CHECK(!ethos::match::is_token_boundary(text, 16));  // 12.|5
+  CHECK(!ethos::match::is_token_boundary(text, 17));  // 12.5|%
+  CHECK(ethos::match::is_token_boundary(text, 18));   // after %
+  CHECK(ethos::match::is_token_boundary(text, 0) && ethos::match::is_token_boundary(text, text.size()));
+  const std::u32string fraction = U"1\u00bd";  // "1" is not a token of "1½"
+  CHECK(!ethos::match::is_token_boundary(fraction, 1));
+  const std::u32string compound = U"pre-5G";  // a hyphen after a word is not a sign
+  CHECK(ethos::match::is_token_boundary(compound, 4));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  test_policies();
+  test_token_boundaries();
+  for (int i = 1; i < argc; ++i) test_vectors(argv[i]);
+  if (failures == 0) std::printf("match_tests: all checks passed\n");
+  return failures == 0 ? 0 : 1;
+}
