@@ -342,6 +342,61 @@ def doc_parse_command(ctx: click.Context, pdf: str, output_format: str | None, o
     return _run_core([*arguments, "--", pdf])
 
 
+@ethos.group("rag", cls=_EthosGroup, invoke_without_command=True, context_settings=_CONTEXT, short_help="Retrieval helpers.")
+@click.pass_context
+def rag_group(ctx: click.Context) -> None:
+    """Prepare parsed documents for retrieval (`rag chunk`)."""
+    if ctx.invoked_subcommand is None:
+        raise _ArgumentError("COMMAND")
+
+
+@rag_group.command("chunk", context_settings=_COMMAND_CONTEXT, short_help="Export chunks as chunks.jsonl.")
+@click.argument("doc", metavar="DOC")
+@click.option("--out", metavar="FILE", default=None, help="Write the output atomically to FILE instead of stdout.")
+@click.pass_context
+def rag_chunk_command(ctx: click.Context, doc: str, out: str | None) -> int:
+    """Print the chunks of DOC (an Ethos document JSON) as JSON lines.
+
+    \b
+    One canonical JSON object per chunk: its text, element and page
+    references, boxes and token estimate, the warnings it carries, and
+    the document and source fingerprints that later citations pin.
+    """
+    from .artifacts import rag_chunks_jsonl
+
+    _reject_extra_args(ctx)
+    _emit(rag_chunks_jsonl(_read(doc, "DOC")), out)
+    return 0
+
+
+@ethos.group("security", cls=_EthosGroup, invoke_without_command=True, context_settings=_CONTEXT, short_help="Security findings.")
+@click.pass_context
+def security_group(ctx: click.Context) -> None:
+    """Inspect parsed documents for hidden or risky content (`security report`)."""
+    if ctx.invoked_subcommand is None:
+        raise _ArgumentError("COMMAND")
+
+
+@security_group.command("report", context_settings=_COMMAND_CONTEXT, short_help="Report security findings.")
+@click.argument("doc", metavar="DOC")
+@click.option("--out", metavar="FILE", default=None, help="Write the output atomically to FILE instead of stdout.")
+@click.pass_context
+def security_report_command(ctx: click.Context, doc: str, out: str | None) -> int:
+    """Print the security report of DOC (an Ethos document JSON).
+
+    \b
+    One finding per security warning (hidden or off-page text,
+    annotations, external links, image-only pages), located on its page,
+    with up to 120 characters of the text concerned and whether the
+    default chunks leave that text out.
+    """
+    from .artifacts import security_report_json
+
+    _reject_extra_args(ctx)
+    _emit(security_report_json(_read(doc, "DOC")) + b"\n", out)
+    return 0
+
+
 @ethos.command(
     "fingerprint",
     context_settings=_COMMAND_CONTEXT,

@@ -162,3 +162,43 @@ def test_schema_examples_are_the_outputs_for_the_document_example(repo_dir: Any)
     source = examples / "document.example.json"
     assert json.loads((examples / "chunk-record.example.json").read_text()) == ethos_py.rag_chunks(source)[0]
     assert json.loads((examples / "security-report.example.json").read_text()) == ethos_py.security_report(source)
+
+
+# -- the same bytes from the library, `ethos` and `ethos-core` -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "library"),
+    [
+        (["rag", "chunk"], lambda data: ethos_py.rag_chunks_jsonl(data)),
+        (["security", "report"], lambda data: ethos_py.security_report_json(data) + b"\n"),
+    ],
+)
+def test_three_surfaces_give_identical_bytes(tmp_path: Any, document: dict[str, Any], command: list[str], library: Any) -> None:
+    from test_cli_errors import run
+
+    path = tmp_path / "doc.json"
+    path.write_bytes(as_bytes(document))
+    expected = library(path.read_bytes())
+    for program in ("ethos", "ethos-core"):
+        result = run(program, [*command, path])
+        assert (result.returncode, result.stdout, result.stderr) == (0, expected, b""), program
+        out = tmp_path / f"{program}-{command[0]}.out"
+        written = run(program, [*command, path, "--out", out])
+        assert (written.returncode, written.stdout) == (0, b"")
+        assert out.read_bytes() == expected
+
+
+@pytest.mark.parametrize("command", [["rag", "chunk"], ["security", "report"]])
+def test_cli_rejects_a_tampered_document_with_the_envelope(tmp_path: Any, document: dict[str, Any], command: list[str]) -> None:
+    from test_cli_errors import run
+
+    tampered = copy.deepcopy(document)
+    tampered["payload"]["elements"][0]["text"] = "Loan terms (revised)"
+    path = tmp_path / "doc.json"
+    path.write_bytes(as_bytes(tampered))
+    results = [run(program, [*command, path]) for program in ("ethos", "ethos-core")]
+    for result in results:
+        assert result.returncode == 2 and result.stdout == b""
+        assert result.envelope()["code"] == "invalid_input"
+    assert results[0].stderr == results[1].stderr

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/api.hpp"
+#include "core/chunk_export.hpp"
+#include "core/security_report.hpp"
 #include "host_io.hpp"
 #include "parse_command.hpp"
 
@@ -104,6 +106,17 @@ int run_verify(const ParsedArgs& args) {
   return ungrounded ? 1 : 0;
 }
 
+int run_rag_chunk(const ParsedArgs& args) {
+  // chunks.jsonl: every line already ends with "\n", so the file ends with exactly one.
+  emit(args, chunks_jsonl(read_input_file(args.positionals.at(0), "DOC")));
+  return 0;
+}
+
+int run_security_report(const ParsedArgs& args) {
+  emit(args, security_report_json(read_input_file(args.positionals.at(0), "DOC")) + "\n");
+  return 0;
+}
+
 int run_explain(const ParsedArgs& args) {
   if (args.value("--policy") == nullptr) {
     write_stdout(default_config_json() + "\n");
@@ -166,6 +179,25 @@ const ProgramSpec& program_spec() {
               {{"DOC", "An Ethos native document JSON or a PDF."}},
               parse_options(),
               run_fingerprint,
+          },
+          CommandSpec{
+              "rag chunk",
+              "Export a document's chunks as chunks.jsonl.",
+              "Print the chunks of DOC (an Ethos native document JSON) as JSON lines, one per chunk, each "
+              "carrying the document and source fingerprints that later citations pin.",
+              {{"DOC", "An Ethos native document JSON."}},
+              {{"--out", "FILE", false, {}, "Write the output atomically to FILE instead of stdout."}},
+              run_rag_chunk,
+          },
+          CommandSpec{
+              "security report",
+              "Report a document's security findings.",
+              "Print the security report of DOC (an Ethos native document JSON): one finding per security "
+              "warning (hidden or off-page text, annotations, external links, image-only pages), located on "
+              "its page, with a preview of the text concerned and whether the default chunks leave it out.",
+              {{"DOC", "An Ethos native document JSON."}},
+              {{"--out", "FILE", false, {}, "Write the output atomically to FILE instead of stdout."}},
+              run_security_report,
           },
           CommandSpec{
               "explain",

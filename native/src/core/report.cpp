@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <set>
 
+#include "core/match_boxes.hpp"
 #include "json/canonical_writer.hpp"
 #include "match/tiers.hpp"
 #include "text/unicode_props.hpp"
@@ -114,9 +115,10 @@ void write_context_echo(CanonicalWriter& out, const Source& source, const CheckR
   out.end_object();
 }
 
-// Ladder match detail (CONTRACTS §4): boxes stay empty until glyph geometry is available to the
-// verifier; offsets are Unicode scalars into the target text; source_text is the original text.
-void write_match(CanonicalWriter& out, const CheckResult& check) {
+// Ladder match detail (CONTRACTS §4): offsets are Unicode scalars into the target text,
+// source_text is the original text and boxes are the matched glyphs' rectangles, line by line
+// (empty when the source has no glyph geometry for the target).
+void write_match(CanonicalWriter& out, const Source& source, const CheckResult& check) {
   const match::Located& located = *check.located;
   const std::string_view text = *check.target->text;
   const std::size_t begin = utf8::byte_offset_of_scalar(text, located.start);
@@ -124,6 +126,13 @@ void write_match(CanonicalWriter& out, const CheckResult& check) {
   out.begin_object();
   out.key("boxes");
   out.begin_array();
+  for (const PageBox& box : match_boxes(source, *check.target, located.start, located.end)) {
+    out.begin_object();
+    out.key("bbox");
+    write_bbox(out, box.bbox);
+    out.member("page", box.page);
+    out.end_object();
+  }
   out.end_array();
   out.member("end", static_cast<std::int64_t>(located.end));
   out.member("occurrences", static_cast<std::int64_t>(located.occurrences));
@@ -163,7 +172,7 @@ void write_check(CanonicalWriter& out, const Source& source, const Claim& claim,
   out.member("id", id);
   if (check.located && check.target && check.target->text) {
     out.key("match");
-    write_match(out, check);
+    write_match(out, source, check);
   }
   out.member("match_method", check.match_method);
   if (config.hardening.include_nearest_match && check.nearest) {
