@@ -111,3 +111,12 @@ def test_quotes_taken_from_the_pdf_ground_and_an_altered_one_does_not(report_pdf
     report = ethos_py.verify(document_bytes, citations)
     assert [check["status"] for check in report["checks"]] == ["grounded", "grounded", "mismatch"]
     assert [check["evidence"]["page"] for check in report["checks"][:2]] == ["p0001", "p0007"]
+
+
+def test_diagnostics_add_runtime_facts_without_changing_the_fingerprint(report_pdf: Path) -> None:
+    plain = ethos_py.parse_pdf_json(report_pdf, use_cache=False)
+    with_diagnostics = ethos_py.parse_pdf_json(report_pdf, use_cache=False, diagnostics=True)
+    assert "diagnostics" not in plain and isinstance(with_diagnostics["diagnostics"], dict)
+    # CONTRACTS §2.2: diagnostics are runtime-only and excluded from every hash.
+    diagnostics = with_diagnostics.pop("diagnostics")
+    assert with_diagnostics == plain and diagnostics

@@ -473,6 +473,39 @@ void test_centred_title_and_indent() {
                                                     "Indented start of paragraph two which continues here"}));
 }
 
+// Content turned on its page: lines run downwards and follow each other leftwards. Read in the
+// text's own frame, then boxed in display space (without advances: the lines are vertical).
+void test_turned_text() {
+  PageMaker m(1);
+  const std::vector<std::u32string> lines = {U"first turned line", U"second turned line", U"third one"};
+  for (std::size_t l = 0; l < lines.size(); ++l) {
+    const double baseline_x = 500 - 14.0 * static_cast<double>(l);
+    for (std::size_t i = 0; i < lines[l].size(); ++i) {
+      RawChar rc;
+      rc.codepoint = lines[l][i];
+      const double y = 100 + 5.0 * static_cast<double>(i);
+      rc.box = {baseline_x, y, baseline_x + 7, y + 5};
+      rc.loose = {baseline_x - 2, y, baseline_x + 8, y + 5};
+      rc.origin_x = baseline_x;
+      rc.origin_y = y;
+      rc.font_size = 10;
+      rc.font = 0;
+      rc.angle = -1.5707963267948966;
+      m.page.chars.push_back(rc);
+    }
+    m.newline();
+  }
+  const PageLayout layout = ethos::pdf::layout_page(m.page);
+  CHECK((texts(layout) == std::vector<std::string>{"first turned line second turned line third one"}));
+  CHECK(layout.width == 61200 && layout.height == 79200);
+  if (layout.elements.size() != 1) return;
+  const auto& b = layout.elements[0].bbox;
+  CHECK(b.x0 == q(500 - 28 - 2) && b.x1 == q(508) && b.y0 == 10000 && b.y1 == q(100 + 5 * 18));
+  for (const auto& span : layout.spans) CHECK(span.advances.empty());
+  const std::string document = ethos::pdf::assemble_document({layout}, inputs());
+  check_document_invariants(document);
+}
+
 // Two CJK lines wrap with nothing inserted; the break is still recorded.
 void test_cjk_wrap() {
   PageMaker m(1);
@@ -740,6 +773,7 @@ int main() {
   test_random_pages();
   test_key_description_rows();
   test_centred_title_and_indent();
+  test_turned_text();
   test_section_titles();
   test_spans_follow_fonts();
   test_two_columns();

@@ -12,6 +12,7 @@
 #include "pdf/layout_params.hpp"
 #include "pdf/layout_tables.hpp"
 #include "pdf/layout_text.hpp"
+#include "pdf/layout_turn.hpp"
 #include "text/utf8.hpp"
 
 namespace ethos::pdf {
@@ -311,6 +312,14 @@ class PageBuilder {
 
 }  // namespace
 
-PageLayout layout_page(const RawPage& page) { return PageBuilder(page).build(); }
+PageLayout layout_page(const RawPage& page) {
+  // Text that runs vertically or upside down (content turned on its page) is laid out in its
+  // own frame, where it runs left to right, and the result mapped back to display space.
+  const int quarters = text_turn(page);
+  if (quarters == 0) return PageBuilder(page).build();
+  PageLayout layout = PageBuilder(turn_page(page, quarters)).build();
+  turn_back(layout, page, quarters);
+  return layout;
+}
 
 }  // namespace ethos::pdf
