@@ -12,6 +12,7 @@
 #include "match/ladder.hpp"
 #include "match/matcher.hpp"
 #include "match/policy.hpp"
+#include "match/suffix_index.hpp"
 #include "match/tokens.hpp"
 #include "text/utf8.hpp"
 
@@ -157,10 +158,59 @@ void test_token_boundaries() {
   CHECK(ethos::match::is_token_boundary(compound, 4));
 }
 
+// The suffix array must find exactly what a scan finds, on repetitive and on varied texts.
+void test_suffix_index() {
+  std::uint32_t seed = 12345;
+  const auto next = [&seed]() {
+    seed = seed * 1103515245U + 12345U;
+    return (seed >> 16) & 0x7FFFU;
+  };
+  for (int round = 0; round < 200; ++round) {
+    const std::size_t alphabet = 1 + next() % (round % 3 == 0 ? 2 : 30);
+    std::u32string text(next() % 300, U'a');
+    for (char32_t& c : text) c = static_cast<char32_t>(U'a' + next() % alphabet);
+    const ethos::match::SuffixIndex index(text);
+    for (int probe = 0; probe < 20; ++probe) {
+      std::u32string needle;
+      if (!text.empty() && probe % 2 == 0) {
+        const std::size_t start = next() % text.size();
+        needle = text.substr(start, 1 + next() % 8);
+      } else {
+        needle = std::u32string(1 + next() % 4, static_cast<char32_t>(U'a' + next() % (alphabet + 1)));
+      }
+      std::vector<std::size_t> scanned;
+      for (std::size_t pos = text.find(needle); pos != std::u32string::npos; pos = text.find(needle, pos + 1)) {
+        scanned.push_back(pos);
+      }
+      if (index.find_all(needle) != scanned) {
+        ++failures;
+        std::fprintf(stderr, "suffix index disagrees with a scan (round %d, probe %d)\n", round, probe);
+        return;
+      }
+    }
+  }
+  // An indexed ladder gives the same result as a scanned one.
+  const auto policy = ethos::match::preset_policy("default");
+  const std::string text = "Revenue grew. revenue grew 12.5%; REVENUE grew, revenue\ngrew";
+  auto indexed = ethos::match::build_ladder(text, policy->ladder);
+  indexed.indexed = true;
+  const auto scanned = ethos::match::build_ladder(text, policy->ladder);
+  for (const char* quote : {"revenue grew", "12.5", "REVENUE GREW", "grew revenue", "venue"}) {
+    const auto expected = ethos::match::build_ladder(quote, policy->ladder);
+    const auto a = ethos::match::search_ladder(indexed, expected, ethos::match::TextRule::contains, *policy);
+    const auto b = ethos::match::search_ladder(scanned, expected, ethos::match::TextRule::contains, *policy);
+    CHECK(a.whole.has_value() == b.whole.has_value() && a.clipped.has_value() == b.clipped.has_value());
+    if (a.whole && b.whole) {
+      CHECK(a.whole->tier == b.whole->tier && a.whole->start == b.whole->start && a.whole->occurrences == b.whole->occurrences);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   test_policies();
+  test_suffix_index();
   test_token_boundaries();
   for (int i = 1; i < argc; ++i) test_vectors(argv[i]);
   if (failures == 0) std::printf("match_tests: all checks passed\n");
