@@ -218,13 +218,15 @@ def verify(
     config: JsonInput | None = None,
     statement: bool = False,
     subject_name: str | None = None,
+    policy: str | bytes | os.PathLike[str] | None = None,
 ) -> dict[str, Any]:
     """Verifies ``citations`` against ``source`` (a ``Document`` or a path) in process.
 
     Returns the report as a dict (the Statement when ``statement=True``). A source given as a
     path is opened and closed here; open a ``Document`` once to verify many citation sets.
+    ``policy``: see ``Document.verify_json``.
     """
     if isinstance(source, Document):
-        return source.verify(citations, config, statement=statement, subject_name=subject_name)
+        return source.verify(citations, config, statement=statement, subject_name=subject_name, policy=policy)
     with Document.open(source) as document:
-        return document.verify(citations, config, statement=statement, subject_name=subject_name)
+        return document.verify(citations, config, statement=statement, subject_name=subject_name, policy=policy)

@@ -12,6 +12,7 @@
 #include "match/ladder.hpp"
 #include "match/matcher.hpp"
 #include "match/policy.hpp"
+#include "match/suffix_index.hpp"
 #include "match/tokens.hpp"
 #include "text/utf8.hpp"
 
@@ -157,10 +158,107 @@ void test_token_boundaries() {
   CHECK(ethos::match::is_token_boundary(compound, 4));
 }
 
+// The suffix array must find exactly what a scan finds, on repetitive and on varied texts.
+void test_suffix_index() {
+  std::uint32_t seed = 12345;
+  const auto next = [&seed]() {
+    seed = seed * 1103515245U + 12345U;
+    return (seed >> 16) & 0x7FFFU;
+  };
+  for (int round = 0; round < 200; ++round) {
+    const std::size_t alphabet = 1 + next() % (round % 3 == 0 ? 2 : 30);
+    std::u32string text(next() % 300, U'a');
+    for (char32_t& c : text) c = static_cast<char32_t>(U'a' + next() % alphabet);
+    const ethos::match::SuffixIndex index(text);
+    for (int probe = 0; probe < 20; ++probe) {
+      std::u32string needle;
+      if (!text.empty() && probe % 2 == 0) {
+        const std::size_t start = next() % text.size();
+        needle = text.substr(start, 1 + next() % 8);
+      } else {
+        needle = std::u32string(1 + next() % 4, static_cast<char32_t>(U'a' + next() % (alphabet + 1)));
+      }
+      std::vector<std::size_t> scanned;
+      for (std::size_t pos = text.find(needle); pos != std::u32string::npos; pos = text.find(needle, pos + 1)) {
+        scanned.push_back(pos);
+      }
+      if (index.find_all(needle) != scanned) {
+        ++failures;
+        std::fprintf(stderr, "suffix index disagrees with a scan (round %d, probe %d)\n", round, probe);
+        return;
+      }
+    }
+  }
+  // An indexed ladder gives the same result as a scanned one.
+  const auto policy = ethos::match::preset_policy("default");
+  const std::string text = "Revenue grew. revenue grew 12.5%; REVENUE grew, revenue\ngrew";
+  auto indexed = ethos::match::build_ladder(text, policy->ladder);
+  indexed.indexed = true;
+  const auto scanned = ethos::match::build_ladder(text, policy->ladder);
+  for (const char* quote : {"revenue grew", "12.5", "REVENUE GREW", "grew revenue", "venue"}) {
+    const auto expected = ethos::match::build_ladder(quote, policy->ladder);
+    const auto a = ethos::match::search_ladder(indexed, expected, ethos::match::TextRule::contains, *policy);
+    const auto b = ethos::match::search_ladder(scanned, expected, ethos::match::TextRule::contains, *policy);
+    CHECK(a.whole.has_value() == b.whole.has_value() && a.clipped.has_value() == b.clipped.has_value());
+    if (a.whole && b.whole) {
+      CHECK(a.whole->tier == b.whole->tier && a.whole->start == b.whole->start && a.whole->occurrences == b.whole->occurrences);
+    }
+  }
+}
+
+// Random texts from the characters every tier treats specially: each reading must map every
+// scalar to a non-empty range inside the original, in order, and any reported match must lie
+// inside the original text with its source text equal to the original characters there.
+void test_random_ladders() {
+  static const char32_t kPool[] = {U'a', U'B', U'1', U'9', U' ', U'\n', U'\t', 0x00A0, 0x3000, U'-', U'.', U',', U'%', U'+',
+                                   0x00AD, 0x200B, 0xFEFF, 0x2019, 0x201C, 0x2014, 0x2212, 0x2026, 0xFB01, 0xFB03,
+                                   0xFF21, 0xFF11, 0x0301, 0x0323, 0x0302, 0x1100, 0x1161, 0x11A8, 0xAC00, 0x03A3,
+                                   0x0130, 0x4E2D, 0x6587, 0x30AB, 0x00BD, 0x212B, 0x0344, 0x0F73};
+  std::uint32_t seed = 987654321;
+  const auto next = [&seed]() {
+    seed = seed * 1664525U + 1013904223U;
+    return seed >> 8;
+  };
+  const auto* policy = ethos::match::preset_policy("permissive");
+  for (int round = 0; round < 400; ++round) {
+    std::u32string scalars(next() % 40, U'a');
+    for (char32_t& c : scalars) c = kPool[next() % (sizeof kPool / sizeof kPool[0])];
+    const std::string text = to_utf8(scalars);
+    std::vector<std::int64_t> hyphens;
+    for (std::size_t i = 0; i < scalars.size(); ++i) {
+      if (scalars[i] == U'-' && next() % 2 == 0) hyphens.push_back(static_cast<std::int64_t>(i));
+    }
+    hyphens.push_back(static_cast<std::int64_t>(scalars.size()) + 3);  // out of range: ignored
+    ethos::match::LineArtifacts artifacts;
+    artifacts.hyphen_breaks = &hyphens;
+    const auto ladder = ethos::match::build_ladder(text, policy->ladder, artifacts);
+    CHECK(ladder.original == scalars);
+    for (int t = 0; t < ethos::match::kTierCount; ++t) {
+      for (const auto& reading : ladder.tiers[t]) {
+        CHECK(reading.start.size() == reading.text.size() && reading.end.size() == reading.text.size());
+        for (std::size_t i = 0; i < reading.text.size(); ++i) {
+          CHECK(reading.start[i] < reading.end[i] && reading.end[i] <= scalars.size());
+          if (i > 0) CHECK(reading.start[i] >= reading.start[i - 1]);
+        }
+      }
+    }
+    if (scalars.size() < 4) continue;
+    const std::size_t from = next() % (scalars.size() - 2);
+    const std::string quote = to_utf8(scalars.substr(from, 1 + next() % (scalars.size() - from - 1)));
+    const auto expected = ethos::match::build_ladder(quote, policy->ladder);
+    const auto found = ethos::match::search_ladder(ladder, expected, ethos::match::TextRule::contains, *policy);
+    for (const auto& located : {found.whole, found.clipped}) {
+      if (located) CHECK(located->start < located->end && located->end <= scalars.size() && located->occurrences >= 1);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   test_policies();
+  test_suffix_index();
+  test_random_ladders();
   test_token_boundaries();
   for (int i = 1; i < argc; ++i) test_vectors(argv[i]);
   if (failures == 0) std::printf("match_tests: all checks passed\n");

@@ -516,6 +516,7 @@ const ScopeText& ClaimVerifier::scope_text(std::size_t first_page, std::size_t l
   match::LineArtifacts artifacts;
   artifacts.hyphen_breaks = &scope.hyphen_breaks;
   scope.ladder = match::build_ladder(scope.text, config_.policy->ladder, artifacts);
+  scope.ladder.indexed = true;  // a whole document: searched through suffix arrays
   return scopes_.emplace(key, std::move(scope)).first->second;
 }
 

@@ -62,6 +62,11 @@ std::string explain_policy_json(const Policy& policy) {
   assumptions.push_back(hyphenation);
   assumptions.push_back("Quotes are contained in the cited target; values and table cells equal the whole target "
                         "after normalization. An expected text that normalizes to empty never matches.");
+  assumptions.push_back("A page-only citation searches every element of the page and keeps the best match (tightest "
+                        "tier, earliest on ties). A page range (page..page_end) or scope document is searched as one "
+                        "running text of its elements in reading order, header and footer elements left out, element "
+                        "and page breaks read as line breaks; the first occurrence at the tightest tier is reported "
+                        "with the number of occurrences.");
   assumptions.push_back("Guards (numeric, polarity), near-miss location and stitched quotations are off in this "
                         "policy version: a text that does not match is a mismatch without further detail.");
   nlohmann::json out = {{"assumptions", assumptions},

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "match/suffix_index.hpp"
 #include "match/tiers.hpp"
 
 namespace ethos::match {
@@ -36,6 +38,12 @@ struct Ladder {
   std::u32string original;
   std::vector<Reading> tiers[kTierCount];
   const std::vector<Reading>& at(Tier tier) const { return tiers[static_cast<int>(tier)]; }
+
+  // Long texts (scoped searches) set `indexed`: each reading then gets a suffix array on first
+  // use, so only the tiers a search reaches pay for one. Ladders live inside one verify call
+  // (one thread), which is what makes this lazy cache safe.
+  bool indexed = false;
+  mutable std::vector<std::unique_ptr<SuffixIndex>> indexes[kTierCount];
 };
 
 Ladder build_ladder(std::string_view utf8_text, const LadderOptions& options, LineArtifacts artifacts = {});

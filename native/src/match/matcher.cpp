@@ -15,6 +15,23 @@ bool aligned(const Reading& reading, std::size_t pos, std::size_t len) {
   return true;
 }
 
+// Start positions of needle in one reading: through the reading's suffix array when the ladder
+// is indexed (built here on first use), else by scanning.
+std::vector<std::size_t> positions_of(const Ladder& ladder, Tier tier, std::size_t reading_index, const std::u32string& needle) {
+  const Reading& reading = ladder.at(tier)[reading_index];
+  if (ladder.indexed) {
+    auto& slots = ladder.indexes[static_cast<int>(tier)];
+    if (slots.size() < ladder.at(tier).size()) slots.resize(ladder.at(tier).size());
+    if (!slots[reading_index]) slots[reading_index] = std::make_unique<SuffixIndex>(reading.text);
+    return slots[reading_index]->find_all(needle);
+  }
+  std::vector<std::size_t> positions;
+  for (std::size_t pos = reading.text.find(needle); pos != std::u32string::npos; pos = reading.text.find(needle, pos + 1)) {
+    positions.push_back(pos);
+  }
+  return positions;
+}
+
 }  // namespace
 
 LadderResult search_ladder(const Ladder& target, const Ladder& expected, TextRule rule, const Policy& policy) {
@@ -23,7 +40,8 @@ LadderResult search_ladder(const Ladder& target, const Ladder& expected, TextRul
     const std::u32string& needle = expected.at(tier).front().text;
     if (needle.empty()) return result;
     std::optional<Located> whole, clipped;
-    for (const Reading& reading : target.at(tier)) {
+    for (std::size_t reading_index = 0; reading_index < target.at(tier).size(); ++reading_index) {
+      const Reading& reading = target.at(tier)[reading_index];
       if (rule == TextRule::equals) {
         if (reading.text != needle) continue;
         Located found{tier, reading.start.front(), reading.end.back(), 1};
@@ -31,8 +49,7 @@ LadderResult search_ladder(const Ladder& target, const Ladder& expected, TextRul
         continue;
       }
       std::size_t count = 0, clipped_count = 0;
-      for (std::size_t pos = reading.text.find(needle); pos != std::u32string::npos;
-           pos = reading.text.find(needle, pos + 1)) {
+      for (std::size_t pos : positions_of(target, tier, reading_index, needle)) {
         if (!aligned(reading, pos, needle.size())) continue;
         const std::uint32_t start = reading.start[pos];
         const std::uint32_t end = reading.end[pos + needle.size() - 1];

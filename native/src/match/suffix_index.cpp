@@ -1,0 +1,61 @@
+// suffix_index.cpp - prefix-doubling suffix array construction and binary-search lookup.
+#include "match/suffix_index.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace ethos::match {
+
+SuffixIndex::SuffixIndex(const std::u32string& text) : text_(&text) {
+  const std::size_t n = text.size();
+  suffixes_.resize(n);
+  if (n == 0) return;
+  std::vector<std::uint32_t>& sa = suffixes_;
+  std::vector<std::uint32_t> rank(n), next_rank(n), by_second(n);
+  // Round 0: rank = dense rank of the first character.
+  std::iota(sa.begin(), sa.end(), 0U);
+  std::sort(sa.begin(), sa.end(), [&](std::uint32_t a, std::uint32_t b) { return text[a] < text[b] || (text[a] == text[b] && a < b); });
+  rank[sa[0]] = 0;
+  for (std::size_t j = 1; j < n; ++j) rank[sa[j]] = rank[sa[j - 1]] + (text[sa[j]] != text[sa[j - 1]] ? 1U : 0U);
+  std::vector<std::size_t> counts;
+  for (std::size_t k = 1; rank[sa[n - 1]] + 1 < n; k <<= 1) {
+    // Order by the second key (rank at i+k; suffixes shorter than k first), then a stable
+    // counting sort by the first key gives the order by (rank[i], rank[i+k]).
+    std::size_t filled = 0;
+    for (std::size_t i = n - std::min(k, n); i < n; ++i) by_second[filled++] = static_cast<std::uint32_t>(i);
+    for (std::size_t j = 0; j < n; ++j) {
+      if (sa[j] >= k) by_second[filled++] = static_cast<std::uint32_t>(sa[j] - k);
+    }
+    counts.assign(static_cast<std::size_t>(rank[sa[n - 1]]) + 2, 0);
+    for (std::size_t i = 0; i < n; ++i) ++counts[rank[i] + 1];
+    for (std::size_t r = 1; r < counts.size(); ++r) counts[r] += counts[r - 1];
+    for (std::size_t j = 0; j < n; ++j) sa[counts[rank[by_second[j]]]++] = by_second[j];
+    const auto second = [&](std::uint32_t i) -> std::int64_t { return i + k < n ? static_cast<std::int64_t>(rank[i + k]) : -1; };
+    next_rank[sa[0]] = 0;
+    for (std::size_t j = 1; j < n; ++j) {
+      const bool same = rank[sa[j]] == rank[sa[j - 1]] && second(sa[j]) == second(sa[j - 1]);
+      next_rank[sa[j]] = next_rank[sa[j - 1]] + (same ? 0U : 1U);
+    }
+    rank.swap(next_rank);
+  }
+}
+
+std::vector<std::size_t> SuffixIndex::find_all(const std::u32string& needle) const {
+  std::vector<std::size_t> positions;
+  if (needle.empty()) return positions;
+  const std::u32string& text = *text_;
+  // Compares the suffix at i, cut to the needle's length, with the needle.
+  const auto compare = [&](std::uint32_t i) {
+    const std::size_t length = std::min(needle.size(), text.size() - i);
+    const int order = text.compare(i, length, needle, 0, length);
+    if (order != 0) return order;
+    return length < needle.size() ? -1 : 0;
+  };
+  const auto lower = std::partition_point(suffixes_.begin(), suffixes_.end(), [&](std::uint32_t i) { return compare(i) < 0; });
+  const auto upper = std::partition_point(lower, suffixes_.end(), [&](std::uint32_t i) { return compare(i) == 0; });
+  positions.assign(lower, upper);
+  std::sort(positions.begin(), positions.end());
+  return positions;
+}
+
+}  // namespace ethos::match
