@@ -35,8 +35,7 @@ from pathlib import Path
 
 from rapidfuzz.distance import LCSseq
 
-import ethos_py.pdf as ethos_pdf
-from ethos_py import _locate
+from ethos_py import _locate, _pdfium
 
 PYPDFIUM_SCRIPT = r"""
 import sys, time, pypdfium2 as pdfium
@@ -115,7 +114,7 @@ def main() -> int:
         return 2
 
     core = str(_locate.find_bundled("ethos-core"))
-    env = dict(os.environ, ETHOS_PDFIUM_LIBRARY_PATH=str(ethos_pdf.pdfium_library_path()))
+    env = _pdfium.parse_environment()  # ETHOS_PDFIUM_LIBRARY_PATH = pypdfium2's libpdfium
     pdfs = sorted(p for p in args.corpus.glob("*.pdf") if args.only is None or p.name in args.only)
     header = f"{'pdf':28} {'pages':>5} {'pypdfium2 p/s':>13} {'(loop)':>8} {'ethos p/s':>10} {'ratio':>6} {'RSS MiB':>8} {'fidelity':>9}"
     print(header)

@@ -82,3 +82,19 @@ def test_document_scoped_quote_across_pages_gets_a_box_on_each_page(document: et
         {"page": "p0001", "bbox": [7200 + 400 * tail, Y2[0], 7200 + 400 * len(LINE_2), Y2[1]]},
         {"page": "p0002", "bbox": [7200, 9000, 7200 + 400 * len("Next year"), 10200]},
     ]
+
+
+def test_page_only_quote_across_two_elements_is_found_in_the_page_running_text(document_tool: Any) -> None:
+    first, second = "The pilot cut wait times", "by half in every region."
+    payload = {
+        "pages": [{"id": "p0001", "index": 1, "width": 61200, "height": 79200, "rotation": 0}],
+        "elements": [
+            {"id": "e000001", "type": "text_block", "page": "p0001", "bbox": [7200, 9000, 30000, 10200], "text": first},
+            {"id": "e000002", "type": "text_block", "page": "p0001", "bbox": [32000, 9000, 54000, 10200], "text": second},
+        ],
+    }
+    built = document_tool.build_document(payload)
+    with ethos_py.Document.from_bytes(json.dumps(built).encode()) as document:
+        check = _check(document, "cut wait times by half", {"page": "p0001"})
+    assert check["match"]["source_text"] == "cut wait times\nby half"
+    assert check["match"]["tier"] == "whitespace"

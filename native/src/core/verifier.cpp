@@ -409,6 +409,20 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
   // policy, the element with the tightest tier (earliest on ties), then spans the same way.
   if (!matched && page_only && config_.policy) {
     matched = search_page(claim, expected, target, found);
+    // A quote may run across the page's elements (a paragraph split by layout, a sentence that
+    // continues in the next column): then it is looked up in the page's running text, as a
+    // one-page scoped citation. The element-by-element verdict stays when that finds nothing.
+    const Page* page = source_.page_by_id(std::string(target.page));
+    if (!matched && claim.kind == "quote" && page != nullptr) {
+      scope_pages_.assign(1, static_cast<std::size_t>(page - source_.pages.data()));
+      Target running = target;
+      match::LadderResult running_found;
+      if (search_scope(claim, expected, running, running_found)) {
+        target = std::move(running);
+        found = running_found;
+        matched = true;
+      }
+    }
   } else if (!matched && page_only) {
     for (std::size_t index : source_.elements_on_page(std::string(target.page))) {
       const Element& element = source_.elements[index];
