@@ -58,11 +58,25 @@ void silence_stdio() {
   ::close(null_fd);
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
 void limit_self(std::uint64_t memory_limit_bytes) {
   // Die with the supervisor: an orphaned worker must not keep parsing.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() == 1) ::_exit(1);
-  if (memory_limit_bytes > 0) {
+  // AddressSanitizer maps terabytes of shadow memory before main(); under RLIMIT_DATA every later
+  // mapping would then fail, so sanitizer builds rely on the supervisor's RSS polling alone.
+  if (memory_limit_bytes > 0 && !kAddressSanitizer) {
     const rlim_t backstop = static_cast<rlim_t>(memory_limit_bytes) * 2 + (rlim_t{256} << 20);
     struct rlimit limit {backstop, backstop};
     ::setrlimit(RLIMIT_DATA, &limit);
