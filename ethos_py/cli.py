@@ -518,6 +518,51 @@ def demo_command(ctx: click.Context, out_dir: str | None) -> int:
     return 0
 
 
+def _utf8_argument(value: str, argument: str) -> str:
+    """A command-line value as a JSON string: argv arrives surrogate-escaped, so non-UTF-8 fails."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _host_error("invalid_arguments", {"argument": argument}) from None
+    return value
+
+
+@ethos.command("release", context_settings=_COMMAND_CONTEXT, short_help="Decide which claims of an answer an app may show.")
+@click.argument("report", metavar="REPORT")
+@click.option("--question", metavar="TEXT", required=True, help="The question the answer responds to (non-blank).")
+@click.option("--claims", metavar="FILE", required=True, help="JSON array of the answer's claims with the app's labels.")
+@click.option("--report-ref", metavar="REF", default=None, help="How the decision names the report (default verification_report.json).")
+@click.option("--note", "notes", metavar="TEXT", multiple=True, help="A note copied into the decision; repeat for several.")
+@click.option("--out", metavar="FILE", default=None, help="Write the output atomically to FILE instead of stdout.")
+@click.pass_context
+def release_command(
+    ctx: click.Context, report: str, question: str, claims: str, report_ref: str | None, notes: tuple[str, ...], out: str | None
+) -> int:
+    """Print the app answer release decision (schema 1.1.0) for the claims in --claims.
+
+    \b
+    REPORT is a verification report, a proof Statement or a proof summary;
+    each claim carries the app's labels (question_relevance, claim_type,
+    claim_support) and the check ids tying it to REPORT. A claim is final
+    only when its checks are reusable grounded evidence, it answers the
+    question, it states a source fact and the app marked it supported.
+    Invalid claims are invalid_input (exit 2).
+    """
+    from ._release_core import release_decision_json
+
+    _reject_extra_args(ctx)
+    question = _utf8_argument(question, "--question")
+    report_ref = None if report_ref is None else _utf8_argument(report_ref, "--report-ref")
+    note_list = [_utf8_argument(note, "--note") for note in notes]
+    report_bytes = _read(report, "REPORT")
+    claims_bytes = _read(claims, "--claims")
+    decision = release_decision_json(
+        report_bytes, claims_bytes, question, verification_report_ref=report_ref, notes=note_list
+    )
+    _emit(decision + b"\n", out)
+    return 0
+
+
 def _argument_details(error: click.UsageError) -> dict[str, Any]:
     """``{"argument": ...}`` for a usage error, naming the argument as the user wrote it."""
     argument: str | None = None

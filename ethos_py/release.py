@@ -19,6 +19,7 @@ RELEVANCE = ("direct_answer", "supports_answer", "background_only", "unrelated")
 CLAIM_TYPES = ("source_fact", "synthesis", "unsupported")
 CLAIM_SUPPORT = ("supported", "unsupported", "contradicted", "not_evaluated")
 _RELEVANT = ("direct_answer", "supports_answer")
+_PROOF_STATUS = ("verified", "partially_verified", "unverified")
 _SUMMARY_FIELDS = (
     "proof_status",
     "request_certified",
@@ -108,12 +109,34 @@ def _proof_summary(proof: Mapping[str, Any]) -> dict[str, Any]:
         missing = [field for field in _SUMMARY_FIELDS if field not in proof]
         if missing:
             raise ValueError(f"proof summary lacks {', '.join(missing)}")
-        return {field: proof[field] for field in _SUMMARY_FIELDS}
+        summary = {field: proof[field] for field in _SUMMARY_FIELDS}
+        _check_summary(summary)
+        return summary
+    from .errors import EthosError
     from .proof import (
         proof_summary,  # the native core derives it; imported late (needs the library)
     )
 
-    return proof_summary(dict(proof))
+    try:
+        return proof_summary(dict(proof))
+    except EthosError as error:
+        if error.code != "invalid_input":
+            raise
+        raise ValueError(f"proof is not a proof summary, a verification report or a Statement: {error.message}") from error
+
+
+def _check_summary(summary: Mapping[str, Any]) -> None:
+    """The same shape checks as the core (core/release_decision.cpp), so both reject the same summaries."""
+    valid = {
+        "proof_status": summary["proof_status"] in _PROOF_STATUS,
+        "request_certified": isinstance(summary["request_certified"], bool),
+    }
+    for field in _SUMMARY_FIELDS[2:]:
+        value = summary[field]
+        valid[field] = isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value)
+    for field in _SUMMARY_FIELDS:
+        if not valid[field]:
+            raise ValueError(f"proof summary field {field} has an invalid value")
 
 
 def _label(claim: Mapping[str, Any], field: str, allowed: Sequence[str], claim_id: str) -> str:

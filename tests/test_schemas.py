@@ -35,6 +35,7 @@ EXAMPLES = {
     "llm-citation-output-v2.example.json": "llm-citation-output-v2",
     "evidence-handle-context.example.json": "evidence-handle-context",
     "policy.example.json": "policy",
+    "app-answer-release-decision.example.json": "app-answer-release-decision",
 }
 # Free-form objects the contracts leave open (no properties are listed for them).
 FREE_OBJECTS = {"diagnostics", "details", "predicate", "policy", "fragments", "summary"}

@@ -155,6 +155,7 @@ bool parse_command(const CommandSpec& command, const std::vector<std::string>& t
     } else {
       throw argument_error(name);
     }
+    out.all_values[name].push_back(out.values[name]);
   }
   // Phase 2: --help wins over every remaining argument error.
   if (help) return false;

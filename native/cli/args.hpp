@@ -28,6 +28,8 @@ struct ParsedArgs {
   std::vector<std::string> positionals;
   std::map<std::string, std::string, std::less<>> values;  // options with a value; last one wins
   std::set<std::string, std::less<>> flags;
+  // Every value of every option in command-line order (for repeatable options such as --note).
+  std::map<std::string, std::vector<std::string>, std::less<>> all_values;
 
   bool flag(std::string_view name) const { return flags.count(name) > 0; }
   // nullptr when the option was not given.

@@ -11,6 +11,7 @@
 #include "core/security_report.hpp"
 #include "host_io.hpp"
 #include "parse_command.hpp"
+#include "release_command.hpp"
 
 namespace ethos::cli {
 namespace {
@@ -198,6 +199,18 @@ const ProgramSpec& program_spec() {
               {{"DOC", "An Ethos native document JSON."}},
               {{"--out", "FILE", false, {}, "Write the output atomically to FILE instead of stdout."}},
               run_security_report,
+          },
+          CommandSpec{
+              "release",
+              "Decide which claims of an answer an app may show.",
+              "Print the app answer release decision (schema 1.1.0) for the claims in --claims, labelled by the "
+              "app (question_relevance, claim_type, claim_support) and tied to REPORT by check ids.\n\n"
+              "REPORT is a verification report, a proof Statement or a proof summary. A claim is released "
+              "as final only when its checks are reusable grounded evidence, it answers the question, it "
+              "states a source fact and the app marked it supported; invalid claims are invalid_input (exit 2).",
+              {{"REPORT", "A verification report, proof Statement or proof summary JSON."}},
+              release_options(),
+              run_release,
           },
           CommandSpec{
               "explain",

@@ -102,6 +102,16 @@ int ethos_policy_explain(const char *options_json, size_t options_len, char **ou
  */
 int ethos_error_envelope(const char *code, size_t code_len, const char *details_json,
                          size_t details_len, char **out_envelope, int *out_exit_code);
+
+/*
+ * The app answer release decision (CONTRACTS.md §2.9, schema 1.1.0), canonical JSON. proof is a
+ * proof summary, a verification report or a proof Statement; claims is the JSON array of
+ * app-labelled claims; options_json is {"question": non-blank, "verification_report_ref"?,
+ * "notes"?: [non-empty strings]}. Invalid input is an invalid_input envelope whose details name
+ * the input ("report", "claims", "options"), the JSON path, the field and the claim id.
+ */
+int ethos_release_decision(const char *proof, size_t proof_len, const char *claims, size_t claims_len,
+                           const char *options_json, size_t options_len, char **out_json);
 /* END CDEF */
 
 #ifdef __cplusplus

@@ -8,6 +8,7 @@
 #include "core/api.hpp"
 #include "core/chunk_export.hpp"
 #include "core/security_report.hpp"
+#include "core/release_decision.hpp"
 #include "core/source.hpp"
 #include "json/strict_json.hpp"
 
@@ -158,5 +159,16 @@ ETHOS_EXPORT int ethos_error_envelope(const char* code, size_t code_len, const c
     const ethos::EthosError error(info->code, info->default_message, std::move(details));
     *out_envelope = to_c_string(error.envelope());
     if (out_exit_code != nullptr) *out_exit_code = error.exit_code();
+  });
+}
+
+ETHOS_EXPORT int ethos_release_decision(const char* proof, size_t proof_len, const char* claims, size_t claims_len,
+                                        const char* options_json, size_t options_len, char** out_json) {
+  return guarded(out_json, [&] {
+    if (proof == nullptr) throw null_argument("proof");
+    if (claims == nullptr) throw null_argument("claims");
+    if (options_json == nullptr) throw null_argument("options_json");
+    *out_json = to_c_string(ethos::release_decision_json(view(proof, proof_len), view(claims, claims_len),
+                                                         view(options_json, options_len)));
   });
 }
