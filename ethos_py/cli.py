@@ -320,7 +320,7 @@ def doc_group(ctx: click.Context) -> None:
 @_parse_options
 @click.option("--out", metavar="FILE", default=None, help="Write the output atomically to FILE instead of stdout.")
 @click.pass_context
-def doc_parse_command(ctx: click.Context, pdf: str, output_format: str | None, out: str | None, **options: Any) -> int:
+def doc_parse_command(ctx: click.Context, /, pdf: str, output_format: str | None, out: str | None, **options: Any) -> int:
     """Parse PDF into an Ethos document: canonical JSON (default), Markdown or text.
 
     \b
@@ -406,7 +406,7 @@ def security_report_command(ctx: click.Context, doc: str, out: str | None) -> in
 @click.argument("doc", metavar="DOC")
 @_parse_options
 @click.pass_context
-def fingerprint_command(ctx: click.Context, doc: str, **options: Any) -> int:
+def fingerprint_command(ctx: click.Context, /, doc: str, **options: Any) -> int:
     """Print the description (fingerprints, grounding, counts) of DOC as JSON.
 
     \b
@@ -599,7 +599,11 @@ def _fail_with(code: str, details: dict[str, Any] | None = None) -> int:
 
 
 def run(argv: Sequence[str] | None = None) -> int:
-    """Runs the ``ethos`` command and returns its exit status (never raises, never exits)."""
+    """Runs the ``ethos`` command and returns its exit status (never raises, never exits).
+
+        >>> run(["explain", "--policy", "no-such-policy.json"])  # prints the envelope on stderr
+        2
+    """
     try:
         from . import _ffi  # noqa: F401  (loads and checks the library once, up front)
     except ImportError as error:
@@ -625,7 +629,11 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
-    """Console-script entry point of ``ethos``."""
+    """Console-script entry point of ``ethos``: runs ``run(argv)`` and exits with its status.
+
+        >>> main(["--version"])  # doctest: +SKIP
+        ethos 0.1.0
+    """
     # Ctrl-C ends the process the way it ends ethos-core (by the signal), not with a traceback.
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     sys.exit(run(argv))
