@@ -38,12 +38,22 @@ def rag_chunks_jsonl(document: DocumentInput) -> bytes:
 
 
 def rag_chunks(document: DocumentInput) -> list[dict[str, Any]]:
-    """The chunk records of :func:`rag_chunks_jsonl`, parsed, in chunk order."""
+    """The chunk records of :func:`rag_chunks_jsonl`, parsed, in chunk order.
+
+        >>> chunks = rag_chunks("examples/quickstart/document.json")
+        >>> len(chunks), chunks[0]["document_fingerprint"][:7]
+        (1, 'sha256:')
+    """
     return [json.loads(line) for line in rag_chunks_jsonl(document).splitlines()]
 
 
 def security_report_json(document: DocumentInput) -> bytes:
-    """The security report (CONTRACTS.md §2.12) as canonical JSON bytes, as ``ethos security report``."""
+    """The security report (CONTRACTS.md §2.12) as canonical JSON bytes, as ``ethos security report``.
+
+        >>> data = security_report_json("schemas/examples/document.example.json")
+        >>> sorted(json.loads(data))[:3]
+        ['document_fingerprint', 'findings', 'inventories']
+    """
     data = _document_bytes(document)
     return _ffi.call_string(_ffi.lib.ethos_security_report, data, len(data))
 

@@ -44,6 +44,11 @@ class EthosCli:
     public wrapper's spelling). With neither, the ``ethos-core`` bundled in ``ethos_py/_lib`` runs.
     ``env`` is added to the current environment; ``cwd`` is the working directory, and relative
     input paths are checked against it.
+
+        >>> cli = EthosCli(binary=["ethos-core"], cwd="examples/quickstart")
+        >>> cli.command_prefix, cli.cwd
+        (('ethos-core',), 'examples/quickstart')
+        >>> report = cli.verify("document.json", citations="citations.json")  # doctest: +SKIP
     """
 
     def __init__(

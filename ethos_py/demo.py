@@ -55,6 +55,11 @@ def run_demo(out_dir: str | None = None) -> bytes:
 
     With ``out_dir`` the sample PDF, the document JSON, the citations and the report JSON are
     also written there (files end with one newline, like the CLI's ``--out``).
+
+        >>> SAMPLE_PDF.name, SAMPLE_CITATIONS.name
+        ('sample.pdf', 'sample-citations.json')
+        >>> run_demo().decode("utf-8").splitlines()[0]  # doctest: +SKIP
+        'ethos verify summary'
     """
     from . import _ffi
     from .document import Document

@@ -31,7 +31,13 @@ class Document:
     that is simply dropped is released by its finalizer. Do not close a document while another
     thread is still using it.
 
-    Create documents with ``Document.open`` or ``Document.from_bytes``.
+    Create documents with ``Document.open`` or ``Document.from_bytes``:
+
+        >>> from pathlib import Path
+        >>> with Document.open("examples/quickstart/document.json") as document:
+        ...     report = document.verify(Path("examples/quickstart/citations.json"))
+        >>> [check["status"] for check in report["checks"]]
+        ['grounded', 'grounded', 'grounded', 'mismatch']
     """
 
     def __init__(self, handle: Any, *, name: str | None = None) -> None:
@@ -225,6 +231,11 @@ def verify(
     Returns the report as a dict (the Statement when ``statement=True``). A source given as a
     path is opened and closed here; open a ``Document`` once to verify many citation sets.
     ``policy``: see ``Document.verify_json``.
+
+        >>> from pathlib import Path
+        >>> report = verify("examples/quickstart/document.json", Path("examples/quickstart/citations.json"))
+        >>> report["all_evidence_grounded"], len(report["checks"])
+        (False, 4)
     """
     if isinstance(source, Document):
         return source.verify(citations, config, statement=statement, subject_name=subject_name, policy=policy)

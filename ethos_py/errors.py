@@ -37,7 +37,17 @@ __all__ = [
 
 
 class EthosPythonSurfaceError(Exception):
-    """Base class of every error raised by ethos_py (in-process and subprocess)."""
+    """Base class of every error raised by ethos_py (in-process and subprocess).
+
+    Catch it to handle both paths alike; ``error_code`` is the envelope code on either:
+
+        >>> import ethos_py
+        >>> try:
+        ...     ethos_py.proof_summary({"not": "a report"})
+        ... except EthosPythonSurfaceError as error:
+        ...     print(error.error_code)
+        invalid_input
+    """
 
     #: The stable error code (``invalid_input``, ``corrupt_pdf``, ...) when the failure has one;
     #: ``None`` for failures that happen around the core (binary missing, timeout, bad output).
@@ -45,7 +55,18 @@ class EthosPythonSurfaceError(Exception):
 
 
 class EthosError(EthosPythonSurfaceError):
-    """A failure reported by the native core in process, decoded from its error envelope."""
+    """A failure reported by the native core in process, decoded from its error envelope.
+
+    ``code``, ``message``, ``details``, ``exit_code`` and the core's ``envelope`` bytes (what
+    ``ethos-core`` prints on stderr for the same failure):
+
+        >>> import ethos_py
+        >>> try:
+        ...     ethos_py.Document.from_bytes(b"{}")
+        ... except EthosError as error:
+        ...     print(error.code, error.exit_code)
+        invalid_input 2
+    """
 
     def __init__(
         self,
@@ -83,7 +104,15 @@ class EthosError(EthosPythonSurfaceError):
 
 
 class EthosNotFoundError(EthosPythonSurfaceError):
-    """The ethos binary to run does not exist or cannot be executed."""
+    """The ethos binary to run does not exist or cannot be executed.
+
+        >>> from ethos_py import EthosCli
+        >>> try:
+        ...     EthosCli("no-such-ethos-binary").explain()
+        ... except EthosNotFoundError as error:
+        ...     print(error.ethos_bin)
+        no-such-ethos-binary
+    """
 
     def __init__(self, ethos_bin: str) -> None:
         super().__init__(f"ethos binary not found: {ethos_bin}")
@@ -91,7 +120,12 @@ class EthosNotFoundError(EthosPythonSurfaceError):
 
 
 class EthosTimeoutError(EthosPythonSurfaceError):
-    """The ethos command ran longer than the caller's timeout and was killed."""
+    """The ethos command ran longer than the caller's timeout and was killed.
+
+        >>> error = EthosTimeoutError(["ethos-core", "doc", "parse", "big.pdf"], 2.5)
+        >>> str(error), error.timeout_seconds
+        ('ethos command timed out after 2.5s: ethos-core doc parse big.pdf', 2.5)
+    """
 
     def __init__(self, command: Sequence[str], timeout_seconds: float) -> None:
         super().__init__(f"ethos command timed out after {timeout_seconds:g}s: {' '.join(command)}")
@@ -100,7 +134,12 @@ class EthosTimeoutError(EthosPythonSurfaceError):
 
 
 class EthosOutputError(EthosPythonSurfaceError):
-    """The ethos command succeeded but its stdout is not UTF-8 or not the expected JSON."""
+    """The ethos command succeeded but its stdout is not UTF-8 or not the expected JSON.
+
+        >>> error = EthosOutputError("stdout is not JSON", ["ethos-core", "explain"], "oops")
+        >>> error.command, error.stdout
+        (('ethos-core', 'explain'), 'oops')
+    """
 
     def __init__(self, message: str, command: Sequence[str], stdout: str) -> None:
         super().__init__(message)
@@ -109,7 +148,15 @@ class EthosOutputError(EthosPythonSurfaceError):
 
 
 class EthosCommandError(EthosPythonSurfaceError):
-    """The ethos command exited with a failure status (anything but 0, or 1 when not expected)."""
+    """The ethos command exited with a failure status (anything but 0, or 1 when not expected).
+
+    The stderr envelope is decoded into ``error_code``, ``message`` and ``details``:
+
+        >>> stderr = '{"error":{"code":"host_io","details":{"argument":"SOURCE"},"message":"m"}}'
+        >>> error = EthosCommandError(["ethos-core", "verify", "x.json"], 2, "", stderr)
+        >>> error.exit_code, error.error_code, error.details
+        (2, 'host_io', {'argument': 'SOURCE'})
+    """
 
     def __init__(
         self,
@@ -139,19 +186,42 @@ class EthosCommandError(EthosPythonSurfaceError):
 
 
 class PdfiumNotFoundError(EthosCommandError):
-    """The command could not find or load PDFium."""
+    """The command could not find or load PDFium.
+
+        >>> stderr = '{"error":{"code":"internal_error","message":"PDFium not found"}}'
+        >>> type(command_error(["ethos-core", "doc", "parse", "x.pdf"], 12, "", stderr)).__name__
+        'PdfiumNotFoundError'
+    """
 
 
 class InvalidPdfError(EthosCommandError):
-    """The command reported ``invalid_pdf`` (exit 3)."""
+    """The command reported ``invalid_pdf`` (exit 3).
+
+        >>> stderr = '{"error":{"code":"invalid_pdf","message":"m"}}'
+        >>> error = command_error(["ethos-core", "doc", "parse", "x.pdf"], 3, "", stderr)
+        >>> type(error).__name__, error.exit_code
+        ('InvalidPdfError', 3)
+    """
 
 
 class CorruptPdfError(EthosCommandError):
-    """The command reported ``corrupt_pdf`` (exit 4)."""
+    """The command reported ``corrupt_pdf`` (exit 4).
+
+        >>> stderr = '{"error":{"code":"corrupt_pdf","message":"m"}}'
+        >>> error = command_error(["ethos-core", "doc", "parse", "x.pdf"], 4, "", stderr)
+        >>> type(error).__name__, error.exit_code
+        ('CorruptPdfError', 4)
+    """
 
 
 class ParseTimeoutError(EthosCommandError):
-    """The command reported ``parse_timeout`` (exit 10)."""
+    """The command reported ``parse_timeout`` (exit 10).
+
+        >>> stderr = '{"error":{"code":"parse_timeout","message":"m"}}'
+        >>> error = command_error(["ethos-core", "doc", "parse", "x.pdf"], 10, "", stderr)
+        >>> type(error).__name__, error.exit_code
+        ('ParseTimeoutError', 10)
+    """
 
 
 # The classes below are ours (the public wrapper has none for these codes): one per remaining
@@ -159,27 +229,63 @@ class ParseTimeoutError(EthosCommandError):
 
 
 class PasswordProtectedError(EthosCommandError):
-    """The command reported ``password_protected`` (exit 5): the PDF needs a (different) password."""
+    """The command reported ``password_protected`` (exit 5): the PDF needs a (different) password.
+
+        >>> stderr = '{"error":{"code":"password_protected","message":"m"}}'
+        >>> error = command_error(["ethos-core", "doc", "parse", "x.pdf"], 5, "", stderr)
+        >>> type(error).__name__, error.exit_code
+        ('PasswordProtectedError', 5)
+    """
 
 
 class PageLimitExceededError(EthosCommandError):
-    """The command reported ``page_limit_exceeded`` (exit 6): more pages than ``max_pages``."""
+    """The command reported ``page_limit_exceeded`` (exit 6): more pages than ``max_pages``.
+
+        >>> stderr = '{"error":{"code":"page_limit_exceeded","message":"m"}}'
+        >>> error = command_error(["ethos-core", "doc", "parse", "x.pdf"], 6, "", stderr)
+        >>> type(error).__name__, error.exit_code
+        ('PageLimitExceededError', 6)
+    """
 
 
 class FileTooLargeError(EthosCommandError):
-    """The command reported ``file_too_large`` (exit 7): an input is larger than ``max_file_bytes``."""
+    """The command reported ``file_too_large`` (exit 7): an input is larger than ``max_file_bytes``.
+
+        >>> stderr = '{"error":{"code":"file_too_large","message":"m"}}'
+        >>> error = command_error(["ethos-core", "doc", "parse", "x.pdf"], 7, "", stderr)
+        >>> type(error).__name__, error.exit_code
+        ('FileTooLargeError', 7)
+    """
 
 
 class OcrRequiredError(EthosCommandError):
-    """The command reported ``ocr_required`` (exit 8): the selected pages hold no extractable text."""
+    """The command reported ``ocr_required`` (exit 8): the selected pages hold no extractable text.
+
+        >>> stderr = '{"error":{"code":"ocr_required","message":"m"}}'
+        >>> error = command_error(["ethos-core", "doc", "parse", "x.pdf"], 8, "", stderr)
+        >>> type(error).__name__, error.exit_code
+        ('OcrRequiredError', 8)
+    """
 
 
 class UnsupportedPdfFeatureError(EthosCommandError):
-    """The command reported ``unsupported_pdf_feature`` (exit 9), e.g. an unknown security handler."""
+    """The command reported ``unsupported_pdf_feature`` (exit 9), e.g. an unknown security handler.
+
+        >>> stderr = '{"error":{"code":"unsupported_pdf_feature","message":"m"}}'
+        >>> error = command_error(["ethos-core", "doc", "parse", "x.pdf"], 9, "", stderr)
+        >>> type(error).__name__, error.exit_code
+        ('UnsupportedPdfFeatureError', 9)
+    """
 
 
 class MemoryLimitExceededError(EthosCommandError):
-    """The command reported ``memory_limit_exceeded`` (exit 11): a parse worker passed ``max_memory_mib``."""
+    """The command reported ``memory_limit_exceeded`` (exit 11): a parse worker passed ``max_memory_mib``.
+
+        >>> stderr = '{"error":{"code":"memory_limit_exceeded","message":"m"}}'
+        >>> error = command_error(["ethos-core", "doc", "parse", "x.pdf"], 11, "", stderr)
+        >>> type(error).__name__, error.exit_code
+        ('MemoryLimitExceededError', 11)
+    """
 
 
 _CLASS_BY_CODE: dict[str, type[EthosCommandError]] = {
@@ -203,7 +309,11 @@ _CLASS_BY_EXIT: dict[int, type[EthosCommandError]] = {
 
 
 def command_error(command: Sequence[str], returncode: int, stdout: str, stderr: str) -> EthosCommandError:
-    """The ``EthosCommandError`` subclass for a failed run: envelope code first, then exit code."""
+    """The ``EthosCommandError`` subclass for a failed run: envelope code first, then exit code.
+
+        >>> type(command_error(["ethos-core", "doc", "parse", "x.pdf"], 4, "", "")).__name__
+        'CorruptPdfError'
+    """
     envelope = parse_envelope(stderr.encode("utf-8", errors="replace"))
     code = None if envelope is None else envelope["code"]
     cls: type[EthosCommandError]
@@ -217,7 +327,13 @@ def command_error(command: Sequence[str], returncode: int, stdout: str, stderr: 
 
 
 def parse_envelope(data: bytes) -> dict[str, Any] | None:
-    """The ``error`` object of an envelope line, or ``None`` when ``data`` is not an envelope."""
+    """The ``error`` object of an envelope line, or ``None`` when ``data`` is not an envelope.
+
+        >>> parse_envelope(b'{"error":{"code":"invalid_pdf","message":"the input is not a PDF file"}}')
+        {'code': 'invalid_pdf', 'message': 'the input is not a PDF file'}
+        >>> parse_envelope(b"not json") is None
+        True
+    """
     try:
         value = json.loads(data)
     except ValueError:  # also covers UnicodeDecodeError

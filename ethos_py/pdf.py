@@ -47,6 +47,9 @@ class ParseOptions:
 
     ``arguments()`` gives the ethos-core flags, in one fixed order, so every surface that parses
     (module functions, ``EthosCli``, the ``ethos`` command) spells a request the same way.
+
+        >>> ParseOptions(pages="1-2", use_cache=False).arguments()
+        ['--format', 'json', '--pages', '1-2', '--no-cache']
     """
 
     output_format: str = "json"
@@ -127,6 +130,10 @@ def parse_pdf_bytes(
 
     ``options`` are the keyword arguments of ``parse_pdf``. Use it to compare or store the bytes;
     the document JSON is canonical, so its bytes are its identity.
+
+        >>> from ethos_py.demo import SAMPLE_PDF
+        >>> parse_pdf_bytes(SAMPLE_PDF, use_cache=False).endswith(b"\\n")  # doctest: +SKIP
+        True
     """
     return bytes(
         _cli(ethos_bin, env).parse_pdf_bytes(
@@ -167,6 +174,10 @@ def parse_pdf(
     - ``timeout_seconds``: kills the whole ethos-core process from here (``EthosTimeoutError``);
       ``max_parse_ms`` is the limit that reports ``parse_timeout``.
     - ``ethos_bin``: run another ethos program instead of the bundled ``ethos-core``.
+
+        >>> from ethos_py.demo import SAMPLE_PDF
+        >>> parse_pdf(SAMPLE_PDF, output_format="text", pages="1").splitlines()[0]  # doctest: +SKIP
+        'Northwind Trading — Annual Report 2024'
     """
     return _cli(ethos_bin, env).parse_pdf(
         input_pdf,
@@ -187,18 +198,33 @@ def parse_pdf(
 
 
 def parse_pdf_json(input_pdf: PathLike, **kwargs: Any) -> dict[str, Any]:
-    """Parses one PDF and returns the Ethos document (CONTRACTS.md §2.2) as a dict."""
+    """Parses one PDF and returns the Ethos document (CONTRACTS.md §2.2) as a dict.
+
+        >>> from ethos_py.demo import SAMPLE_PDF
+        >>> parse_pdf_json(SAMPLE_PDF)["fingerprint"][:7]  # doctest: +SKIP
+        'sha256:'
+    """
     document: dict[str, Any] = parse_pdf(input_pdf, output_format="json", **kwargs)
     return document
 
 
 def parse_pdf_markdown(input_pdf: PathLike, **kwargs: Any) -> str:
-    """Parses one PDF and returns its Markdown rendering (headings, lists, pipe tables)."""
+    """Parses one PDF and returns its Markdown rendering (headings, lists, pipe tables).
+
+        >>> from ethos_py.demo import SAMPLE_PDF
+        >>> parse_pdf_markdown(SAMPLE_PDF).startswith("# ")  # doctest: +SKIP
+        True
+    """
     text: str = parse_pdf(input_pdf, output_format="markdown", **kwargs)
     return text
 
 
 def parse_pdf_text(input_pdf: PathLike, **kwargs: Any) -> str:
-    """Parses one PDF and returns its plain text, elements in reading order."""
+    """Parses one PDF and returns its plain text, elements in reading order.
+
+        >>> from ethos_py.demo import SAMPLE_PDF
+        >>> "Revenue" in parse_pdf_text(SAMPLE_PDF)  # doctest: +SKIP
+        True
+    """
     text: str = parse_pdf(input_pdf, output_format="text", **kwargs)
     return text

@@ -17,13 +17,28 @@ ReportInput = Mapping[str, Any] | bytes | bytearray | memoryview | str | os.Path
 
 
 def proof_summary(report_or_statement: ReportInput) -> dict[str, Any]:
-    """The proof summary (CONTRACTS.md §2.7) of a verification report or proof Statement."""
+    """The proof summary (CONTRACTS.md §2.7) of a verification report or proof Statement.
+
+        >>> from pathlib import Path
+        >>> import ethos_py
+        >>> report = ethos_py.verify("examples/quickstart/document.json", Path("examples/quickstart/citations.json"))
+        >>> summary = proof_summary(report)
+        >>> summary["proof_status"], summary["needs_review_check_ids"]
+        ('partially_verified', ['v0004'])
+    """
     data = json_input(report_or_statement)
     summary: dict[str, Any] = json.loads(_ffi.call_string(_ffi.lib.ethos_proof_summary, data, len(data)))
     return summary
 
 
 def summary_text(report: ReportInput) -> str:
-    """The ``--format summary`` text (CONTRACTS.md §1.5) of a report or Statement; ends with a newline."""
+    """The ``--format summary`` text (CONTRACTS.md §1.5) of a report or Statement; ends with a newline.
+
+        >>> from pathlib import Path
+        >>> import ethos_py
+        >>> report = ethos_py.verify("examples/quickstart/document.json", Path("examples/quickstart/citations.json"))
+        >>> summary_text(report).splitlines()[5]
+        'proof_status: partially_verified'
+    """
     data = json_input(report)
     return _ffi.call_string(_ffi.lib.ethos_report_summary_text, data, len(data)).decode("utf-8")

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+__all__ = ["ARTIFACT_TYPE", "CLAIM_SUPPORT", "CLAIM_TYPES", "RELEVANCE", "SCHEMA_VERSION", "app_answer_release_decision"]
+
 ARTIFACT_TYPE = "ethos.app_answer_release_decision.v1"
 SCHEMA_VERSION = "1.1.0"
 
