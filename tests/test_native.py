@@ -65,6 +65,28 @@ def test_golden_surfaces_under_sanitizers(sanitizer_build: tuple[Path, subproces
     assert " passed" in result.stdout and "failed" not in result.stdout
 
 
+def test_release_cases_under_sanitizers(sanitizer_build: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+    """The release decision cases on every surface and the seeded random inputs (C ABI in process)
+    with the core built under ASan+UBSan."""
+    build, _ = sanitizer_build
+    compiler = shutil.which("gcc") or "gcc"
+    runtimes = [subprocess.run([compiler, f"-print-file-name={name}"], check=True, capture_output=True,
+                               text=True).stdout.strip() for name in ("libasan.so", "libubsan.so")]
+    env = dict(os.environ)
+    env.update({
+        "LD_PRELOAD": ":".join(runtimes),
+        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
+        "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
+        "ETHOS_LIBRARY": str(build / "libethos.so"),
+        "ETHOS_CORE": str(build / "ethos-core"),
+    })
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                             str(ROOT / "tests" / "test_release_cases.py"), "-k", "surface or random_inputs_agree"],
+                            cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    assert " passed" in result.stdout and "failed" not in result.stdout
+
+
 def test_only_ethos_symbols_are_exported() -> None:
     library = _locate.find_bundled("libethos.so")
     assert library is not None, "libethos.so is not installed"
