@@ -63,10 +63,16 @@ class _Annotation:
 
 
 def _signature(value: Any) -> str:
+    if inspect.isclass(value):
+        # The constructor the package defines; a class that inherits a builtin one (an exception
+        # without __init__) is shown as "(*args)", whatever this Python's inspect says about builtins.
+        own_init = any("__init__" in vars(k) and k.__module__.startswith("ethos_py") for k in value.__mro__)
+        if not own_init:
+            return "(*args)"
     try:
         signature = inspect.signature(value)
     except (TypeError, ValueError):
-        return "(...)"
+        return "(*args)"
 
     def unquoted(annotation: Any) -> Any:
         return _Annotation(annotation) if isinstance(annotation, str) else annotation
