@@ -35,6 +35,9 @@ EXAMPLES = {
     "llm-citation-output-v2.example.json": "llm-citation-output-v2",
     "evidence-handle-context.example.json": "evidence-handle-context",
     "policy.example.json": "policy",
+    "grounding.example.json": "grounding",
+    "grounding-office.example.json": "grounding",
+    "grounding-validation.example.json": "grounding-validation",
 }
 # Free-form objects the contracts leave open (no properties are listed for them).
 FREE_OBJECTS = {"diagnostics", "details", "predicate", "policy", "fragments", "summary"}

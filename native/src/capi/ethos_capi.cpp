@@ -10,6 +10,7 @@
 #include "core/security_report.hpp"
 #include "core/source.hpp"
 #include "json/strict_json.hpp"
+#include "sources/grounding_json.hpp"
 
 // The opaque handle: a shared, immutable source (threads may verify against it concurrently).
 struct ethos_document {
@@ -158,5 +159,13 @@ ETHOS_EXPORT int ethos_error_envelope(const char* code, size_t code_len, const c
     const ethos::EthosError error(info->code, info->default_message, std::move(details));
     *out_envelope = to_c_string(error.envelope());
     if (out_exit_code != nullptr) *out_exit_code = error.exit_code();
+  });
+}
+
+ETHOS_EXPORT int ethos_grounding_check(const char* artifact, size_t artifact_len, const char* options_json,
+                                       size_t options_len, char** out_json) {
+  return guarded(out_json, [&] {
+    if (artifact == nullptr && artifact_len != 0) throw null_argument("artifact");
+    *out_json = to_c_string(ethos::sources::grounding_check(view(artifact, artifact_len), view(options_json, options_len)));
   });
 }
