@@ -7,6 +7,7 @@
 #include "core/native_document.hpp"
 #include "json/strict_json.hpp"
 #include "sources/grounding_json.hpp"
+#include "sources/text_source.hpp"
 
 namespace ethos::sources {
 namespace {
@@ -19,10 +20,14 @@ struct Entry {
 };
 
 std::shared_ptr<Source> load_native(std::string_view bytes) { return load_native_document(bytes); }
+std::shared_ptr<Source> load_text(std::string_view bytes) { return load_text_source(bytes, TextFlavor::plain); }
+std::shared_ptr<Source> load_markdown(std::string_view bytes) { return load_text_source(bytes, TextFlavor::markdown); }
 
 const Entry kLoaders[] = {
     {"ethos-native", load_native},
     {"ethos-grounding-json", load_grounding_json},
+    {"text", load_text},
+    {"markdown", load_markdown},
 };
 
 // Cheap first: only bytes that contain the artifact type at all are parsed a second time.
