@@ -7,6 +7,7 @@
 #include "core/native_document.hpp"
 #include "json/strict_json.hpp"
 #include "sources/grounding_json.hpp"
+#include "sources/opendataloader_json.hpp"
 #include "sources/text_source.hpp"
 
 namespace ethos::sources {
@@ -26,6 +27,7 @@ std::shared_ptr<Source> load_markdown(std::string_view bytes) { return load_text
 const Entry kLoaders[] = {
     {"ethos-native", load_native},
     {"ethos-grounding-json", load_grounding_json},
+    {"opendataloader-json", load_opendataloader_json},
     {"text", load_text},
     {"markdown", load_markdown},
 };
