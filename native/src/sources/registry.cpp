@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "core/native_document.hpp"
 #include "json/strict_json.hpp"
+#include "sources/docling_json.hpp"
 #include "sources/grounding_json.hpp"
 #include "sources/opendataloader_json.hpp"
 #include "sources/text_source.hpp"
@@ -28,6 +29,7 @@ const Entry kLoaders[] = {
     {"ethos-native", load_native},
     {"ethos-grounding-json", load_grounding_json},
     {"opendataloader-json", load_opendataloader_json},
+    {"docling-json", load_docling_json},
     {"text", load_text},
     {"markdown", load_markdown},
 };
