@@ -23,7 +23,11 @@ from .errors import EthosError
 __all__ = ["ethos", "main", "run"]
 
 _FORMATS = ("json", "summary")
-_GROUNDINGS = ("ethos-native",)
+# The core's loaders (native/src/sources/registry.cpp), in its order; docs/sources.md.
+_GROUNDINGS = ("ethos-native", "ethos-grounding-json", "opendataloader-json", "docling-json", "text", "markdown")
+_GROUNDING_HELP = (
+    "Source loader (default: ethos-grounding-json for an ethos.grounding.v1 artifact, else ethos-native; docs/sources.md)."
+)
 _CONTEXT = {"help_option_names": ["--help"]}
 # Extra positionals are collected instead of rejected by click, so the error can name them.
 _COMMAND_CONTEXT = {"help_option_names": ["--help"], "allow_extra_args": True}
@@ -167,7 +171,7 @@ _POLICY_HELP = "Matching policy: strict, default, permissive or a policy JSON fi
 @ethos.command("verify", context_settings=_COMMAND_CONTEXT, short_help="Verify citations against a grounding source.")
 @click.argument("source", metavar="SOURCE")
 @click.option("--citations", metavar="FILE", required=True, help="Citations JSON.")
-@click.option("--grounding", type=click.Choice(_GROUNDINGS), default=None, help="Source loader (default ethos-native).")
+@click.option("--grounding", type=click.Choice(_GROUNDINGS), default=None, help=_GROUNDING_HELP)
 @click.option("--config", metavar="FILE", default=None, help="Verification config JSON (default: built-in default-v1).")
 @click.option("--policy", metavar="NAME|FILE", default=None, help=_POLICY_HELP)
 @click.option(
@@ -197,7 +201,7 @@ def verify_command(
     still written).
     """
     from . import _ffi
-    from .document import DEFAULT_GROUNDING, Document
+    from .document import Document
 
     _reject_extra_args(ctx)
     # Argument-level checks finish before any file is touched (docs/cli.md §5.2).
@@ -207,7 +211,8 @@ def verify_command(
     config_bytes = None if config is None else _read(config, "--config")
     policy_choice = _policy_choice(policy)
 
-    with Document.from_bytes(source_bytes, grounding or DEFAULT_GROUNDING) as document:
+    # Without --grounding the core chooses: Grounding JSON by its artifact_type, else native.
+    with Document.from_bytes(source_bytes, grounding) as document:
         report = document.verify_json(
             citations_bytes, config_bytes, statement=statement, subject_name=subject_name, policy=policy_choice
         )
@@ -367,6 +372,40 @@ def rag_chunk_command(ctx: click.Context, doc: str, out: str | None) -> int:
     _reject_extra_args(ctx)
     _emit(rag_chunks_jsonl(_read(doc, "DOC")), out)
     return 0
+
+
+@ethos.group(
+    "grounding", cls=_EthosGroup, invoke_without_command=True, context_settings=_CONTEXT, short_help="Grounding JSON tools."
+)
+@click.pass_context
+def grounding_group(ctx: click.Context) -> None:
+    """Grounding JSON v1 artifacts (`grounding check`)."""
+    if ctx.invoked_subcommand is None:
+        raise _ArgumentError("COMMAND")
+
+
+@grounding_group.command("check", context_settings=_COMMAND_CONTEXT, short_help="Validate a Grounding JSON v1 artifact.")
+@click.argument("file", metavar="FILE")
+@click.option("--source-artifact", metavar="PDF", default=None, help="The source file the artifact claims to represent.")
+@click.option("--out", metavar="FILE", default=None, help="Write the output atomically to FILE instead of stdout.")
+@click.pass_context
+def grounding_check_command(ctx: click.Context, file: str, source_artifact: str | None, out: str | None) -> int:
+    """Validate FILE as an ethos.grounding.v1 artifact and print the report.
+
+    \b
+    The report is ethos.grounding_validation.v1. With --source-artifact,
+    also check that the artifact's source.sha256 is the hash of that
+    file. Exits 0 when the structure is valid and the binding is not
+    mismatched, else 1 (the report is still written).
+    """
+    from .grounding import grounding_check_json, grounding_check_passed
+
+    _reject_extra_args(ctx)
+    artifact = _read(file, "FILE")
+    source_bytes = None if source_artifact is None else _read(source_artifact, "--source-artifact")
+    report = grounding_check_json(artifact, source_bytes)
+    _emit(report + b"\n", out)
+    return 0 if grounding_check_passed(report) else 1
 
 
 @ethos.group("security", cls=_EthosGroup, invoke_without_command=True, context_settings=_CONTEXT, short_help="Security findings.")

@@ -16,8 +16,9 @@ from ._json import dumps
 
 __all__ = ["Document", "verify"]
 
-#: The only grounding loader the core has today (docs/cli.md §3.1).
-DEFAULT_GROUNDING = "ethos-native"
+#: No grounding named: the core opens an ``ethos.grounding.v1`` artifact as Grounding JSON and
+#: anything else as a native document (docs/sources.md).
+DEFAULT_GROUNDING: str | None = None
 
 SourceInput = PathInput | bytes | bytearray | memoryview
 _DocumentT = TypeVar("_DocumentT", bound="Document")
@@ -52,7 +53,7 @@ class Document:
         self._description: dict[str, Any] | None = None
 
     @classmethod
-    def open(cls, source: SourceInput, grounding: str = DEFAULT_GROUNDING) -> Document:
+    def open(cls, source: SourceInput, grounding: str | None = DEFAULT_GROUNDING) -> Document:
         """Opens a source from a path (``str`` or ``os.PathLike``) or from its bytes.
 
         A path is subject to the 256 MiB limit (``EthosError`` ``file_too_large``) and raises
@@ -68,12 +69,13 @@ class Document:
     def from_bytes(
         cls,
         data: bytes | bytearray | memoryview,
-        grounding: str = DEFAULT_GROUNDING,
+        grounding: str | None = DEFAULT_GROUNDING,
         *,
         name: str | None = None,
     ) -> Document:
         """Opens a source from its bytes. ``name`` is the default Statement subject name."""
-        handle = _ffi.open_document(bytes(data), dumps({"grounding": grounding}))
+        options = dumps({} if grounding is None else {"grounding": grounding})
+        handle = _ffi.open_document(bytes(data), options)
         return cls(handle, name=name)
 
     @property

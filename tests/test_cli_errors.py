@@ -147,7 +147,7 @@ def files(tmp_path: Path, document: dict[str, Any], document_tool: Any) -> dict[
         (["verify", "--citations", "CIT"], "SOURCE"),
         (["verify", "SRC", "--citations"], "--citations"),
         (["verify", "SRC", "--citations", "CIT", "--format", "xml"], "--format"),
-        (["verify", "SRC", "--citations", "CIT", "--grounding", "opendataloader-json"], "--grounding"),
+        (["verify", "SRC", "--citations", "CIT", "--grounding", "docx-json"], "--grounding"),
         (["verify", "SRC", "--citations", "CIT", "--statement=yes"], "--statement"),
         (["verify", "SRC", "--citations", "CIT", "extra"], "extra"),
         (["fingerprint"], "DOC"),

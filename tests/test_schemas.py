@@ -36,6 +36,9 @@ EXAMPLES = {
     "evidence-handle-context.example.json": "evidence-handle-context",
     "policy.example.json": "policy",
     "app-answer-release-decision.example.json": "app-answer-release-decision",
+    "grounding.example.json": "grounding",
+    "grounding-office.example.json": "grounding",
+    "grounding-validation.example.json": "grounding-validation",
 }
 # Free-form objects the contracts leave open (no properties are listed for them).
 FREE_OBJECTS = {"diagnostics", "details", "predicate", "policy", "fragments", "summary"}

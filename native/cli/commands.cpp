@@ -10,8 +10,11 @@
 #include "core/chunk_export.hpp"
 #include "core/security_report.hpp"
 #include "host_io.hpp"
+#include "json/sha256.hpp"
 #include "parse_command.hpp"
 #include "release_command.hpp"
+#include "sources/grounding_json.hpp"
+#include "sources/registry.hpp"
 
 namespace ethos::cli {
 namespace {
@@ -91,7 +94,8 @@ int run_verify(const ParsedArgs& args) {
   const nlohmann::json policy = policy_options(args);
   if (!policy.empty()) options = args.flag("--statement") ? statement_options(source_path, policy) : policy.dump();
 
-  const auto source = open_source(source_bytes, open_options(grounding ? *grounding : kNativeGrounding));
+  // Without --grounding the core chooses: Grounding JSON by its artifact_type, else native.
+  const auto source = open_source(source_bytes, grounding ? open_options(*grounding) : std::string());
   const std::string report =
       verify(*source, citations, config ? std::optional<std::string_view>(*config) : std::nullopt, options);
 
@@ -118,6 +122,31 @@ int run_security_report(const ParsedArgs& args) {
   return 0;
 }
 
+// The --grounding choices: every loader of the registry (sources/registry.cpp).
+std::vector<std::string_view> grounding_choices() {
+  std::vector<std::string_view> out;
+  for (const std::string& id : sources::grounding_ids()) out.emplace_back(id);
+  return out;
+}
+
+// A grounding check passes when the structure is valid and the binding is not mismatched.
+bool grounding_check_passed(const std::string& report_json) {
+  const nlohmann::json report = nlohmann::json::parse(report_json);
+  return report.at("structure") == "valid" && report.at("source_binding") != "mismatched";
+}
+
+int run_grounding_check(const ParsedArgs& args) {
+  const std::string artifact = read_input_file(args.positionals.at(0), "FILE");
+  std::string options;
+  if (const std::string* pdf = args.value("--source-artifact")) {
+    options = nlohmann::json{{"source_artifact_sha256", sha256_prefixed(read_input_file(*pdf, "--source-artifact"))}}.dump();
+  }
+  const std::string report = sources::grounding_check(artifact, options);
+  emit(args, report + "\n");
+  // Like --fail-on-ungrounded: the report is always written; exit 1 says the check failed.
+  return grounding_check_passed(report) ? 0 : 1;
+}
+
 int run_explain(const ParsedArgs& args) {
   if (args.value("--policy") == nullptr) {
     write_stdout(default_config_json() + "\n");
@@ -142,10 +171,12 @@ const ProgramSpec& program_spec() {
               "Verify the citations in --citations against SOURCE and write the verification report.\n\n"
               "An ungrounded report is a successful run: it exits 0 unless --fail-on-ungrounded is "
               "given, which makes it exit 1 (the report is still written).",
-              {{"SOURCE", "The grounding source (an Ethos native document JSON)."}},
+              {{"SOURCE", "The grounding source (an Ethos native document JSON, or what --grounding names)."}},
               {
                   {"--citations", "FILE", true, {}, "Citations JSON."},
-                  {"--grounding", "ID", false, {kNativeGrounding}, "Source loader (default ethos-native)."},
+                  {"--grounding", "ID", false, grounding_choices(),
+                   "Source loader (default: ethos-grounding-json for an ethos.grounding.v1 artifact, else "
+                   "ethos-native; docs/sources.md)."},
                   {"--config", "FILE", false, {}, "Verification config JSON (default: built-in default-v1)."},
                   {"--policy", "NAME|FILE", false, {}, "Matching policy: strict, default, permissive or a policy JSON file (docs/matching.md)."},
                   {"--format", "FORMAT", false, {"json", "summary"}, "Output format (default json)."},
@@ -211,6 +242,18 @@ const ProgramSpec& program_spec() {
               {{"REPORT", "A verification report, proof Statement or proof summary JSON."}},
               release_options(),
               run_release,
+          },
+          CommandSpec{
+              "grounding check",
+              "Validate a Grounding JSON v1 artifact.",
+              "Validate FILE as an ethos.grounding.v1 artifact and print the ethos.grounding_validation.v1 "
+              "report. With --source-artifact, also check that the artifact's source.sha256 is the hash of "
+              "that file. Exits 0 when the structure is valid and the binding is not mismatched, else 1 "
+              "(the report is still written).",
+              {{"FILE", "A Grounding JSON v1 artifact."}},
+              {{"--source-artifact", "PDF", false, {}, "The source file the artifact claims to represent."},
+               {"--out", "FILE", false, {}, "Write the output atomically to FILE instead of stdout."}},
+              run_grounding_check,
           },
           CommandSpec{
               "explain",

@@ -43,7 +43,10 @@ void ethos_string_free(char *string);
 
 /*
  * Loads a grounding source from its bytes. options_json (may be NULL/0 for defaults) is a JSON
- * object: {"grounding": "ethos-native"} selects the loader (the only one today). On success
+ * object: {"grounding": ID} selects the loader (ethos-native, ethos-grounding-json,
+ * opendataloader-json, docling-json, text, markdown; docs/sources.md); without it a JSON
+ * object whose artifact_type is "ethos.grounding.v1" opens as Grounding JSON, anything else as a
+ * native document. On success
  * *out_document receives the handle; on failure *out_error receives the envelope.
  */
 int ethos_document_open(const char *source, size_t source_len, const char *options_json,
@@ -112,6 +115,14 @@ int ethos_error_envelope(const char *code, size_t code_len, const char *details_
  */
 int ethos_release_decision(const char *proof, size_t proof_len, const char *claims, size_t claims_len,
                            const char *options_json, size_t options_len, char **out_json);
+/*
+ * `grounding check`: validates a Grounding JSON v1 artifact and writes the
+ * ethos.grounding_validation.v1 report (canonical JSON). An invalid artifact is report data
+ * (structure "invalid" with one error), not a failure. options_json (may be NULL/0) is
+ * {"source_artifact_sha256": "sha256:..."} to check the artifact's source binding.
+ */
+int ethos_grounding_check(const char *artifact, size_t artifact_len, const char *options_json,
+                          size_t options_len, char **out_json);
 /* END CDEF */
 
 #ifdef __cplusplus

@@ -11,6 +11,7 @@
 #include "core/release_decision.hpp"
 #include "core/source.hpp"
 #include "json/strict_json.hpp"
+#include "sources/grounding_json.hpp"
 
 // The opaque handle: a shared, immutable source (threads may verify against it concurrently).
 struct ethos_document {
@@ -170,5 +171,13 @@ ETHOS_EXPORT int ethos_release_decision(const char* proof, size_t proof_len, con
     if (options_json == nullptr) throw null_argument("options_json");
     *out_json = to_c_string(ethos::release_decision_json(view(proof, proof_len), view(claims, claims_len),
                                                          view(options_json, options_len)));
+  });
+}
+
+ETHOS_EXPORT int ethos_grounding_check(const char* artifact, size_t artifact_len, const char* options_json,
+                                       size_t options_len, char** out_json) {
+  return guarded(out_json, [&] {
+    if (artifact == nullptr && artifact_len != 0) throw null_argument("artifact");
+    *out_json = to_c_string(ethos::sources::grounding_check(view(artifact, artifact_len), view(options_json, options_len)));
   });
 }

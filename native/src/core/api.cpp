@@ -3,7 +3,7 @@
 
 #include "core/citations.hpp"
 #include "core/config.hpp"
-#include "core/native_document.hpp"
+#include "sources/registry.hpp"
 #include "core/proof_summary.hpp"
 #include "core/report.hpp"
 #include "core/source.hpp"
@@ -86,17 +86,14 @@ auto with_report(std::string_view bytes, Fn fn) {
 }  // namespace
 
 std::shared_ptr<const Source> open_source(std::string_view bytes, std::string_view options_json) {
-  std::string grounding = "ethos-native";
+  std::optional<std::string> grounding;  // absent: native, or Grounding JSON by its artifact_type
   if (!options_json.empty()) {
     const ParsedJson options = parse_strict(options_json, "options");
     ObjectReader reader(options.root(), "$");
     if (auto value = reader.optional_string("grounding")) grounding = *value;
     reader.finish();
   }
-  if (grounding != "ethos-native") {
-    throw EthosError("invalid_arguments", "unknown grounding", {{"argument", "--grounding"}, {"value", grounding}});
-  }
-  return load_native_document(bytes);
+  return sources::load_source(grounding, bytes);
 }
 
 std::string describe_source(const Source& source) {

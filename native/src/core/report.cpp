@@ -162,7 +162,7 @@ void write_check(CanonicalWriter& out, const Source& source, const Claim& claim,
       out.key("bbox");
       write_bbox(out, *target.bbox);
     }
-    out.member("page", target.page);
+    if (!target.page.empty()) out.member("page", target.page);  // page-less sources have none
     if (config.include_text && target.text) out.member("text", *target.text);
     out.end_object();
     out.member("evidence_tier", target.tier);

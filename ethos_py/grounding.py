@@ -1,0 +1,37 @@
+"""grounding - Grounding JSON v1 validation (``grounding check``) through the native core."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from . import _ffi
+from ._json import dumps
+
+__all__ = ["grounding_check", "grounding_check_json", "grounding_check_passed"]
+
+
+def grounding_check_json(artifact: bytes, source_artifact: bytes | None = None) -> bytes:
+    """The ``ethos.grounding_validation.v1`` report (canonical JSON bytes) of an artifact.
+
+    An invalid artifact is report data (``structure: "invalid"`` with one ``error``), not an
+    exception. ``source_artifact`` is the file the artifact claims to represent (its bytes); when
+    given, ``source_binding`` says whether the artifact's ``source.sha256`` is their hash.
+    """
+    options = b""
+    if source_artifact is not None:
+        digest = "sha256:" + hashlib.sha256(bytes(source_artifact)).hexdigest()
+        options = dumps({"source_artifact_sha256": digest})
+    data = bytes(artifact)
+    return _ffi.call_string(_ffi.lib.ethos_grounding_check, data, len(data), options, len(options))
+
+
+def grounding_check(artifact: bytes, source_artifact: bytes | None = None) -> dict:
+    """``grounding_check_json`` parsed into a dict."""
+    return json.loads(grounding_check_json(artifact, source_artifact))
+
+
+def grounding_check_passed(report: bytes) -> bool:
+    """True when the structure is valid and the source binding is not mismatched (exit 0)."""
+    value = json.loads(report)
+    return bool(value["structure"] == "valid" and value["source_binding"] != "mismatched")

@@ -1,0 +1,150 @@
+"""test_sources_text - plain text and Markdown files as page-less sources (`--grounding text|markdown`)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import schema_errors
+from sources_support import envelope, verify_all
+
+import ethos_py
+from ethos_py import _ffi
+
+MARKDOWN = """# Policy handbook
+
+Employees accrue 25 days
+of paid leave per year.
+
+## Remote work
+
+- Remote work is allowed
+  two days a week.
+- Laptops are provided.
+1. First numbered step
+
+> Quality is never an accident.
+
+| Plan | Price |
+|---|---|
+| Basic | $10 |
+
+```python
+print("# not a heading")
+```
+
+Setext title
+============
+
+***
+Closing *emphasis* stays verbatim.
+"""
+
+
+def _pinned(source: Path, claims: list[dict[str, Any]]) -> bytes:
+    fingerprint = "sha256:" + hashlib.sha256(source.read_bytes()).hexdigest()
+    return json.dumps({"document_fingerprint": fingerprint, "claims": claims}).encode()
+
+
+def _elements(path: Path, grounding: str) -> list[tuple[str, str, str]]:
+    """(id, kind, text) of every element, read back through a verify of presence claims."""
+    with ethos_py.Document.open(path, grounding) as document:
+        count = document.describe()["counts"]["elements"]
+        claims = [{"kind": "presence", "citation": {"element_id": f"e{i:06d}"}} for i in range(1, count + 1)]
+        report = json.loads(document.verify_json(_pinned(path, claims)))
+    return [(c["claim"]["citation"]["element_id"], c["status"], c["evidence"]["text"]) for c in report["checks"]]
+
+
+def test_markdown_blocks(tmp_path: Path) -> None:
+    path = tmp_path / "handbook.md"
+    path.write_text(MARKDOWN, encoding="utf-8")
+    texts = [text for _, _, text in _elements(path, "markdown")]
+    assert texts == [
+        "Policy handbook",
+        "Employees accrue 25 days\nof paid leave per year.",
+        "Remote work",
+        "Remote work is allowed\ntwo days a week.",
+        "Laptops are provided.",
+        "First numbered step",
+        "Quality is never an accident.",
+        "| Plan | Price |\n| Basic | $10 |",
+        'print("# not a heading")',
+        "Setext title",
+        "Closing *emphasis* stays verbatim.",
+    ]
+
+
+def test_plain_text_paragraphs_keep_their_lines(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_bytes(b"\xef\xbb\xbfFirst line\r\nsecond line\r\n\r\n  \t\n# not a heading\rlast\n")
+    assert [text for _, _, text in _elements(path, "text")] == ["First line\nsecond line", "# not a heading\nlast"]
+
+
+@pytest.mark.parametrize("grounding", ["text", "markdown"])
+def test_pageless_verdicts_on_every_surface(tmp_path: Path, grounding: str) -> None:
+    source = tmp_path / ("handbook.md" if grounding == "markdown" else "handbook.txt")
+    source.write_text(MARKDOWN, encoding="utf-8")
+    claims = [
+        {"kind": "quote", "text": "25 days of paid leave", "citation": {"element_id": "e000002"}},
+        {"kind": "value", "text": "# Policy handbook" if grounding == "text" else "Policy handbook",
+         "citation": {"element_id": "e000001"}},
+        {"kind": "quote", "text": "30 days", "citation": {"element_id": "e000002"}},
+        {"kind": "quote", "text": "Remote work", "citation": {"page": "1"}},
+        {"kind": "table_cell", "text": "Basic", "citation": {"table_id": "t1", "cell": {"row": 1, "col": 0}}},
+        {"kind": "presence", "citation": {"page": "1", "bbox": [0, 0, 10, 10]}},
+        {"kind": "presence", "citation": {"span_id": "s1"}},
+    ]
+    citations = tmp_path / "citations.json"
+    citations.write_bytes(_pinned(source, claims))
+    code, stdout, _ = verify_all(source, citations, grounding)
+    report = json.loads(stdout)
+    assert code == 0 and schema_errors("verification-report", report) == []
+    assert report["grounding"] == {
+        "parser": {"name": f"ethos-{grounding}", "version": _ffi.version(), "adapter": grounding,
+                   "adapter_version": "1.0.0"},
+        "capabilities": {"spans": False, "char_offsets": False, "tables": False, "fingerprint": True,
+                         "coordinate_origin": "unknown", "crop_support": False},
+    }
+    assert report["document_fingerprint"] == "sha256:" + hashlib.sha256(source.read_bytes()).hexdigest()
+    assert report["capability_limits"] == ["missing_spans", "missing_char_offsets", "missing_tables",
+                                           "unknown_coordinate_origin"]
+    assert [(c["status"], c.get("reason")) for c in report["checks"]] == [
+        ("grounded", None),
+        ("grounded", None),
+        ("mismatch", "text_mismatch"),
+        ("not_found", "page_not_found"),
+        ("capability_blocked", "missing_table_capability"),
+        ("capability_blocked", "unknown_coordinate_origin"),
+        ("capability_blocked", "missing_span_capability"),
+    ]
+    evidence = report["checks"][0]["evidence"]
+    assert evidence == {"text": "Employees accrue 25 days\nof paid leave per year."}
+
+
+@pytest.mark.parametrize(("grounding", "data", "message"), [
+    ("text", b"caf\xe9\n", "text adapter: invalid UTF-8"),
+    ("markdown", b"# title\n\x00\n", "markdown adapter: NUL byte in text"),
+])
+def test_invalid_text_is_an_adapter_error(tmp_path: Path, grounding: str, data: bytes, message: str) -> None:
+    source = tmp_path / "bad.txt"
+    source.write_bytes(data)
+    citations = tmp_path / "citations.json"
+    citations.write_bytes(b'[{"kind":"presence","citation":{"element_id":"e000001"}}]')
+    code, stdout, stderr = verify_all(source, citations, grounding)
+    assert (code, stdout) == (2, b"")
+    error = envelope(stderr)
+    assert schema_errors("error-envelope", error) == []
+    assert error["error"]["code"] == "invalid_input" and error["error"]["message"] == message
+
+
+def test_empty_file_has_no_elements(tmp_path: Path) -> None:
+    source = tmp_path / "empty.md"
+    source.write_bytes(b"\n\n")
+    citations = tmp_path / "citations.json"
+    citations.write_bytes(_pinned(source, [{"kind": "presence", "citation": {"element_id": "e000001"}}]))
+    code, stdout, _ = verify_all(source, citations, "markdown")
+    assert code == 0
+    assert [(c["status"], c.get("reason")) for c in json.loads(stdout)["checks"]] == [("not_found", "element_not_found")]
