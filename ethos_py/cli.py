@@ -518,6 +518,46 @@ def demo_command(ctx: click.Context, out_dir: str | None) -> int:
     return 0
 
 
+@ethos.group("evidence", cls=_EthosGroup, invoke_without_command=True, context_settings=_CONTEXT, short_help="Evidence anchoring.")
+@click.pass_context
+def evidence_group(ctx: click.Context) -> None:
+    """Bind evidence refs to grounding sources (`evidence anchor`)."""
+    if ctx.invoked_subcommand is None:
+        raise _ArgumentError("COMMAND")
+
+
+@evidence_group.command("anchor", context_settings=_COMMAND_CONTEXT, short_help="Bind evidence refs to a grounding source.")
+@click.argument("source", metavar="SOURCE")
+@click.option("--evidence-refs", "evidence_refs", metavar="FILE", required=True, help="Evidence-anchor request JSON.")
+@click.option("--grounding", type=click.Choice(_GROUNDINGS), default=None, help="Source loader (default ethos-native).")
+@click.option("--statement", is_flag=True, help="Wrap the report in an in-toto Statement.")
+@click.option("--out", metavar="FILE", default=None, help="Write the output atomically to FILE instead of stdout.")
+@click.pass_context
+def evidence_anchor_command(
+    ctx: click.Context, source: str, evidence_refs: str, grounding: str | None, statement: bool, out: str | None
+) -> int:
+    """Check each evidence ref of --evidence-refs (an ethos.evidence_anchor_request.v1) against SOURCE and print the evidence-anchor report: per ref the fingerprint, page, text, bbox and table cell checks, the anchor status and the anchor level achieved.
+
+    \b
+    Refs that do not bind (not_found, mismatch, stale_fingerprint, ...)
+    are report data: the command exits 0. An invalid request exits 2
+    with the error envelope.
+    """
+    from .document import DEFAULT_GROUNDING, Document
+    from .evidence_anchor import anchor_json
+
+    _reject_extra_args(ctx)
+    # Argument-level checks finish before any file is touched (docs/cli.md §5.2).
+    subject_name = _subject_name(source) if statement else None
+    source_bytes = _read(source, "SOURCE")
+    request = _read(evidence_refs, "--evidence-refs")
+    with Document.from_bytes(source_bytes, grounding or DEFAULT_GROUNDING) as document:
+        report = anchor_json(document, request, statement=statement, subject_name=subject_name)
+    # Anchors that do not bind are report data: the run succeeded (CONTRACTS §1.3).
+    _emit(report + b"\n", out)
+    return 0
+
+
 def _argument_details(error: click.UsageError) -> dict[str, Any]:
     """``{"argument": ...}`` for a usage error, naming the argument as the user wrote it."""
     argument: str | None = None

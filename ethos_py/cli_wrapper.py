@@ -259,6 +259,50 @@ class EthosCli:
         result: dict[str, Any] = _load_json(_decode_stdout(self._run(command, timeout=timeout), command), command)
         return result
 
+    def anchor(
+        self,
+        source: PathLike,
+        evidence_refs: PathLike,
+        *,
+        grounding: str | None = None,
+        statement: bool = False,
+        timeout: float | None = 30.0,
+    ) -> dict[str, Any]:
+        """Runs ``evidence anchor SOURCE --evidence-refs FILE`` and returns the anchor report.
+
+        With ``statement=True`` the dict is the in-toto Statement (report at ``["predicate"]``).
+        Refs that do not bind are report data (exit 0); an invalid request raises
+        ``EthosCommandError`` (``error_code`` ``invalid_input``).
+        """
+        stdout = self.anchor_bytes(source, evidence_refs, grounding=grounding, statement=statement, timeout=timeout)
+        command = (*self.command_prefix, "evidence", "anchor")
+        result: dict[str, Any] = _load_json(_decode_stdout(stdout, command), command)
+        return result
+
+    def anchor_bytes(
+        self,
+        source: PathLike,
+        evidence_refs: PathLike,
+        *,
+        grounding: str | None = None,
+        statement: bool = False,
+        timeout: float | None = 30.0,
+    ) -> bytes:
+        """Like ``anchor`` but returns stdout exactly as written (for byte comparisons)."""
+        if grounding is not None and not grounding:
+            raise ValueError("grounding must be non-empty when provided")
+        _check_timeout(timeout)
+        self._require_file(source)
+        self._require_file(evidence_refs)
+        command = [*self.command_prefix, "evidence", "anchor", "--evidence-refs", os.fspath(evidence_refs)]
+        if grounding is not None:
+            command += ["--grounding", grounding]
+        if statement:
+            command.append("--statement")
+        # "--" keeps a SOURCE that starts with "-" from being read as an option.
+        command += ["--", os.fspath(source)]
+        return self._run(command, timeout=timeout)
+
     # -- plumbing ---------------------------------------------------------------------------
 
     def _verify(

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "anchor_command.hpp"
 #include "core/api.hpp"
 #include "core/chunk_export.hpp"
 #include "core/security_report.hpp"
@@ -208,6 +209,7 @@ const ProgramSpec& program_spec() {
               {{"--policy", "NAME|FILE", false, {}, "strict, default, permissive or a policy JSON file."}},
               run_explain,
           },
+          evidence_anchor_command(),
       },
   };
   return spec;

@@ -102,6 +102,14 @@ int ethos_policy_explain(const char *options_json, size_t options_len, char **ou
  */
 int ethos_error_envelope(const char *code, size_t code_len, const char *details_json,
                          size_t details_len, char **out_envelope, int *out_exit_code);
+/*
+ * Binds the evidence refs of an evidence-anchor request (ethos.evidence_anchor_request.v1) to
+ * the document and writes the evidence-anchor report (canonical JSON, no trailing newline).
+ * options_json (NULL/0 = defaults) is {"statement": bool, "subject_name": string}. Anchors that
+ * do not bind are report data; only an invalid request is an error.
+ */
+int ethos_anchor(const ethos_document *document, const char *request, size_t request_len,
+                 const char *options_json, size_t options_len, char **out_report);
 /* END CDEF */
 
 #ifdef __cplusplus

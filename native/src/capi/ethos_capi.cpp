@@ -5,6 +5,7 @@
 #include <cstring>
 #include <new>
 
+#include "core/anchor_report.hpp"
 #include "core/api.hpp"
 #include "core/chunk_export.hpp"
 #include "core/security_report.hpp"
@@ -158,5 +159,15 @@ ETHOS_EXPORT int ethos_error_envelope(const char* code, size_t code_len, const c
     const ethos::EthosError error(info->code, info->default_message, std::move(details));
     *out_envelope = to_c_string(error.envelope());
     if (out_exit_code != nullptr) *out_exit_code = error.exit_code();
+  });
+}
+
+ETHOS_EXPORT int ethos_anchor(const ethos_document* document, const char* request, size_t request_len,
+                              const char* options_json, size_t options_len, char** out_report) {
+  return guarded(out_report, [&] {
+    if (document == nullptr) throw null_argument("document");
+    if (request == nullptr) throw null_argument("request");
+    *out_report = to_c_string(
+        ethos::anchor_evidence(*document->source, view(request, request_len), view(options_json, options_len)));
   });
 }
