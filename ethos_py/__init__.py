@@ -65,6 +65,7 @@ from .release import app_answer_release_decision
 
 if TYPE_CHECKING:
     from .document import Document, verify
+    from .document import verify_batch
     from .artifacts import rag_chunks, rag_chunks_jsonl, security_report, security_report_json
     from .proof import proof_summary, summary_text
     from .evidence_anchor import anchor, anchor_json
@@ -86,6 +87,7 @@ _NATIVE_NAMES = {
     "security_report_json": "artifacts",
     "anchor": "evidence_anchor",
     "anchor_json": "evidence_anchor",
+    "verify_batch": "document",
 }
 
 __all__ = [
@@ -138,6 +140,7 @@ __all__ = [
     "security_report_json",
     "summary_text",
     "verify",
+    "verify_batch",
 ]
 
 

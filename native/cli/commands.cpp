@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "anchor_command.hpp"
+#include "batch_command.hpp"
 #include "core/api.hpp"
 #include "core/chunk_export.hpp"
 #include "core/security_report.hpp"
@@ -210,6 +211,7 @@ const ProgramSpec& program_spec() {
               run_explain,
           },
           evidence_anchor_command(),
+          verify_batch_command(),
       },
   };
   return spec;
