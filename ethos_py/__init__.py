@@ -65,8 +65,10 @@ from .release import app_answer_release_decision
 
 if TYPE_CHECKING:
     from .document import Document, verify
+    from .document import verify_batch
     from .artifacts import rag_chunks, rag_chunks_jsonl, security_report, security_report_json
     from .proof import proof_summary, summary_text
+    from .evidence_anchor import anchor, anchor_json
 
 try:
     __version__ = _distribution_version("ethos-py")
@@ -83,6 +85,9 @@ _NATIVE_NAMES = {
     "rag_chunks_jsonl": "artifacts",
     "security_report": "artifacts",
     "security_report_json": "artifacts",
+    "anchor": "evidence_anchor",
+    "anchor_json": "evidence_anchor",
+    "verify_batch": "document",
 }
 
 __all__ = [
@@ -106,6 +111,8 @@ __all__ = [
     "PdfiumNotFoundError",
     "UnsupportedPdfFeatureError",
     "__version__",
+    "anchor",
+    "anchor_json",
     "app_answer_release_decision",
     "build_citation_emission",
     "build_evidence_citation_emission",
@@ -133,6 +140,7 @@ __all__ = [
     "security_report_json",
     "summary_text",
     "verify",
+    "verify_batch",
 ]
 
 

@@ -602,6 +602,101 @@ def release_command(
     return 0
 
 
+@ethos.group("evidence", cls=_EthosGroup, invoke_without_command=True, context_settings=_CONTEXT, short_help="Evidence anchoring.")
+@click.pass_context
+def evidence_group(ctx: click.Context) -> None:
+    """Bind evidence refs to grounding sources (`evidence anchor`)."""
+    if ctx.invoked_subcommand is None:
+        raise _ArgumentError("COMMAND")
+
+
+@evidence_group.command("anchor", context_settings=_COMMAND_CONTEXT, short_help="Bind evidence refs to a grounding source.")
+@click.argument("source", metavar="SOURCE")
+@click.option("--evidence-refs", "evidence_refs", metavar="FILE", required=True, help="Evidence-anchor request JSON.")
+@click.option("--grounding", type=click.Choice(_GROUNDINGS), default=None, help=_GROUNDING_HELP)
+@click.option("--statement", is_flag=True, help="Wrap the report in an in-toto Statement.")
+@click.option("--out", metavar="FILE", default=None, help="Write the output atomically to FILE instead of stdout.")
+@click.pass_context
+def evidence_anchor_command(
+    ctx: click.Context, source: str, evidence_refs: str, grounding: str | None, statement: bool, out: str | None
+) -> int:
+    """Check each evidence ref of --evidence-refs (an ethos.evidence_anchor_request.v1) against SOURCE and print the evidence-anchor report: per ref the fingerprint, page, text, bbox and table cell checks, the anchor status and the anchor level achieved.
+
+    \b
+    Refs that do not bind (not_found, mismatch, stale_fingerprint, ...)
+    are report data: the command exits 0. An invalid request exits 2
+    with the error envelope.
+    """
+    from .document import Document
+    from .evidence_anchor import anchor_json
+
+    _reject_extra_args(ctx)
+    # Argument-level checks finish before any file is touched (docs/cli.md §5.2).
+    subject_name = _subject_name(source) if statement else None
+    source_bytes = _read(source, "SOURCE")
+    request = _read(evidence_refs, "--evidence-refs")
+    with Document.from_bytes(source_bytes, grounding) as document:
+        report = anchor_json(document, request, statement=statement, subject_name=subject_name)
+    # Anchors that do not bind are report data: the run succeeded (CONTRACTS §1.3).
+    _emit(report + b"\n", out)
+    return 0
+
+
+@ethos.command(
+    "verify-batch", context_settings=_COMMAND_CONTEXT, short_help="Verify many citations requests against one grounding source."
+)
+@click.argument("source", metavar="SOURCE")
+@click.option("--citations-ndjson", "citations_ndjson", metavar="FILE", required=True, help="Citations requests, one JSON document per line.")
+@click.option("--merged", is_flag=True, help="Write one merged report (all lines must pin the same document fingerprint).")
+@click.option("--grounding", type=click.Choice(_GROUNDINGS), default=None, help=_GROUNDING_HELP)
+@click.option("--config", metavar="FILE", default=None, help="Verification config JSON (default: built-in default-v1).")
+@click.option("--policy", metavar="NAME|FILE", default=None, help=_POLICY_HELP)
+@click.option("--fail-on-ungrounded", is_flag=True, help="Exit 1 when any report is not all grounded.")
+@click.option("--statement", is_flag=True, help="Wrap each report in an in-toto Statement.")
+@click.option("--out", metavar="FILE", default=None, help="Write the output atomically to FILE instead of stdout.")
+@click.pass_context
+def verify_batch_command(
+    ctx: click.Context,
+    source: str,
+    citations_ndjson: str,
+    merged: bool,
+    grounding: str | None,
+    config: str | None,
+    policy: str | None,
+    fail_on_ungrounded: bool,
+    statement: bool,
+    out: str | None,
+) -> int:
+    """Verify every line of --citations-ndjson (one citations JSON request per line) against SOURCE, which is loaded and indexed once, and write one verification report per line (NDJSON, in input order), or with --merged one report for all lines.
+
+    \b
+    All lines are validated first: a bad line fails the whole run (exit 2,
+    nothing written, the error names the line). Ungrounded reports exit 0
+    unless --fail-on-ungrounded is given, which makes the run exit 1 when
+    any report is not all grounded (the reports are still written).
+    """
+    from .document import Document
+
+    _reject_extra_args(ctx)
+    # Argument-level checks finish before any file is touched (docs/cli.md §5.2).
+    subject_name = _subject_name(source) if statement else None
+    source_bytes = _read(source, "SOURCE")
+    ndjson = _read(citations_ndjson, "--citations-ndjson")
+    config_bytes = None if config is None else _read(config, "--config")
+    policy_choice = _policy_choice(policy)
+
+    with Document.from_bytes(source_bytes, grounding) as document:
+        output = document.verify_batch_json(
+            ndjson, config_bytes, merged=merged, statement=statement, subject_name=subject_name, policy=policy_choice
+        )
+    if merged:
+        output += b"\n"
+    ungrounded = fail_on_ungrounded and not all(_all_evidence_grounded(line) for line in output.splitlines())
+    _emit(output, out)
+    # As for verify: exit 1 only for this verdict, and only when asked for.
+    return 1 if ungrounded else 0
+
+
 def _argument_details(error: click.UsageError) -> dict[str, Any]:
     """``{"argument": ...}`` for a usage error, naming the argument as the user wrote it."""
     argument: str | None = None

@@ -264,6 +264,116 @@ class EthosCli:
         result: dict[str, Any] = _load_json(_decode_stdout(self._run(command, timeout=timeout), command), command)
         return result
 
+    def anchor(
+        self,
+        source: PathLike,
+        evidence_refs: PathLike,
+        *,
+        grounding: str | None = None,
+        statement: bool = False,
+        timeout: float | None = 30.0,
+    ) -> dict[str, Any]:
+        """Runs ``evidence anchor SOURCE --evidence-refs FILE`` and returns the anchor report.
+
+        With ``statement=True`` the dict is the in-toto Statement (report at ``["predicate"]``).
+        Refs that do not bind are report data (exit 0); an invalid request raises
+        ``EthosCommandError`` (``error_code`` ``invalid_input``).
+        """
+        stdout = self.anchor_bytes(source, evidence_refs, grounding=grounding, statement=statement, timeout=timeout)
+        command = (*self.command_prefix, "evidence", "anchor")
+        result: dict[str, Any] = _load_json(_decode_stdout(stdout, command), command)
+        return result
+
+    def anchor_bytes(
+        self,
+        source: PathLike,
+        evidence_refs: PathLike,
+        *,
+        grounding: str | None = None,
+        statement: bool = False,
+        timeout: float | None = 30.0,
+    ) -> bytes:
+        """Like ``anchor`` but returns stdout exactly as written (for byte comparisons)."""
+        if grounding is not None and not grounding:
+            raise ValueError("grounding must be non-empty when provided")
+        _check_timeout(timeout)
+        self._require_file(source)
+        self._require_file(evidence_refs)
+        command = [*self.command_prefix, "evidence", "anchor", "--evidence-refs", os.fspath(evidence_refs)]
+        if grounding is not None:
+            command += ["--grounding", grounding]
+        if statement:
+            command.append("--statement")
+        # "--" keeps a SOURCE that starts with "-" from being read as an option.
+        command += ["--", os.fspath(source)]
+        return self._run(command, timeout=timeout)
+
+    def verify_batch(
+        self,
+        source: PathLike,
+        citations_ndjson: PathLike,
+        *,
+        merged: bool = False,
+        grounding: str | None = None,
+        config: PathLike | None = None,
+        fail_on_ungrounded: bool = False,
+        timeout: float | None = 30.0,
+        statement: bool = False,
+    ) -> Any:
+        """Runs ``verify-batch``: a list of reports (one per NDJSON line) or, with ``merged``, one
+        report dict. An ungrounded report is returned normally; with ``fail_on_ungrounded`` the
+        exit 1 it causes is accepted too. A bad line raises ``EthosCommandError`` (its
+        ``details["line"]`` names it)."""
+        stdout = self.verify_batch_bytes(
+            source,
+            citations_ndjson,
+            merged=merged,
+            grounding=grounding,
+            config=config,
+            fail_on_ungrounded=fail_on_ungrounded,
+            timeout=timeout,
+            statement=statement,
+        )
+        command = (*self.command_prefix, "verify-batch")
+        text = _decode_stdout(stdout, command)
+        if merged:
+            return _load_json(text, command)
+        return [_load_json(line, command) for line in text.splitlines()]
+
+    def verify_batch_bytes(
+        self,
+        source: PathLike,
+        citations_ndjson: PathLike,
+        *,
+        merged: bool = False,
+        grounding: str | None = None,
+        config: PathLike | None = None,
+        fail_on_ungrounded: bool = False,
+        timeout: float | None = 30.0,
+        statement: bool = False,
+    ) -> bytes:
+        """Like ``verify_batch`` but returns stdout exactly as written (for byte comparisons)."""
+        if grounding is not None and not grounding:
+            raise ValueError("grounding must be non-empty when provided")
+        _check_timeout(timeout)
+        self._require_file(source)
+        self._require_file(citations_ndjson)
+        if config is not None:
+            self._require_file(config)
+        command = [*self.command_prefix, "verify-batch", "--citations-ndjson", os.fspath(citations_ndjson)]
+        if merged:
+            command.append("--merged")
+        if grounding is not None:
+            command += ["--grounding", grounding]
+        if config is not None:
+            command += ["--config", os.fspath(config)]
+        if fail_on_ungrounded:
+            command.append("--fail-on-ungrounded")
+        if statement:
+            command.append("--statement")
+        command += ["--", os.fspath(source)]
+        return self._run(command, timeout=timeout, accept_exit_1=fail_on_ungrounded)
+
     # -- plumbing ---------------------------------------------------------------------------
 
     def _verify(

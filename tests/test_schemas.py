@@ -39,6 +39,8 @@ EXAMPLES = {
     "grounding.example.json": "grounding",
     "grounding-office.example.json": "grounding",
     "grounding-validation.example.json": "grounding-validation",
+    "evidence-anchor-request.example.json": "evidence-anchor-request",
+    "evidence-anchor-report.example.json": "evidence-anchor-report",
 }
 # Free-form objects the contracts leave open (no properties are listed for them).
 FREE_OBJECTS = {"diagnostics", "details", "predicate", "policy", "fragments", "summary"}

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "anchor_command.hpp"
+#include "batch_command.hpp"
 #include "core/api.hpp"
 #include "core/chunk_export.hpp"
 #include "core/security_report.hpp"
@@ -264,6 +266,8 @@ const ProgramSpec& program_spec() {
               {{"--policy", "NAME|FILE", false, {}, "strict, default, permissive or a policy JSON file."}},
               run_explain,
           },
+          evidence_anchor_command(),
+          verify_batch_command(),
       },
   };
   return spec;

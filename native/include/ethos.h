@@ -123,6 +123,25 @@ int ethos_release_decision(const char *proof, size_t proof_len, const char *clai
  */
 int ethos_grounding_check(const char *artifact, size_t artifact_len, const char *options_json,
                           size_t options_len, char **out_json);
+/*
+ * Binds the evidence refs of an evidence-anchor request (ethos.evidence_anchor_request.v1) to
+ * the document and writes the evidence-anchor report (canonical JSON, no trailing newline).
+ * options_json (NULL/0 = defaults) is {"statement": bool, "subject_name": string}. Anchors that
+ * do not bind are report data; only an invalid request is an error.
+ */
+int ethos_anchor(const ethos_document *document, const char *request, size_t request_len,
+                 const char *options_json, size_t options_len, char **out_report);
+/*
+ * verify-batch: verifies every line of ndjson (one citations request per line; the final newline
+ * is optional) against the document in one call, with one config (as ethos_verify) and one set
+ * of options: those of ethos_verify plus {"merged": bool}. Writes one report per line, in order,
+ * each followed by a newline; with merged, one merged report (canonical JSON, no trailing
+ * newline). All lines are validated first: a bad line fails the whole call, its envelope's
+ * details naming the line (1-based).
+ */
+int ethos_verify_batch(const ethos_document *document, const char *ndjson, size_t ndjson_len,
+                       const char *config, size_t config_len, const char *options_json,
+                       size_t options_len, char **out_reports);
 /* END CDEF */
 
 #ifdef __cplusplus

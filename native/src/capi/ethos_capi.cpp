@@ -5,6 +5,7 @@
 #include <cstring>
 #include <new>
 
+#include "core/anchor_report.hpp"
 #include "core/api.hpp"
 #include "core/chunk_export.hpp"
 #include "core/security_report.hpp"
@@ -179,5 +180,29 @@ ETHOS_EXPORT int ethos_grounding_check(const char* artifact, size_t artifact_len
   return guarded(out_json, [&] {
     if (artifact == nullptr && artifact_len != 0) throw null_argument("artifact");
     *out_json = to_c_string(ethos::sources::grounding_check(view(artifact, artifact_len), view(options_json, options_len)));
+  });
+}
+
+ETHOS_EXPORT int ethos_anchor(const ethos_document* document, const char* request, size_t request_len,
+                              const char* options_json, size_t options_len, char** out_report) {
+  return guarded(out_report, [&] {
+    if (document == nullptr) throw null_argument("document");
+    if (request == nullptr) throw null_argument("request");
+    *out_report = to_c_string(
+        ethos::anchor_evidence(*document->source, view(request, request_len), view(options_json, options_len)));
+  });
+}
+
+ETHOS_EXPORT int ethos_verify_batch(const ethos_document* document, const char* ndjson, size_t ndjson_len,
+                                    const char* config, size_t config_len, const char* options_json, size_t options_len,
+                                    char** out_reports) {
+  return guarded(out_reports, [&] {
+    if (document == nullptr) throw null_argument("document");
+    if (ndjson == nullptr) throw null_argument("ndjson");
+    // NULL config = built-in default-v1; non-NULL empty bytes are an (invalid) config.
+    const std::optional<std::string_view> config_bytes =
+        config == nullptr ? std::nullopt : std::optional<std::string_view>(std::string_view(config, config_len));
+    *out_reports = to_c_string(ethos::verify_batch(*document->source, view(ndjson, ndjson_len), config_bytes,
+                                                   view(options_json, options_len)));
   });
 }

@@ -1,6 +1,7 @@
 // api.cpp - the internal facade: options parsing and the top-level flow of each operation.
 #include "core/api.hpp"
 
+#include "core/batch_verify.hpp"
 #include "core/citations.hpp"
 #include "core/config.hpp"
 #include "sources/registry.hpp"
@@ -20,6 +21,7 @@ namespace {
 using json = nlohmann::json;
 
 struct VerifyOptions {
+  bool merged = false;  // verify-batch only: one merged report (core/batch_verify.hpp)
   bool statement = false;
   std::string subject_name = "document.json";
   ClaimValidation claim_validation = ClaimValidation::strict;
@@ -52,11 +54,12 @@ std::optional<match::Policy> read_policy_option(ObjectReader& reader) {
   return policy;
 }
 
-VerifyOptions read_verify_options(std::string_view bytes) {
+VerifyOptions read_verify_options(std::string_view bytes, bool batch = false) {
   VerifyOptions options;
   if (bytes.empty()) return options;
   const ParsedJson document = parse_strict(bytes, "options");
   ObjectReader reader(document.root(), "$");
+  if (batch) options.merged = reader.optional_bool("merged").value_or(false);
   options.statement = reader.optional_bool("statement").value_or(false);
   if (auto name = reader.optional_string("subject_name")) options.subject_name = *name;
   if (auto mode = reader.optional_string("claim_validation")) {
@@ -109,9 +112,9 @@ std::string describe_source(const Source& source) {
   return to_c14n(out);
 }
 
-std::string verify(const Source& source, std::string_view citations, std::optional<std::string_view> config_bytes,
-                   std::string_view options_json) {
-  const VerifyOptions options = read_verify_options(options_json);
+namespace {
+
+VerificationConfig config_for(std::optional<std::string_view> config_bytes, const VerifyOptions& options) {
   VerificationConfig config = config_bytes ? load_config(*config_bytes) : default_config();
   // Without any config the default policy (the ladder) decides; an explicit config keeps its
   // public meaning unless it or the caller names a policy (CONTRACTS §4).
@@ -120,10 +123,29 @@ std::string verify(const Source& source, std::string_view citations, std::option
   } else if (!config_bytes) {
     config.use_policy(*match::preset_policy("default"));
   }
+  return config;
+}
+
+}  // namespace
+
+std::string verify(const Source& source, std::string_view citations, std::optional<std::string_view> config_bytes,
+                   std::string_view options_json) {
+  const VerifyOptions options = read_verify_options(options_json);
+  const VerificationConfig config = config_for(config_bytes, options);
   const CitationSet set = load_citations(citations, config.max_checks, options.claim_validation);
   const Verdicts verdicts = verify_claims(source, set, config);
   return write_report(source, set, config, verdicts,
                       options.statement ? std::optional<std::string>(options.subject_name) : std::nullopt);
+}
+
+std::string verify_batch(const Source& source, std::string_view ndjson, std::optional<std::string_view> config_bytes,
+                         std::string_view options_json) {
+  // Options, config and policy are read once for every request of the batch.
+  const VerifyOptions options = read_verify_options(options_json, true);
+  const VerificationConfig config = config_for(config_bytes, options);
+  const BatchRun run{source, config, options.claim_validation,
+                     options.statement ? std::optional<std::string>(options.subject_name) : std::nullopt};
+  return options.merged ? verify_merged(run, ndjson) : verify_each(run, ndjson);
 }
 
 std::string proof_summary_json(std::string_view report) {

@@ -27,6 +27,13 @@ std::string describe_source(const Source& source);
 std::string verify(const Source& source, std::string_view citations, std::optional<std::string_view> config,
                    std::string_view options_json);
 
+// verify-batch: verifies every line of ndjson (one citations request per line) against the
+// source with one config and one set of options (those of verify plus {"merged": bool}).
+// Returns one report per line, each followed by "\n", or with merged one merged report (no
+// trailing newline; core/batch_verify.hpp). A bad line throws EthosError with details.line.
+std::string verify_batch(const Source& source, std::string_view ndjson, std::optional<std::string_view> config,
+                         std::string_view options_json);
+
 // Proof summary (canonical JSON) of a report or Statement.
 std::string proof_summary_json(std::string_view report);
 

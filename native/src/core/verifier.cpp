@@ -122,12 +122,19 @@ class ClaimVerifier {
  public:
   ClaimVerifier(const Source& source, const CitationSet& citations, const VerificationConfig& config)
       : source_(source),
-        citations_(citations),
+        citations_(&citations),
         config_(config),
         cache_(config.normalization),
         ladders_(config.policy ? config.policy->ladder : match::LadderOptions{}) {}
 
   CheckResult run(const Claim& claim, Verdicts& verdicts);
+  // verify-batch (BatchVerifier): the next claims belong to `citations`; the memoized source
+  // texts and ladders stay, and trim() bounds the caches that grow with the claims.
+  void use(const CitationSet& citations) { citations_ = &citations; }
+  void trim() {
+    if (expected_ladders_.size() > 4096) expected_ladders_.clear();
+    if (scopes_.size() > 64) scopes_.clear();
+  }
 
  private:
   CheckResult fail(const char* status, const char* reason) const {
@@ -155,7 +162,7 @@ class ClaimVerifier {
   void find_nearest(const std::string& expected, CheckResult& result);
 
   const Source& source_;
-  const CitationSet& citations_;
+  const CitationSet* citations_;
   const VerificationConfig& config_;
   TextCache cache_;
   LadderCache ladders_;
@@ -163,6 +170,7 @@ class ClaimVerifier {
   match::LadderResult join_found_;  // what the ladder found in the last joined text
   std::vector<std::size_t> scope_pages_;  // pages (indices into source.pages) of the current scoped citation
   std::map<std::pair<std::size_t, std::size_t>, ScopeText> scopes_;
+  std::map<std::pair<std::size_t, std::size_t>, std::string> joined_texts_;  // (first, second) element
 };
 
 const match::Ladder& ClaimVerifier::expected_ladder(const std::string& claim_text) {
@@ -283,8 +291,11 @@ std::optional<CheckResult> ClaimVerifier::try_join(const Claim&, std::size_t cit
     const std::size_t other = first_index == cited ? second_index : first_index;
     const Element& other_element = source_.elements[other];
     if (matches("quote", expected, *other_element.text, &other_element)) continue;  // matches alone
-    const std::string joined_text = *first.text + " " + *second.text;
-    if (!matches("quote", expected, joined_text, nullptr, &join_found_, true)) continue;
+    // Joined texts are kept (stable addresses), so their ladders are memoized like source texts
+    // and a batch builds each pair's once (BatchVerifier).
+    const std::string& joined_text =
+        joined_texts_.try_emplace({first_index, second_index}, *first.text + " " + *second.text).first->second;
+    if (!matches("quote", expected, joined_text, nullptr, &join_found_)) continue;
     if (!origin_known) {
       would_join_ignoring_geometry = true;
       continue;
@@ -378,7 +389,7 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
   if (is_text_kind(claim.kind) && (!claim.text || is_blank(*claim.text))) return fail("error", "missing_required_text");
   // 4. Staleness, only when the config asks for fingerprint matching.
   if (config_.require_fingerprint_match) {
-    const auto& cited = citations_.document_fingerprint;
+    const auto& cited = citations_->document_fingerprint;
     const auto& held = source_.fingerprint;
     if (cited && held && *cited != *held) {
       verdicts.fingerprint_stale = true;
@@ -655,6 +666,27 @@ Verdicts verify_claims(const Source& source, const CitationSet& citations, const
   verdicts.checks.reserve(citations.claims.size());
   ClaimVerifier verifier(source, citations, config);
   for (const Claim& claim : citations.claims) verdicts.checks.push_back(verifier.run(claim, verdicts));
+  return verdicts;
+}
+
+struct BatchVerifier::Impl {
+  CitationSet none;  // what the verifier points at between two sets
+  ClaimVerifier verifier;
+  Impl(const Source& source, const VerificationConfig& config) : verifier(source, none, config) {}
+};
+
+BatchVerifier::BatchVerifier(const Source& source, const VerificationConfig& config)
+    : impl_(std::make_unique<Impl>(source, config)) {}
+
+BatchVerifier::~BatchVerifier() = default;
+
+Verdicts BatchVerifier::verify(const CitationSet& citations) {
+  Verdicts verdicts;
+  verdicts.checks.reserve(citations.claims.size());
+  impl_->verifier.use(citations);
+  for (const Claim& claim : citations.claims) verdicts.checks.push_back(impl_->verifier.run(claim, verdicts));
+  impl_->verifier.use(impl_->none);
+  impl_->verifier.trim();
   return verdicts;
 }
 

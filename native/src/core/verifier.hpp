@@ -62,4 +62,21 @@ struct Verdicts {
 
 Verdicts verify_claims(const Source& source, const CitationSet& citations, const VerificationConfig& config);
 
+// verify-batch's hook: verifies citation set after citation set with one verifier, so the source
+// texts it normalizes and the ladders it builds (memoized per immutable source string) are built
+// once for the whole batch. verify(set) returns exactly what verify_claims(source, set, config)
+// does. Holds caches: one per thread, never shared.
+class BatchVerifier {
+ public:
+  BatchVerifier(const Source& source, const VerificationConfig& config);
+  ~BatchVerifier();
+  BatchVerifier(const BatchVerifier&) = delete;
+  BatchVerifier& operator=(const BatchVerifier&) = delete;
+  Verdicts verify(const CitationSet& citations);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 }  // namespace ethos

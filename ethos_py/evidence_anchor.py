@@ -1,0 +1,73 @@
+"""evidence_anchor - ``anchor``: binds evidence refs (an evidence-anchor request) to a grounding source in process.
+
+The request is ``ethos.evidence_anchor_request.v1`` (CONTRACTS.md §2.8); the result is the
+``ethos.evidence_anchor_report.v1`` report, the same bytes ``ethos evidence anchor`` and
+``ethos-core evidence anchor`` print. Refs that do not bind are report data; an invalid request
+raises ``EthosError`` (``invalid_input``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from . import _ffi
+from ._host_io import JsonInput, json_input
+from ._json import dumps
+from .document import DEFAULT_GROUNDING, Document, SourceInput
+
+__all__ = ["anchor", "anchor_json"]
+
+
+def _anchor_with(document: Document, request: bytes, statement: bool, subject_name: str | None) -> bytes:
+    options: dict[str, Any] = {}
+    if statement:
+        options["statement"] = True
+        name = subject_name if subject_name is not None else document.name
+        if name is not None:
+            options["subject_name"] = name
+    # No options at all is the call ethos-core makes without --statement: the same bytes.
+    options_bytes = dumps(options) if options else None
+    options_ptr, options_len = (_ffi.ffi.NULL, 0) if options_bytes is None else (options_bytes, len(options_bytes))
+    # The private handle accessor is shared within the package: Document owns the handle's life.
+    return _ffi.call_string(
+        _ffi.lib.ethos_anchor, document._live_handle(), request, len(request), options_ptr, options_len
+    )
+
+
+def anchor_json(
+    source: Document | SourceInput,
+    evidence_refs: JsonInput,
+    *,
+    grounding: str = DEFAULT_GROUNDING,
+    statement: bool = False,
+    subject_name: str | None = None,
+) -> bytes:
+    """The evidence-anchor report as canonical JSON bytes (no trailing newline).
+
+    ``source`` is an open ``Document``, a path or the source's bytes (``grounding`` selects the
+    loader for the last two). ``evidence_refs`` is the request: a path (``os.PathLike``), JSON
+    bytes, JSON text or a Python value. With ``statement=True`` the report is wrapped in an
+    in-toto Statement (predicate type ``evidence-anchor``) whose subject name is ``subject_name``
+    or the file name the source was opened from.
+    """
+    request = json_input(evidence_refs, argument="--evidence-refs")
+    if isinstance(source, Document):
+        return _anchor_with(source, request, statement, subject_name)
+    with Document.open(source, grounding) as document:
+        return _anchor_with(document, request, statement, subject_name)
+
+
+def anchor(
+    source: Document | SourceInput,
+    evidence_refs: JsonInput,
+    *,
+    grounding: str = DEFAULT_GROUNDING,
+    statement: bool = False,
+    subject_name: str | None = None,
+) -> dict[str, Any]:
+    """Like ``anchor_json`` but returns the parsed report (or Statement)."""
+    report: dict[str, Any] = json.loads(
+        anchor_json(source, evidence_refs, grounding=grounding, statement=statement, subject_name=subject_name)
+    )
+    return report

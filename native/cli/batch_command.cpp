@@ -1,0 +1,128 @@
+// batch_command.cpp - `verify-batch`: one source, one config, many citations requests (docs/cli.md §3.9).
+#include "batch_command.hpp"
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/api.hpp"
+#include "host_io.hpp"
+
+namespace ethos::cli {
+namespace {
+
+constexpr std::string_view kNativeGrounding = "ethos-native";
+
+// --policy NAME|FILE as `verify` passes it (commands.cpp): a preset name, or the policy file's
+// bytes as Latin-1 scalars so the core alone parses them.
+nlohmann::json policy_options(const ParsedArgs& args) {
+  const std::string* policy = args.value("--policy");
+  if (policy == nullptr) return nlohmann::json::object();
+  if (*policy == "strict" || *policy == "default" || *policy == "permissive") return {{"policy", *policy}};
+  const std::string bytes = read_input_file(*policy, "--policy");
+  std::string latin1;
+  latin1.reserve(bytes.size());
+  for (unsigned char byte : bytes) {
+    if (byte < 0x80) {
+      latin1.push_back(static_cast<char>(byte));
+    } else {
+      latin1.push_back(static_cast<char>(0xC0 | (byte >> 6)));
+      latin1.push_back(static_cast<char>(0x80 | (byte & 0x3F)));
+    }
+  }
+  return {{"policy_bytes_latin1", latin1}};
+}
+
+// The statement options as `verify` builds them: NAME must be UTF-8 to be a JSON string.
+void add_statement(const std::string& source_path, nlohmann::json& options) {
+  const std::size_t slash = source_path.rfind('/');
+  options["statement"] = true;
+  options["subject_name"] = slash == std::string::npos ? source_path : source_path.substr(slash + 1);
+  try {
+    (void)options.dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
+  } catch (const nlohmann::json::type_error&) {
+    throw host_error("invalid_arguments", {{"argument", "SOURCE"}});
+  }
+}
+
+bool grounded(const nlohmann::json& report) {
+  const nlohmann::json& body =
+      report.contains("predicate") && report["predicate"].is_object() ? report["predicate"] : report;
+  auto it = body.find("all_evidence_grounded");
+  if (it == body.end() || !it->is_boolean()) throw host_error("internal_error");
+  return it->get<bool>();
+}
+
+// True when every report of the output (one, or one per line) has all_evidence_grounded.
+bool all_grounded(const std::string& output) {
+  std::size_t start = 0;
+  while (start < output.size()) {
+    std::size_t end = output.find('\n', start);
+    if (end == std::string::npos) end = output.size();
+    if (!grounded(nlohmann::json::parse(output.begin() + static_cast<std::ptrdiff_t>(start),
+                                        output.begin() + static_cast<std::ptrdiff_t>(end)))) {
+      return false;
+    }
+    start = end + 1;
+  }
+  return true;
+}
+
+int run_verify_batch(const ParsedArgs& args) {
+  const std::string& source_path = args.positionals.at(0);
+  // Argument-level checks finish before any file is touched (docs/cli.md §5.2).
+  nlohmann::json options = nlohmann::json::object();
+  if (args.flag("--statement")) add_statement(source_path, options);
+  const std::string* grounding = args.value("--grounding");
+
+  const std::string source_bytes = read_input_file(source_path, "SOURCE");
+  const std::string ndjson = read_input_file(*args.value("--citations-ndjson"), "--citations-ndjson");
+  std::optional<std::string> config;
+  if (const std::string* config_path = args.value("--config")) config = read_input_file(*config_path, "--config");
+  options.update(policy_options(args));
+  if (args.flag("--merged")) options["merged"] = true;
+
+  const auto source =
+      open_source(source_bytes, nlohmann::json{{"grounding", grounding ? *grounding : std::string(kNativeGrounding)}}.dump());
+  std::string output = verify_batch(*source, ndjson, config ? std::optional<std::string_view>(*config) : std::nullopt,
+                                    options.empty() ? std::string() : options.dump());
+  if (args.flag("--merged")) output += "\n";
+  const bool ungrounded = args.flag("--fail-on-ungrounded") && !all_grounded(output);
+  if (const std::string* out = args.value("--out")) {
+    write_file_atomic(*out, output, "--out");
+  } else {
+    write_stdout(output);
+  }
+  // As for verify: exit 1 only for this verdict, and only when asked for.
+  return ungrounded ? 1 : 0;
+}
+
+}  // namespace
+
+CommandSpec verify_batch_command() {
+  return CommandSpec{
+      "verify-batch",
+      "Verify many citations requests against one grounding source.",
+      "Verify every line of --citations-ndjson (one citations JSON request per line) against SOURCE, which "
+      "is loaded and indexed once, and write one verification report per line (NDJSON, in input order), "
+      "or with --merged one report for all lines.\n\n"
+      "All lines are validated first: a bad line fails the whole run (exit 2, nothing written, the error "
+      "names the line). Ungrounded reports exit 0 unless --fail-on-ungrounded is given, which makes the run "
+      "exit 1 when any report is not all grounded (the reports are still written).",
+      {{"SOURCE", "The grounding source (an Ethos native document JSON)."}},
+      {
+          {"--citations-ndjson", "FILE", true, {}, "Citations requests, one JSON document per line."},
+          {"--merged", "", false, {}, "Write one merged report (all lines must pin the same document fingerprint)."},
+          {"--grounding", "ID", false, {kNativeGrounding}, "Source loader (default ethos-native)."},
+          {"--config", "FILE", false, {}, "Verification config JSON (default: built-in default-v1)."},
+          {"--policy", "NAME|FILE", false, {}, "Matching policy: strict, default, permissive or a policy JSON file (docs/matching.md)."},
+          {"--fail-on-ungrounded", "", false, {}, "Exit 1 when any report is not all grounded."},
+          {"--statement", "", false, {}, "Wrap each report in an in-toto Statement."},
+          {"--out", "FILE", false, {}, "Write the output atomically to FILE instead of stdout."},
+      },
+      run_verify_batch,
+  };
+}
+
+}  // namespace ethos::cli

@@ -1,0 +1,38 @@
+// batch_verify.hpp - verify-batch: many citations requests (NDJSON) against one source, one config.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/citations.hpp"
+#include "core/config.hpp"
+#include "core/source.hpp"
+
+namespace ethos {
+
+// What every request of a batch shares: the source, the resolved config (policy included), the
+// claim validation mode and the Statement subject (set when each report is to be wrapped).
+struct BatchRun {
+  const Source& source;
+  const VerificationConfig& config;
+  ClaimValidation claim_validation;
+  std::optional<std::string> statement_subject;
+};
+
+// Every request line is parsed and validated before anything is verified, so a bad line fails
+// the whole batch (EthosError whose details gain "line", 1-based). A final "\n" ends the last
+// line; an empty line is a request that is not JSON. An input without any line is invalid.
+
+// One report per line, in input order, each exactly what verify gives for that line, each
+// followed by "\n".
+std::string verify_each(const BatchRun& run, std::string_view ndjson);
+
+// One report for all lines: the report verify gives for a single request holding every line's
+// claims in order (check ids v0001… run across the lines, so they stay unique) under the
+// lines' common document_fingerprint. All lines must agree on it (the same value, or all
+// without one): a line that differs is `source_mismatch` (exit 2). The config's max_checks
+// limits each line, not the total. No trailing newline.
+std::string verify_merged(const BatchRun& run, std::string_view ndjson);
+
+}  // namespace ethos
