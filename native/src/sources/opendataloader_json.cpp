@@ -1,7 +1,6 @@
 // opendataloader_json.cpp - OpenDataLoader JSON: the documented subset and the real ODL 2.x tree.
 #include "sources/opendataloader_json.hpp"
 
-#include <cmath>
 #include <map>
 #include <set>
 #include <unordered_set>
@@ -10,6 +9,7 @@
 #include "json/reader.hpp"
 #include "json/sha256.hpp"
 #include "json/strict_json.hpp"
+#include "sources/float_json.hpp"
 
 namespace ethos::sources {
 namespace {
@@ -19,61 +19,14 @@ using simdjson::dom::element_type;
 constexpr const char* kAdapterVersion = "0.2.0";
 constexpr std::int64_t kMaxPages = 10000;
 constexpr std::size_t kMaxDepth = 256;
-constexpr double kMaxQuanta = 9007199254740991.0;
 
 // Every mapping failure: exit 2 with a fixed "opendataloader-json adapter: <reason>" message.
-[[noreturn]] void fail(const char* reason, const std::string& path) {
-  throw EthosError("invalid_input", std::string("opendataloader-json adapter: ") + reason, {{"path", path}});
-}
+[[noreturn]] void fail(const char* reason, const std::string& path) { adapter_fail("opendataloader-json", reason, path); }
 
-// ODL writes floats (points), so the strict integer-only rules do not apply; duplicate keys are
-// still rejected (a JSON object with two values for one key has no single meaning).
-void reject_duplicate_keys(JsonValue value, const std::string& path, std::size_t depth) {
-  if (depth > kMaxDepth) fail("nesting too deep", path);
-  if (value.type() == element_type::OBJECT) {
-    std::unordered_set<std::string_view> keys;
-    const simdjson::dom::object object = value.get_object().value_unsafe();
-    for (auto field : object) {
-      if (!keys.insert(field.key).second) fail("duplicate key", path + "." + std::string(field.key));
-      if (field.value.is_object() || field.value.is_array()) {
-        reject_duplicate_keys(field.value, path + "." + std::string(field.key), depth + 1);
-      }
-    }
-  } else if (value.type() == element_type::ARRAY) {
-    const simdjson::dom::array array = value.get_array().value_unsafe();
-    std::size_t i = 0;
-    for (JsonValue item : array) {
-      if (item.is_object() || item.is_array()) reject_duplicate_keys(item, index_path(path, i), depth + 1);
-      ++i;
-    }
-  }
-}
+const std::string kAdapter = "opendataloader-json";
 
-double number(JsonValue value, const std::string& path) {
-  double out = 0;
-  switch (value.type()) {
-    case element_type::DOUBLE:
-      out = value.get_double().value_unsafe();
-      break;
-    case element_type::INT64:
-      out = static_cast<double>(value.get_int64().value_unsafe());
-      break;
-    case element_type::UINT64:
-      out = static_cast<double>(value.get_uint64().value_unsafe());
-      break;
-    default:
-      fail("expected a number", path);
-  }
-  if (!std::isfinite(out)) fail("expected a finite number", path);
-  return out;
-}
-
-// Points to quanta (1/100 pt), rounded half away from zero (CONTRACTS §2.1).
-std::int64_t quanta(double points, const std::string& path) {
-  const double scaled = points * 100.0;
-  if (!(std::fabs(scaled) <= kMaxQuanta)) fail("number out of range", path);
-  return static_cast<std::int64_t>(std::llround(scaled));
-}
+double number(JsonValue value, const std::string& path) { return json_number(value, path, kAdapter); }
+std::int64_t quanta(double points, const std::string& path) { return to_quanta(points, path, kAdapter); }
 
 std::int64_t page_number(JsonValue value, const std::string& path) {
   if (value.type() != element_type::INT64 && value.type() != element_type::UINT64) fail("invalid page number", path);
@@ -503,16 +456,8 @@ class TreeReader {
 }  // namespace
 
 std::shared_ptr<Source> load_opendataloader_json(std::string_view bytes) {
-  std::optional<ParsedJson> parsed;
-  try {
-    parsed.emplace(parse_syntax(bytes, "source"));
-  } catch (const EthosError& error) {
-    if (error.code() != "invalid_input") throw;
-    fail("invalid JSON", error.details().value("path", std::string("$")));
-  }
-  const JsonValue root = parsed->root();
-  if (root.type() != element_type::OBJECT) fail("expected an object", "$");
-  reject_duplicate_keys(root, "$", 0);
+  const ParsedJson parsed = parse_float_json(bytes, kAdapter);
+  const JsonValue root = parsed.root();
   const simdjson::dom::object object = root.get_object().value_unsafe();
 
   auto source = std::make_shared<Source>();
