@@ -127,7 +127,7 @@ def measure(corpus: Path, text_bytes: int, quotes: int, scope: str, repeat: int,
     files["quotes"].write_text(json.dumps([c["text"] for c in claims]))
     files["config"].write_text(json.dumps(config))
     (scratch / "text.txt").write_text(text, encoding="utf-8")
-    core = str(_locate.find_bundled("ethos-core"))
+    core = os.environ.get("ETHOS_CORE") or str(_locate.find_bundled("ethos-core"))  # a dev build when named
 
     ethos_wall, ethos_rss, gtrex_wall = [], 0, []
     open_rss = run([core, "fingerprint", str(files["document"])])[1]

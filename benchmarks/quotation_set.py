@@ -316,6 +316,10 @@ def build(corpus: Path, per_variant: int, seed: int) -> list[dict]:
             end, start = " ".join(tail[-2:]).split(), " ".join(head[:2]).split()
             if len(end) < 8 or len(start) < 8 or "-" in end[-1]:
                 continue
+            # Only a sentence that really continues: the next page's body must open mid-sentence
+            # (lowercase), not with a heading, a new paragraph or a figure caption.
+            if not start[0][:1].islower():
+                continue
             quote = " ".join(end[-7:] + start[:7])
             if not prose_like(quote):
                 continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 import sys
 import unicodedata
@@ -73,6 +74,8 @@ def ref_whitespace(text: str) -> str:
 
 def ref_typography(text: str) -> str:
     folded = []
+    # "--" and "---" typed for en and em dashes are one dash; longer hyphen runs stay.
+    text = re.sub(r"(?<!-)-{2,3}(?!-)", "-", text)
     for ch in text:
         if ch in DELETED:
             continue

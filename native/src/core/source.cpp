@@ -1,6 +1,8 @@
 // source.cpp - identity/capability serialization and the id indexes of a loaded source.
 #include "core/source.hpp"
 
+#include "match/document_index.hpp"
+
 namespace ethos {
 
 nlohmann::json ParserIdentity::to_json() const {
@@ -31,6 +33,13 @@ void Source::build_indexes() {
     page_spans_[spans[i].page].push_back(i);
   }
   for (std::size_t i = 0; i < tables.size(); ++i) table_ids_.emplace(tables[i].id, i);
+  std::vector<match::DocumentIndex::Piece> pieces;
+  pieces.reserve(elements.size());
+  for (const Element& element : elements) {
+    pieces.push_back({element.text ? &*element.text : nullptr, &element.hyphen_breaks,
+                      element.kind == "header" || element.kind == "footer"});
+  }
+  match_index_ = std::make_shared<const match::DocumentIndex>(std::move(pieces));
 }
 
 const Page* Source::page_by_id(const std::string& id) const {

@@ -2,12 +2,17 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+namespace ethos::match {
+class DocumentIndex;
+}
 
 namespace ethos {
 
@@ -102,7 +107,13 @@ class Source {
 
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
+  // The match index of this document (match/document_index.hpp), created by build_indexes() and
+  // filled lazily, once per tier, by the first search that needs it; shared by every verify call
+  // and thread on this source.
+  const match::DocumentIndex& match_index() const { return *match_index_; }
+
  private:
+  std::shared_ptr<const match::DocumentIndex> match_index_;
   std::unordered_map<std::string, std::size_t> page_ids_, element_ids_, span_ids_, table_ids_;
   std::unordered_map<std::string, std::vector<std::size_t>> page_elements_, page_spans_;
 };

@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "match/document_index.hpp"
 #include "text/normalize.hpp"
 #include "text/utf8.hpp"
 
@@ -159,6 +160,10 @@ class ClaimVerifier {
   std::optional<CheckResult> resolve_scope(const Citation& c, Target& target);
   bool search_scope(const Claim& claim, const std::string& expected, Target& target, match::LadderResult& found);
   const ScopeText& scope_text(std::size_t first_page, std::size_t last_page);
+  std::optional<std::pair<std::size_t, std::size_t>> running_range(std::size_t first_page, std::size_t last_page);
+  bool search_running(const std::string& expected, std::pair<std::size_t, std::size_t> range, Target& target,
+                      match::LadderResult& found);
+  bool search_onto_next_page(const std::string& expected, std::size_t page, Target& target, match::LadderResult& found);
   void find_nearest(const std::string& expected, CheckResult& result);
 
   const Source& source_;
@@ -171,6 +176,9 @@ class ClaimVerifier {
   std::vector<std::size_t> scope_pages_;  // pages (indices into source.pages) of the current scoped citation
   std::map<std::pair<std::size_t, std::size_t>, ScopeText> scopes_;
   std::map<std::pair<std::size_t, std::size_t>, std::string> joined_texts_;  // (first, second) element
+  // Scoped page ranges -> their running elements [first, last] in the document index (empty
+  // range: first > last), or nullopt when the range's elements are not consecutive there.
+  std::map<std::pair<std::size_t, std::size_t>, std::optional<std::pair<std::size_t, std::size_t>>> running_ranges_;
 };
 
 const match::Ladder& ClaimVerifier::expected_ladder(const std::string& claim_text) {
@@ -183,6 +191,23 @@ bool ClaimVerifier::matches(const std::string& kind, const std::string& expected
                             const Element* owner, match::LadderResult* found, bool fresh) {
   if (!config_.policy) return text_rule(kind, expected, fresh ? cache_.fresh(text) : cache_.get(text));
   const match::Ladder& want = expected_ladder(expected);
+  const auto rule = kind == "quote" ? match::TextRule::contains : match::TextRule::equals;
+  if (!fresh && owner != nullptr && rule == match::TextRule::contains) {
+    // An element in the document's running text: searched as a range of the document's index.
+    const match::DocumentIndex& index = source_.match_index();
+    const std::size_t r = index.running_number(static_cast<std::size_t>(owner - source_.elements.data()));
+    if (r != match::DocumentIndex::npos) {
+      match::LadderResult result = index.search(want, *config_.policy, r, r);
+      for (std::optional<match::Located>* located : {&result.whole, &result.clipped}) {
+        if (*located) {
+          (*located)->start -= index.base(r);
+          (*located)->end -= index.base(r);
+        }
+      }
+      if (found != nullptr) *found = result;
+      return result.whole && config_.policy->accepts(result.whole->tier);
+    }
+  }
   match::Ladder built;
   const match::Ladder* target = nullptr;
   if (fresh) {
@@ -191,7 +216,6 @@ bool ClaimVerifier::matches(const std::string& kind, const std::string& expected
   } else {
     target = &ladders_.get(text, owner);
   }
-  const auto rule = kind == "quote" ? match::TextRule::contains : match::TextRule::equals;
   const match::LadderResult result = match::search_ladder(*target, want, rule, *config_.policy);
   if (found != nullptr) *found = result;
   return result.whole && config_.policy->accepts(result.whole->tier);
@@ -432,6 +456,10 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
         target = std::move(running);
         found = running_found;
         matched = true;
+      } else if (search_onto_next_page(expected, scope_pages_.front(), running, running_found)) {
+        target = std::move(running);
+        found = running_found;
+        matched = true;
       }
     }
   } else if (!matched && page_only) {
@@ -576,6 +604,9 @@ bool ClaimVerifier::search_scope(const Claim& claim, const std::string& expected
     }
     return false;
   }
+  if (const auto range = running_range(scope_pages_.front(), scope_pages_.back())) {
+    return search_running(expected, *range, target, found);
+  }
   const ScopeText& scope = scope_text(scope_pages_.front(), scope_pages_.back());
   if (scope.elements.empty()) return false;
   found = match::search_ladder(scope.ladder, expected_ladder(expected), match::TextRule::contains, *config_.policy);
@@ -618,6 +649,103 @@ bool ClaimVerifier::search_scope(const Claim& claim, const std::string& expected
   }
   target = std::move(joined);
   return accepted;
+}
+
+// The scope's elements as running elements of the document index: consecutive there whenever the
+// document lists its elements page by page (then the index answers exactly what the scope's own
+// running text would); otherwise the caller builds that text.
+std::optional<std::pair<std::size_t, std::size_t>> ClaimVerifier::running_range(std::size_t first_page,
+                                                                               std::size_t last_page) {
+  const auto key = std::make_pair(first_page, last_page);
+  auto it = running_ranges_.find(key);
+  if (it != running_ranges_.end()) return it->second;
+  const match::DocumentIndex& index = source_.match_index();
+  std::optional<std::pair<std::size_t, std::size_t>> range = std::make_pair(std::size_t{1}, std::size_t{0});
+  bool any = false;
+  for (std::size_t page : scope_pages_) {
+    for (std::size_t element : source_.elements_on_page(source_.pages[page].id)) {
+      const Element& e = source_.elements[element];
+      if (!e.text || is_running_furniture(e)) continue;
+      const std::size_t r = index.running_number(element);
+      if (!any) {
+        range = std::make_pair(r, r);
+        any = true;
+      } else if (range && r == range->second + 1) {
+        range->second = r;
+      } else {
+        range.reset();
+      }
+    }
+  }
+  return running_ranges_.emplace(key, range).first->second;
+}
+
+// A scoped quote searched in running elements [first, last] of the document index; the evidence
+// is chosen as for a scope text of its own.
+bool ClaimVerifier::search_running(const std::string& expected, std::pair<std::size_t, std::size_t> range, Target& target,
+                                   match::LadderResult& found) {
+  if (range.first > range.second) return false;  // no running text on these pages
+  const match::DocumentIndex& index = source_.match_index();
+  const match::Policy& policy = *config_.policy;
+  found = index.search(expected_ladder(expected), policy, range.first, range.second);
+  const bool accepted = found.whole && policy.accepts(found.whole->tier);
+  std::optional<match::Located>* shown = nullptr;
+  if (accepted) {
+    shown = &found.whole;
+  } else if (found.clipped && policy.accepts(found.clipped->tier)) {
+    shown = &found.clipped;
+  } else if (found.whole) {
+    shown = &found.whole;
+  }
+  if (shown == nullptr) return false;
+  match::Located& located = **shown;
+  // The elements the occurrence touches: first = the one holding its start, last = its end.
+  const std::size_t first = index.running_at(located.start);
+  const std::size_t last = index.running_at(located.end - 1);
+  const std::uint32_t base = index.base(first);
+  located.start -= base;
+  located.end -= base;
+  if (first == last) {
+    target = element_target(source_, index.element_of(first));
+    return accepted;
+  }
+  // Across elements (and possibly pages): the target is the running text of those elements.
+  auto owned = std::make_shared<std::string>();
+  for (std::size_t r = first; r <= last; ++r) {
+    if (r != first) *owned += '\n';
+    *owned += *source_.elements[index.element_of(r)].text;
+  }
+  const Element& head = source_.elements[index.element_of(first)];
+  Target joined{head.page, head.bbox, owned.get(), owned, {}, "page_scoped", 0};
+  for (std::size_t r = first; r <= last; ++r) {
+    const Element& element = source_.elements[index.element_of(r)];
+    joined.elements.push_back(index.element_of(r));
+    if (element.page == head.page && element.bbox && joined.bbox) joined.bbox = union_of(*joined.bbox, *element.bbox);
+  }
+  target = std::move(joined);
+  return accepted;
+}
+
+// A page-cited quote that starts on its page and runs onto the next one (a sentence cut by the
+// page break, running headers and footers skipped): grounded when an accepted occurrence in the
+// two pages' running text starts on the cited page. Occurrences count over both pages.
+bool ClaimVerifier::search_onto_next_page(const std::string& expected, std::size_t page, Target& target,
+                                          match::LadderResult& found) {
+  const std::size_t next = page + 1;
+  if (next >= source_.pages.size() || source_.pages[next].index != source_.pages[page].index + 1) return false;
+  scope_pages_ = {page, next};
+  const auto range = running_range(page, next);
+  if (!range) return false;
+  Target candidate = target;
+  match::LadderResult result;
+  if (!search_running(expected, *range, candidate, result)) return false;
+  const std::string& last_page = source_.elements[candidate.elements.back()].page;
+  if (source_.elements[candidate.elements.front()].page != source_.pages[page].id || last_page != source_.pages[next].id) {
+    return false;  // wholly on the next page: not what the citation names
+  }
+  target = std::move(candidate);
+  found = result;
+  return true;
 }
 
 // Page-only search under a policy: every element on the page, then (when none matched) every

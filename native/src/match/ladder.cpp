@@ -77,13 +77,29 @@ const char32_t* typographic_fold(char32_t c) {
   }
 }
 
-// Typography on exact units: line-end hyphenation (one reading), deletions, folds, full-width
-// ASCII, canonical composition; then whitespace again, since deletions can join two runs.
+// Typography on exact units: line-end hyphenation (one reading), dash runs, deletions, folds,
+// full-width ASCII, canonical composition; then whitespace again, since deletions can join two runs.
 Units typography(const Units& in, const std::unordered_set<std::uint32_t>& hyphens, bool join, const LadderOptions& options) {
   Units folded;
   folded.reserve(in.size());
+  std::size_t plain_until = 0;  // units of a hyphen-minus run that stay as they are
   for (std::size_t i = 0; i < in.size(); ++i) {
     const Unit& unit = in[i];
+    if (unit.c == U'-' && i >= plain_until) {
+      // "--" and "---" are how en and em dashes are typed (TeX, plain text): one dash, covering
+      // the run. Longer runs (rules) and runs holding a recorded line-end hyphen stay as they are.
+      std::size_t run = 1;
+      bool recorded = hyphens.count(unit.start) != 0;
+      for (; i + run < in.size() && in[i + run].c == U'-'; ++run) {
+        if (hyphens.count(in[i + run].start) != 0) recorded = true;
+      }
+      if ((run == 2 || run == 3) && !recorded) {
+        folded.push_back(Unit{U'-', unit.start, in[i + run - 1].end});
+        i += run - 1;
+        continue;
+      }
+      plain_until = i + run;
+    }
     if (hyphens.count(unit.start) != 0) {
       // The hyphen that ended a line: keep it (hyphenated reading) or drop it (joined reading);
       // the line-break whitespace right after it goes either way.
@@ -175,26 +191,22 @@ std::u32string decode(std::string_view utf8_text) {
   return out;
 }
 
-}  // namespace
 
-Ladder build_ladder(std::string_view utf8_text, const LadderOptions& options, LineArtifacts artifacts) {
-  Ladder ladder;
-  ladder.original = decode(utf8_text);
-  const Units exact = exact_units(ladder.original);
-  ladder.tiers[0].push_back(to_reading(exact));
-  ladder.tiers[1].push_back(to_reading(collapse_whitespace(exact, options.cjk_wrap_spaces)));
-
-  std::unordered_set<std::uint32_t> hyphens;
-  if (artifacts.hyphen_breaks != nullptr) {
-    for (std::int64_t offset : *artifacts.hyphen_breaks) {
+// The recorded line-end hyphens that count (a hyphen character at a valid offset) and the
+// hyphenation readings the policy allows: one typography reading per entry of the result.
+std::vector<bool> hyphenation_readings(const std::u32string& original, const std::vector<std::int64_t>* hyphen_breaks,
+                                       const LadderOptions& options, std::unordered_set<std::uint32_t>& hyphens) {
+  hyphens.clear();
+  if (hyphen_breaks != nullptr) {
+    for (std::int64_t offset : *hyphen_breaks) {
       // Only a recorded hyphen character counts; offsets that point elsewhere are ignored.
-      if (offset >= 0 && static_cast<std::size_t>(offset) < ladder.original.size()) {
-        const char32_t c = ladder.original[static_cast<std::size_t>(offset)];
+      if (offset >= 0 && static_cast<std::size_t>(offset) < original.size()) {
+        const char32_t c = original[static_cast<std::size_t>(offset)];
         if (c == U'-' || c == 0x2010 || c == 0x00AD) hyphens.insert(static_cast<std::uint32_t>(offset));
       }
     }
   }
-  std::vector<bool> joins;  // one typography reading per allowed hyphenation reading
+  std::vector<bool> joins;
   if (hyphens.empty()) {
     joins.push_back(false);
   } else {
@@ -205,7 +217,19 @@ Ladder build_ladder(std::string_view utf8_text, const LadderOptions& options, Li
       joins.push_back(false);
     }
   }
-  for (bool join : joins) {
+  return joins;
+}
+
+}  // namespace
+
+Ladder build_ladder(std::string_view utf8_text, const LadderOptions& options, LineArtifacts artifacts) {
+  Ladder ladder;
+  ladder.original = decode(utf8_text);
+  const Units exact = exact_units(ladder.original);
+  ladder.tiers[0].push_back(to_reading(exact));
+  ladder.tiers[1].push_back(to_reading(collapse_whitespace(exact, options.cjk_wrap_spaces)));
+  std::unordered_set<std::uint32_t> hyphens;
+  for (bool join : hyphenation_readings(ladder.original, artifacts.hyphen_breaks, options, hyphens)) {
     const Units typo = typography(exact, hyphens, join, options);
     const Units cased = lowercase(typo);
     ladder.tiers[2].push_back(to_reading(typo));
@@ -213,6 +237,26 @@ Ladder build_ladder(std::string_view utf8_text, const LadderOptions& options, Li
     ladder.tiers[4].push_back(to_reading(skeleton(cased)));
   }
   return ladder;
+}
+
+std::vector<Reading> build_tier(const std::u32string& original, Tier tier, const LadderOptions& options,
+                                const std::vector<std::int64_t>* hyphen_breaks) {
+  std::vector<Reading> readings;
+  if (tier == Tier::exact || tier == Tier::whitespace) {
+    Units units = exact_units(original);
+    if (tier == Tier::whitespace) units = collapse_whitespace(units, options.cjk_wrap_spaces);
+    readings.push_back(to_reading(units));
+    return readings;
+  }
+  std::unordered_set<std::uint32_t> hyphens;
+  for (bool join : hyphenation_readings(original, hyphen_breaks, options, hyphens)) {
+    // Each stage is dropped as soon as the next exists: document-wide texts are large.
+    Units units = typography(exact_units(original), hyphens, join, options);
+    if (tier != Tier::typography) units = lowercase(units);
+    if (tier == Tier::skeleton) units = skeleton(units);
+    readings.push_back(to_reading(units));
+  }
+  return readings;
 }
 
 Reading normalize_for_tier(std::string_view utf8_text, Tier tier, const LadderOptions& options) {

@@ -48,6 +48,12 @@ struct Ladder {
 
 Ladder build_ladder(std::string_view utf8_text, const LadderOptions& options, LineArtifacts artifacts = {});
 
+// The readings of one tier of an already decoded text (a document's running text: the index
+// builds each tier on first use, so it never holds the tiers a search does not reach).
+// hyphen_breaks: scalar offsets of recorded line-end hyphens, or nullptr.
+std::vector<Reading> build_tier(const std::u32string& original, Tier tier, const LadderOptions& options,
+                                const std::vector<std::int64_t>* hyphen_breaks);
+
 // The reading of a single tier (quotes need one tier at a time; no hyphenation artifacts).
 Reading normalize_for_tier(std::string_view utf8_text, Tier tier, const LadderOptions& options);
 

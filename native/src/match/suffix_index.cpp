@@ -6,19 +6,26 @@
 
 namespace ethos::match {
 
-SuffixIndex::SuffixIndex(const std::u32string& text) : text_(&text) {
+SuffixIndex::SuffixIndex(const std::u32string& text, std::size_t depth)
+    : text_(&text), depth_(depth == 0 ? text.size() + 1 : depth) {
   const std::size_t n = text.size();
   suffixes_.resize(n);
   if (n == 0) return;
   std::vector<std::uint32_t>& sa = suffixes_;
   std::vector<std::uint32_t> rank(n), next_rank(n), by_second(n);
-  // Round 0: rank = dense rank of the first character.
-  std::iota(sa.begin(), sa.end(), 0U);
-  std::sort(sa.begin(), sa.end(), [&](std::uint32_t a, std::uint32_t b) { return text[a] < text[b] || (text[a] == text[b] && a < b); });
+  // Round 0: rank = dense rank of the first character (one sort of packed character/position keys).
+  {
+    std::vector<std::uint64_t> keys(n);
+    for (std::size_t i = 0; i < n; ++i) keys[i] = (static_cast<std::uint64_t>(text[i]) << 32) | i;
+    std::sort(keys.begin(), keys.end());
+    for (std::size_t j = 0; j < n; ++j) sa[j] = static_cast<std::uint32_t>(keys[j]);
+  }
   rank[sa[0]] = 0;
   for (std::size_t j = 1; j < n; ++j) rank[sa[j]] = rank[sa[j - 1]] + (text[sa[j]] != text[sa[j - 1]] ? 1U : 0U);
   std::vector<std::size_t> counts;
-  for (std::size_t k = 1; rank[sa[n - 1]] + 1 < n; k <<= 1) {
+  // Sorted by the first k characters after the round with k; a depth-limited index stops once
+  // k reaches its depth (lookups compare only that many characters, then verify).
+  for (std::size_t k = 1; rank[sa[n - 1]] + 1 < n && k < depth_; k <<= 1) {
     // Order by the second key (rank at i+k; suffixes shorter than k first), then a stable
     // counting sort by the first key gives the order by (rank[i], rank[i+k]).
     std::size_t filled = 0;
@@ -45,15 +52,23 @@ std::vector<std::size_t> SuffixIndex::find_all(const std::u32string& needle) con
   if (needle.empty()) return positions;
   const std::u32string& text = *text_;
   // Compares the suffix at i, cut to the needle's length, with the needle.
+  const std::size_t key = std::min(needle.size(), depth_);  // the suffixes are sorted this deep
+  // Compares the suffix at i, cut to the key's length, with the needle's key.
   const auto compare = [&](std::uint32_t i) {
-    const std::size_t length = std::min(needle.size(), text.size() - i);
+    const std::size_t length = std::min(key, text.size() - i);
     const int order = text.compare(i, length, needle, 0, length);
     if (order != 0) return order;
-    return length < needle.size() ? -1 : 0;
+    return length < key ? -1 : 0;
   };
   const auto lower = std::partition_point(suffixes_.begin(), suffixes_.end(), [&](std::uint32_t i) { return compare(i) < 0; });
   const auto upper = std::partition_point(lower, suffixes_.end(), [&](std::uint32_t i) { return compare(i) == 0; });
-  positions.assign(lower, upper);
+  if (key == needle.size()) {
+    positions.assign(lower, upper);
+  } else {
+    for (auto it = lower; it != upper; ++it) {
+      if (text.size() - *it >= needle.size() && text.compare(*it, needle.size(), needle) == 0) positions.push_back(*it);
+    }
+  }
   std::sort(positions.begin(), positions.end());
   return positions;
 }

@@ -1,0 +1,85 @@
+// document_index.hpp - the match index of one loaded document: its running text at every tier,
+// built lazily (per tier, on first use) and then shared by every verify call and thread.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "match/ladder.hpp"
+#include "match/matcher.hpp"
+#include "match/offset_map.hpp"
+#include "match/policy.hpp"
+#include "match/suffix_index.hpp"
+
+namespace ethos::match {
+
+// The running text is what a scoped citation searches (docs/matching.md "Scope"): the texts of
+// the document's elements in document order, running headers and footers left out, joined by a
+// line break, at one reading per tier. An element's text and a range of consecutive elements are
+// ranges of it: searching a range finds exactly what searching that range's own ladder finds (the
+// line-break joiner keeps every normalization step from reaching across an element edge inside
+// the range, and only occurrences inside the range count), so one index serves element, page and
+// document searches alike.
+class DocumentIndex {
+ public:
+  // One per element of the document, in document order. The strings must outlive the index (the
+  // immutable Source owns both).
+  struct Piece {
+    const std::string* text = nullptr;  // nullptr: the element has no text
+    const std::vector<std::int64_t>* hyphen_breaks = nullptr;
+    bool furniture = false;             // running header or footer: not in the running text
+  };
+  // chunk_scalars: tiers are built in pieces of about this many scalars (working memory; tests
+  // use small pieces to check that the pieces add up to the whole).
+  explicit DocumentIndex(std::vector<Piece> pieces, std::size_t chunk_scalars = std::size_t{1} << 16);
+  ~DocumentIndex();
+  DocumentIndex(const DocumentIndex&) = delete;
+  DocumentIndex& operator=(const DocumentIndex&) = delete;
+
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+  // Position of an element in the running text (its running number), npos when it is not there.
+  std::size_t running_number(std::size_t element) const;
+  // Element index, first scalar and scalar length of running element r.
+  std::size_t element_of(std::size_t r) const;
+  std::uint32_t base(std::size_t r) const;
+  std::uint32_t length(std::size_t r) const;
+  std::size_t running_count() const;
+  // The running element whose text (or following line-break joiner) holds running offset `offset`.
+  std::size_t running_at(std::uint32_t offset) const;
+
+  // Searches running elements [first, last] (inclusive) like search_ladder with the `contains`
+  // rule: tiers in policy order, whole-token and clipped occurrences, counts. Offsets are
+  // scalars of the running text (subtract base(r) for element-relative offsets).
+  LadderResult search(const Ladder& expected, const Policy& policy, std::size_t first, std::size_t last) const;
+
+  // Bytes held by the parts built so far (running text, tier readings, maps, suffix arrays).
+  std::size_t memory_bytes() const;
+
+ private:
+  struct Running;
+  struct TierReading;
+  struct TierIndex;
+  const Running& running() const;
+  const TierIndex& tier(const LadderOptions& options, Tier tier) const;
+  std::vector<std::size_t> cuts(const std::u32string& text) const;
+  void build_chunked(const Running& run, Tier which, const LadderOptions& options, TierIndex& index) const;
+  std::vector<std::size_t> positions(const TierReading& reading, const std::u32string& needle, std::size_t window_begin,
+                                     std::size_t window_end) const;
+
+  static constexpr int kOptionKeys = 8;  // cjk_wrap_spaces x joined_reading x hyphenated_reading
+  std::vector<Piece> pieces_;
+  std::size_t chunk_scalars_;
+  mutable std::once_flag running_once_;
+  mutable std::unique_ptr<Running> running_;
+  mutable std::array<std::once_flag, kOptionKeys * kTierCount> tier_once_;
+  mutable std::array<std::unique_ptr<TierIndex>, kOptionKeys * kTierCount> tiers_;
+};
+
+}  // namespace ethos::match

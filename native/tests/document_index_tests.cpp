@@ -1,0 +1,237 @@
+// document_index_tests.cpp - the document match index answers exactly what a ladder built for the
+// searched element or range answers (randomized texts rich in normalization edge cases), through
+// scans and suffix arrays, from several threads at once.
+#include <cstdio>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "match/document_index.hpp"
+#include "match/ladder.hpp"
+#include "match/matcher.hpp"
+#include "match/policy.hpp"
+#include "text/utf8.hpp"
+
+namespace {
+
+int failures = 0;
+
+void check(bool condition, const char* what, int line) {
+  if (!condition) {
+    std::fprintf(stderr, "FAILED line %d: %s\n", line, what);
+    ++failures;
+  }
+}
+#define CHECK(cond) check((cond), #cond, __LINE__)
+
+using ethos::match::DocumentIndex;
+using ethos::match::LadderResult;
+using ethos::match::Located;
+
+// Pieces of text that exercise every tier and every edge rule: spaces of several kinds, line
+// breaks, hyphens and dash runs, ligatures, decomposed accents, curly quotes, sigma, CJK, numbers.
+const std::vector<std::u32string> kAtoms = {
+    U"a", U"b", U"ab", U"The", U"result", U"fin", U"\uFB01n", U" ", U"  ", U"\u00A0", U"\n", U"-", U"--", U"---",
+    U"\u2014", U"\u2013", U"e\u0301", U"\u00E9", U"\u201C", U"\u201D", U"'", U"\u2019", U"\u03A3", U"\u039F",
+    U"\u4E2D", U"\u6587", U"1", U"12.5", U"%", U",", U".", U"\u00AD", U"x-", U"\uFF21", U"\u2026", U"(", U")"};
+
+std::u32string random_text(std::mt19937& rng, std::size_t atoms) {
+  std::u32string out;
+  std::uniform_int_distribution<std::size_t> pick(0, kAtoms.size() - 1);
+  for (std::size_t i = 0; i < atoms; ++i) out += kAtoms[pick(rng)];
+  return out;
+}
+
+std::string utf8_of(const std::u32string& text) {
+  std::string out;
+  for (char32_t c : text) ethos::utf8::append(out, c);
+  return out;
+}
+
+bool same_located(const std::optional<Located>& a, const std::optional<Located>& b) {
+  if (a.has_value() != b.has_value()) return false;
+  return !a || (a->tier == b->tier && a->start == b->start && a->end == b->end && a->occurrences == b->occurrences);
+}
+
+LadderResult shifted(LadderResult result, std::uint32_t base) {
+  for (std::optional<Located>* located : {&result.whole, &result.clipped}) {
+    if (*located) {
+      (*located)->start -= base;
+      (*located)->end -= base;
+    }
+  }
+  return result;
+}
+
+struct Document {
+  std::vector<std::string> texts;
+  std::vector<std::vector<std::int64_t>> hyphens;
+  std::vector<bool> furniture;
+};
+
+Document random_document(std::mt19937& rng, std::size_t elements, std::size_t atoms) {
+  Document doc;
+  std::uniform_int_distribution<int> percent(0, 99);
+  for (std::size_t i = 0; i < elements; ++i) {
+    const std::u32string text = random_text(rng, atoms);
+    std::vector<std::int64_t> hyphens;
+    for (std::size_t p = 0; p < text.size(); ++p) {
+      if (text[p] == U'-' && percent(rng) < 40) hyphens.push_back(static_cast<std::int64_t>(p));
+    }
+    doc.texts.push_back(utf8_of(text));
+    doc.hyphens.push_back(hyphens);
+    doc.furniture.push_back(percent(rng) < 10);
+  }
+  return doc;
+}
+
+std::vector<DocumentIndex::Piece> pieces_of(const Document& doc) {
+  std::vector<DocumentIndex::Piece> pieces;
+  for (std::size_t i = 0; i < doc.texts.size(); ++i) pieces.push_back({&doc.texts[i], &doc.hyphens[i], doc.furniture[i]});
+  return pieces;
+}
+
+// A needle: a piece of one of the document's texts (so matches happen), sometimes re-spelled.
+std::string random_needle(std::mt19937& rng, const Document& doc) {
+  std::uniform_int_distribution<std::size_t> element(0, doc.texts.size() - 1);
+  std::u32string text;
+  const std::string& source = doc.texts[element(rng)];
+  for (std::size_t pos = 0; pos < source.size();) text.push_back(ethos::utf8::next(source, pos));
+  if (text.empty()) return "a";
+  std::uniform_int_distribution<std::size_t> start(0, text.size() - 1);
+  const std::size_t from = start(rng);
+  std::uniform_int_distribution<std::size_t> length(1, std::min<std::size_t>(12, text.size() - from));
+  std::u32string needle = text.substr(from, length(rng));
+  if (rng() % 3 == 0) needle += random_text(rng, 1);
+  return utf8_of(needle);
+}
+
+// The search a verify call made before the index existed: a ladder of the range's own text.
+LadderResult reference(const Document& doc, const DocumentIndex& index, std::size_t first, std::size_t last,
+                       const ethos::match::Ladder& expected, const ethos::match::Policy& policy) {
+  std::string text;
+  std::vector<std::int64_t> hyphens;
+  std::int64_t scalars = 0;
+  for (std::size_t r = first; r <= last; ++r) {
+    const std::size_t element = index.element_of(r);
+    if (r != first) {
+      text += '\n';
+      ++scalars;
+    }
+    for (std::int64_t h : doc.hyphens[element]) hyphens.push_back(scalars + h);
+    text += doc.texts[element];
+    scalars += static_cast<std::int64_t>(ethos::utf8::scalar_count(doc.texts[element]));
+  }
+  ethos::match::LineArtifacts artifacts;
+  artifacts.hyphen_breaks = &hyphens;
+  const ethos::match::Ladder ladder = ethos::match::build_ladder(text, policy.ladder, artifacts);
+  return ethos::match::search_ladder(ladder, expected, ethos::match::TextRule::contains, policy);
+}
+
+void equivalence(std::uint32_t seed, std::size_t elements, std::size_t atoms, int needles) {
+  std::mt19937 rng(seed);
+  const Document doc = random_document(rng, elements, atoms);
+  // Even seeds build the tiers in tiny pieces: the pieces must add up to the whole text's reading.
+  const DocumentIndex index(pieces_of(doc), seed % 2 == 0 ? 16 : std::size_t{1} << 16);
+  for (const char* name : {"strict", "default", "permissive"}) {
+    const ethos::match::Policy& policy = *ethos::match::preset_policy(name);
+    for (int n = 0; n < needles; ++n) {
+      const std::string needle = random_needle(rng, doc);
+      const ethos::match::Ladder expected = ethos::match::build_ladder(needle, policy.ladder);
+      const std::size_t count = index.running_count();
+      if (count == 0) return;
+      std::uniform_int_distribution<std::size_t> pick(0, count - 1);
+      std::size_t first = pick(rng), last = pick(rng);
+      if (first > last) std::swap(first, last);
+      if (n % 4 == 0) first = last;       // one element
+      if (n % 7 == 0) {  // the whole document
+        first = 0;
+        last = count - 1;
+      }
+      const LadderResult got = shifted(index.search(expected, policy, first, last), index.base(first));
+      const LadderResult want = reference(doc, index, first, last, expected, policy);
+      const bool same = same_located(got.whole, want.whole) && same_located(got.clipped, want.clipped);
+      if (!same) {
+        std::fprintf(stderr, "seed %u policy %s needle \"%s\" range [%zu, %zu] differs\n", seed, name, needle.c_str(), first, last);
+      }
+      CHECK(same);
+    }
+  }
+}
+
+// Several threads search one fresh index at once (so they race to build the tiers and the
+// suffix arrays) and find what one thread finds alone.
+void concurrent_searches() {
+  std::mt19937 rng(99);
+  const Document doc = random_document(rng, 600, 40);  // large enough for suffix arrays
+  std::vector<std::string> needles;
+  for (int i = 0; i < 64; ++i) needles.push_back(random_needle(rng, doc));
+  const ethos::match::Policy& policy = *ethos::match::preset_policy("permissive");
+  std::vector<ethos::match::Ladder> expected;
+  for (const std::string& needle : needles) expected.push_back(ethos::match::build_ladder(needle, policy.ladder));
+  const auto run_all = [&](const DocumentIndex& index, std::vector<LadderResult>& out) {
+    out.clear();
+    for (const auto& ladder : expected) out.push_back(index.search(ladder, policy, 0, index.running_count() - 1));
+  };
+  std::vector<LadderResult> serial;
+  {
+    const DocumentIndex alone(pieces_of(doc));
+    run_all(alone, serial);
+  }
+  const DocumentIndex shared(pieces_of(doc));
+  std::vector<std::vector<LadderResult>> results(4);
+  std::vector<std::thread> threads;
+  for (auto& result : results) threads.emplace_back([&] { run_all(shared, result); });
+  for (auto& thread : threads) thread.join();
+  for (const auto& result : results) {
+    bool same = result.size() == serial.size();
+    for (std::size_t i = 0; same && i < result.size(); ++i) {
+      same = same_located(result[i].whole, serial[i].whole) && same_located(result[i].clipped, serial[i].clipped);
+    }
+    CHECK(same);
+  }
+}
+
+// Memory stays lean on prose: the running text (4 bytes per character), about 4 per tier reading
+// reached, a few bytes of runs for the offset maps, 4 per suffix array built.
+void lean_memory() {
+  std::mt19937 rng(5);
+  const std::vector<std::string> words = {"the", "results", "were", "significant", "across", "all", "groups,", "and",
+                                          "\u201cdata\u201d", "fell", "12.5%", "in", "2024.", "Revenue", "grew"};
+  Document doc;
+  for (int e = 0; e < 2000; ++e) {
+    std::string text;
+    for (int w = 0; w < 30; ++w) text += (w ? " " : "") + words[rng() % words.size()];
+    doc.texts.push_back(text);
+    doc.hyphens.emplace_back();
+    doc.furniture.push_back(false);
+  }
+  const DocumentIndex index(pieces_of(doc));
+  std::size_t chars = 0;
+  for (std::size_t r = 0; r < index.running_count(); ++r) chars += index.length(r) + 1;
+  const ethos::match::Policy& policy = *ethos::match::preset_policy("permissive");
+  const ethos::match::Ladder missing = ethos::match::build_ladder("no such words here", policy.ladder);
+  index.search(missing, policy, 0, 0);  // one element: every tier built, scanned
+  const double scanned = static_cast<double>(index.memory_bytes()) / static_cast<double>(chars);
+  index.search(missing, policy, 0, index.running_count() - 1);  // the document: suffix arrays too
+  const double indexed = static_cast<double>(index.memory_bytes()) / static_cast<double>(chars);
+  std::printf("index memory per character: %.1f bytes (tiers), %.1f bytes (tiers and suffix arrays)\n", scanned, indexed);
+  CHECK(scanned < 22.0);
+  CHECK(indexed < 42.0);
+}
+
+}  // namespace
+
+int main() {
+  for (std::uint32_t seed = 1; seed <= 40; ++seed) equivalence(seed, 12, 8, 30);
+  equivalence(1000, 3000, 10, 40);  // whole-document ranges above the scan limit: suffix arrays
+  concurrent_searches();
+  lean_memory();
+  if (failures != 0) {
+    std::fprintf(stderr, "%d failure(s)\n", failures);
+    return 1;
+  }
+  std::printf("document index tests passed\n");
+  return 0;
+}
