@@ -2,6 +2,7 @@
 // (included by match_tests.cpp, which provides CHECK).
 #include "match/align.hpp"
 #include "match/near_miss.hpp"
+#include "match/occurrence_guards.hpp"
 #include "match/numeric_guard.hpp"
 #include "match/polarity_guard.hpp"
 #include "match/stitch.hpp"
@@ -196,6 +197,27 @@ void test_guards() {
   test_polarity_guard();
   test_near_misses();
   test_policy_presets_enable_guards();
+}
+
+}  // namespace
+
+namespace {
+
+void test_negation_before() {
+  using ethos::match::negation_before;
+  const std::string text = "Not all methods fit. Some do not fit\tany category; no, never.";
+  const auto at = [&](const std::string& part) {
+    const auto start = static_cast<std::uint32_t>(text.find(part));
+    return ethos::match::Located{Tier::exact, start, static_cast<std::uint32_t>(start + part.size()), 1};
+  };
+  auto guard = negation_before(text, at("all methods fit"));
+  CHECK(guard && guard->block && std::string(guard->name) == "polarity" && contains(guard->detail, "\"Not\""));
+  CHECK(negation_before(text, at("fit\tany category")).has_value());       // "not" right before
+  CHECK(!negation_before(text, at("Some do not fit")));        // a sentence end before
+  CHECK(!negation_before(text, at("Not all methods")));        // text start
+  CHECK(!negation_before(text, at("never.")));                 // a comma between
+  CHECK(!negation_before(text, at("methods fit")));            // "all" is no negator
+  CHECK(negation_before("Das ist nicht  gut.", ethos::match::Located{Tier::exact, 15, 18, 1}).has_value());
 }
 
 }  // namespace

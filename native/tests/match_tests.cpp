@@ -264,6 +264,7 @@ int main(int argc, char** argv) {
   test_random_ladders();
   test_token_boundaries();
   test_guards();  // guard_tests.hpp: stitched quotations, near misses, numeric and polarity guards
+  test_negation_before();
   for (int i = 1; i < argc; ++i) test_vectors(argv[i]);
   if (failures == 0) std::printf("match_tests: all checks passed\n");
   return failures == 0 ? 0 : 1;

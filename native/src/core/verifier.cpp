@@ -467,7 +467,14 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
       result.located = found.whole;  // at a tier the policy does not accept
     }
   }
-  result.match_method = method_for(claim, config_, matched ? result.located : std::nullopt);
+  // A quote cut right after a negation ("all methods fit" from "Not all methods fit") is in the
+  // text but says the opposite: the polarity guard refuses it (match and tier kept).
+  std::optional<match::Guard> cut_negation;
+  if (matched && config_.policy && config_.policy->polarity_guard && claim.kind == "quote" && result.located && target.text) {
+    cut_negation = match::negation_before(*target.text, *result.located);
+    matched = !cut_negation;
+  }
+  result.match_method = method_for(claim, config_, matched || cut_negation ? result.located : std::nullopt);
   result.target = std::move(target);
   if (matched) {
     result.status = "grounded";
@@ -478,7 +485,14 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
     result.status = "mismatch";
     const bool clipped = config_.policy && found.clipped && config_.policy->accepts(found.clipped->tier);
     result.reason = clipped ? "token_boundary" : "text_mismatch";
-    if (config_.policy && claim.kind == "quote") explain_miss(claim, expected, result);
+    if (cut_negation) {
+      result.reason = "polarity_guard";
+      auto extras = std::make_shared<match::MatchExtras>();
+      extras->guards.push_back(*cut_negation);
+      result.extras = std::move(extras);
+    } else if (config_.policy && claim.kind == "quote") {
+      explain_miss(claim, expected, result);
+    }
     if (config_.hardening.include_nearest_match) find_nearest(*claim.text, result);
   }
   return result;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "match/align.hpp"
+#include "match/guard_words.hpp"
 #include "match/numeric_guard.hpp"
 #include "match/polarity_guard.hpp"
 #include "match/tokens.hpp"
@@ -54,6 +55,29 @@ OccurrenceGuards guard_occurrence(std::string_view target_utf8, std::string_view
   }
   if (clipped) out.reason = nullptr;  // token_boundary stays the reason; the guards add what the cut changes
   return out;
+}
+
+std::optional<Guard> negation_before(std::string_view target_utf8, const Located& where) {
+  std::u32string original;
+  for (std::size_t pos = 0; pos < target_utf8.size();) original.push_back(utf8::next(target_utf8, pos));
+  std::size_t end = std::min<std::size_t>(where.start, original.size());
+  std::size_t spaces = 0;
+  while (end > 0 && (original[end - 1] == U' ' || original[end - 1] == U'\t' || original[end - 1] == U'\n' ||
+                     original[end - 1] == U'\r' || original[end - 1] == 0x00A0)) {
+    --end;
+    ++spaces;
+  }
+  if (end == 0 || spaces == 0) return std::nullopt;  // punctuation between: another clause
+  // The word before: its case-tier spelling decides (Not, NICHT, n't all read alike).
+  std::size_t begin = end - 1;
+  while (begin > 0 && (!is_token_boundary(original, begin) || original[begin - 1] == U'\'' || original[begin - 1] == 0x2019)) {
+    --begin;
+  }
+  std::string word;
+  for (std::size_t i = begin; i < end; ++i) utf8::append(word, original[i]);
+  const std::vector<Token> tokens = tokenize_text(word, LadderOptions{});
+  if (tokens.size() != 1 || tokens[0].kind != TokenKind::word || !guard_words::is_negation(tokens[0].key)) return std::nullopt;
+  return Guard{"polarity", true, "the quote starts right after the negation \"" + word + "\" in the source, which it leaves out"};
 }
 
 }  // namespace ethos::match

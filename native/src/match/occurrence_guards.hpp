@@ -2,6 +2,7 @@
 // clipped one (boundary) or one at a looser tier than the policy accepts (numeric, polarity).
 #pragma once
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -21,5 +22,9 @@ struct OccurrenceGuards {
 // target_utf8: the check's target text; where: the occurrence in its scalars.
 OccurrenceGuards guard_occurrence(std::string_view target_utf8, std::string_view quote_utf8, const Located& where,
                                   bool clipped, const Policy& policy);
+
+// A polarity block when the word right before an occurrence (only white space between, same
+// sentence) is a negator: the quote dropped it ("Not all X" quoted as "all X").
+std::optional<Guard> negation_before(std::string_view target_utf8, const Located& where);
 
 }  // namespace ethos::match
