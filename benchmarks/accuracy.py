@@ -34,6 +34,7 @@ import ethos_py
 
 BATCH = 200
 GUARDED = {"number_x10", "digit_swap", "sign_change", "negation_added", "negation_dropped"}
+REASONS: list[str] = []  # Ethos's reason per verified record, in verification order
 
 
 def page_texts(document: dict) -> dict[int, str]:
@@ -61,6 +62,7 @@ def ethos_outcomes(document: "ethos_py.Document", records: list[dict]) -> list[t
         report = document.verify(citations)
         body = report.get("predicate", report)
         out += [(c["status"] == "grounded", c.get("reason") == "stitched_quotation") for c in body["checks"]]
+        REASONS.extend(c.get("reason", "grounded") for c in body["checks"])
     return out
 
 
@@ -98,12 +100,15 @@ def main() -> int:
         by_pdf[record["pdf"]].append(i)
     results: dict[str, dict[int, tuple[bool, bool]]] = {"ethos": {}, "literal": {}, "gtrex": {}}
     verifiers: dict = {}
+    reason_of: dict[int, str] = {}
     for name, indexes in sorted(by_pdf.items()):
         parsed = ethos_py.parse_pdf_json(args.corpus / name)
         texts = page_texts(parsed)
         with ethos_py.Document.from_bytes(json.dumps(parsed).encode()) as document:
+            REASONS.clear()
             for i, outcome in zip(indexes, ethos_outcomes(document, [records[i] for i in indexes])):
                 results["ethos"][i] = outcome
+            reason_of.update(zip(indexes, REASONS))
         for i in indexes:
             r = records[i]
             pages = range(r["page"], r.get("page_end", r["page"]) + 1)
@@ -140,6 +145,13 @@ def main() -> int:
     guarded = [i for (label, variant), idx in variants.items() if variant in GUARDED for i in idx]
     print("number/negation variants accepted: " + " ".join(f"{t}: {sum(results[t][i][0] for i in guarded)}" for t in tools)
           + "   (target 0)")
+    print()
+    print("Ethos outcome per variant (grounded, or the mismatch reason):")
+    for (label, variant), indexes in sorted(variants.items()):
+        counts: dict[str, int] = defaultdict(int)
+        for i in indexes:
+            counts[reason_of[i]] += 1
+        print(f"{label:9} {variant:28} " + ", ".join(f"{reason} {n}" for reason, n in sorted(counts.items())))
     return 0
 
 

@@ -503,8 +503,10 @@ def sensitivity_command(ctx: click.Context, source: str, citations: str, config:
         for policy, report in reports.items():
             verdict = report["checks"][index]
             row[policy] = {key: verdict[key] for key in ("status", "reason") if key in verdict}
-            if "match" in verdict:
+            if "tier" in verdict.get("match", {}):
                 row[policy]["tier"] = verdict["match"]["tier"]
+            if "score" in verdict.get("match", {}):  # a near miss: its similarity instead of a tier
+                row[policy]["score"] = verdict["match"]["score"]
         checks.append(row)
     policies = {policy: report["policy_fingerprint"] for policy, report in reports.items()}
     _write_stdout(dumps({"checks": checks, "policies": policies}) + b"\n")

@@ -89,6 +89,9 @@ def _mutated(rng: random.Random, report: dict[str, Any]) -> dict[str, Any]:
     return report
 
 
+EXTENSION_REASONS = {"stitched_quotation", "near_miss", "numeric_guard", "polarity_guard", "token_boundary"}
+
+
 def _public_fields_only(report: dict[str, Any]) -> dict[str, Any]:
     """The report as the public 0.6 schema knows it: our additive §4 fields removed (the oracle
     rejects unknown fields; our projection accepts and ignores them)."""
@@ -98,6 +101,9 @@ def _public_fields_only(report: dict[str, Any]) -> dict[str, Any]:
     for check in public.get("checks", []) if isinstance(public.get("checks"), list) else []:
         if isinstance(check, dict):
             check.pop("match", None)
+            # CONTRACTS §4's more specific mismatch reasons read as the public text_mismatch.
+            if check.get("reason") in EXTENSION_REASONS:
+                check["reason"] = "text_mismatch"
     return public
 
 

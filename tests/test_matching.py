@@ -282,17 +282,22 @@ def test_bad_policy_files_give_the_same_envelope_on_every_surface(
         assert envelope["details"]["path"] == path
 
 
-def test_unknown_preset_and_unimplemented_features_are_refused() -> None:
+def test_unknown_preset_and_bad_guard_settings_are_refused() -> None:
     from ethos_py.errors import EthosError
 
     with pytest.raises(EthosError) as unknown:
         _explain("lenient")
     assert unknown.value.error_code == "invalid_input"
     policy = _explain("default")["policy"]
-    policy["guards"]["numeric"] = True
-    with pytest.raises(EthosError) as unimplemented:
+    policy["near_miss"]["max_candidates"] = 0
+    with pytest.raises(EthosError) as bounded:
         _explain(json.dumps(policy).encode())
-    assert json.loads(bytes(unimplemented.value.envelope))["error"]["details"]["path"] == "$.guards.numeric"
+    assert json.loads(bytes(bounded.value.envelope))["error"]["details"]["path"] == "$.near_miss.max_candidates"
+    del policy["near_miss"]["max_candidates"]
+    with pytest.raises(EthosError) as missing:
+        _explain(json.dumps(policy).encode())
+    assert "max_candidates" in json.loads(bytes(missing.value.envelope))["error"]["message"] + json.dumps(
+        json.loads(bytes(missing.value.envelope))["error"]["details"])
 
 
 @pytest.mark.parametrize("policy", ["strict", "default", "permissive"])

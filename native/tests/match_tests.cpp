@@ -133,9 +133,10 @@ void test_policies() {
   CHECK(with("/accept_up_to", "skeletons").find("$.accept_up_to") != std::string::npos);
   CHECK(with("/tiers", nlohmann::json::array({"exact", "whitespace"})).find("accept_up_to must name a listed tier") !=
         std::string::npos);
-  CHECK(with("/guards/numeric", true).find("policy feature not supported yet") != std::string::npos);
-  CHECK(with("/near_miss/enabled", true).find("$.near_miss.enabled") != std::string::npos);
-  CHECK(with("/elision/enabled", true).find("$.elision.enabled") != std::string::npos);
+  CHECK(with("/guards/numeric", "yes").find("$.guards.numeric") != std::string::npos);
+  CHECK(with("/near_miss/max_candidates", 0).find("$.near_miss.max_candidates") != std::string::npos);
+  CHECK(with("/near_miss/max_quote_tokens", 5000).find("$.near_miss.max_quote_tokens") != std::string::npos);
+  CHECK(with("/elision/window_chars", -1).find("$.elision.window_chars") != std::string::npos);
   CHECK(with("/near_miss/min_score_bp", 10001).find("$.near_miss.min_score_bp") != std::string::npos);
   CHECK(with("/boundaries/extra", true).find("unknown field") != std::string::npos);
   CHECK(with("/policy_version", "2.0.0").find("$.policy_version") != std::string::npos);
@@ -255,11 +256,15 @@ void test_random_ladders() {
 
 }  // namespace
 
+#include "guard_tests.hpp"
+
 int main(int argc, char** argv) {
   test_policies();
   test_suffix_index();
   test_random_ladders();
   test_token_boundaries();
+  test_guards();  // guard_tests.hpp: stitched quotations, near misses, numeric and polarity guards
+  test_negation_before();
   for (int i = 1; i < argc; ++i) test_vectors(argv[i]);
   if (failures == 0) std::printf("match_tests: all checks passed\n");
   return failures == 0 ? 0 : 1;

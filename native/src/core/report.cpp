@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/match_boxes.hpp"
+#include "core/match_detail.hpp"
 #include "json/canonical_writer.hpp"
 #include "match/tiers.hpp"
 #include "text/unicode_props.hpp"
@@ -119,6 +120,7 @@ void write_context_echo(CanonicalWriter& out, const Source& source, const CheckR
 // source_text is the original text and boxes are the matched glyphs' rectangles, line by line
 // (empty when the source has no glyph geometry for the target).
 void write_match(CanonicalWriter& out, const Source& source, const CheckResult& check) {
+  if (check.extras) return write_match_detail(out, source, check);  // stitched quotation or near miss
   const match::Located& located = *check.located;
   const std::string_view text = *check.target->text;
   const std::size_t begin = utf8::byte_offset_of_scalar(text, located.start);

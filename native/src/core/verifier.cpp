@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "match/document_index.hpp"
+#include "match/occurrence_guards.hpp"
 #include "text/normalize.hpp"
 #include "text/utf8.hpp"
 
@@ -164,6 +165,8 @@ class ClaimVerifier {
   bool search_running(const std::string& expected, std::pair<std::size_t, std::size_t> range, Target& target,
                       match::LadderResult& found);
   bool search_onto_next_page(const std::string& expected, std::size_t page, Target& target, match::LadderResult& found);
+  Target scope_target(const ScopeText& scope, match::Located& located) const;
+  void explain_miss(const Claim& claim, const std::string& expected, CheckResult& result);
   void find_nearest(const std::string& expected, CheckResult& result);
 
   const Source& source_;
@@ -179,6 +182,7 @@ class ClaimVerifier {
   // Scoped page ranges -> their running elements [first, last] in the document index (empty
   // range: first > last), or nullopt when the range's elements are not consecutive there.
   std::map<std::pair<std::size_t, std::size_t>, std::optional<std::pair<std::size_t, std::size_t>>> running_ranges_;
+  std::unordered_map<const std::string*, match::NearMissIndex> near_miss_indexes_;  // built on a first miss
 };
 
 const match::Ladder& ClaimVerifier::expected_ladder(const std::string& claim_text) {
@@ -502,7 +506,14 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
       result.located = found.whole;  // at a tier the policy does not accept
     }
   }
-  result.match_method = method_for(claim, config_, matched ? result.located : std::nullopt);
+  // A quote cut right after a negation ("all methods fit" from "Not all methods fit") is in the
+  // text but says the opposite: the polarity guard refuses it (match and tier kept).
+  std::optional<match::Guard> cut_negation;
+  if (matched && config_.policy && config_.policy->polarity_guard && claim.kind == "quote" && result.located && target.text) {
+    cut_negation = match::negation_before(*target.text, *result.located);
+    matched = !cut_negation;
+  }
+  result.match_method = method_for(claim, config_, matched || cut_negation ? result.located : std::nullopt);
   result.target = std::move(target);
   if (matched) {
     result.status = "grounded";
@@ -513,6 +524,14 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
     result.status = "mismatch";
     const bool clipped = config_.policy && found.clipped && config_.policy->accepts(found.clipped->tier);
     result.reason = clipped ? "token_boundary" : "text_mismatch";
+    if (cut_negation) {
+      result.reason = "polarity_guard";
+      auto extras = std::make_shared<match::MatchExtras>();
+      extras->guards.push_back(*cut_negation);
+      result.extras = std::move(extras);
+    } else if (config_.policy && claim.kind == "quote") {
+      explain_miss(claim, expected, result);
+    }
     if (config_.hardening.include_nearest_match) find_nearest(*claim.text, result);
   }
   return result;
@@ -621,7 +640,13 @@ bool ClaimVerifier::search_scope(const Claim& claim, const std::string& expected
     shown = &found.whole;
   }
   if (shown == nullptr) return false;
-  match::Located& located = **shown;
+  target = scope_target(scope, **shown);
+  return accepted;
+}
+
+// The evidence for an occurrence in a scope's running text (offsets rebased into it): the element
+// holding it, or the running text of the elements it spans.
+Target ClaimVerifier::scope_target(const ScopeText& scope, match::Located& located) const {
   // The elements the occurrence touches: first = the one holding its start, last = its end.
   const auto element_at = [&](std::uint32_t offset) {
     return static_cast<std::size_t>(std::upper_bound(scope.base.begin(), scope.base.end(), offset) - scope.base.begin()) - 1;
@@ -631,10 +656,7 @@ bool ClaimVerifier::search_scope(const Claim& claim, const std::string& expected
   const std::uint32_t base = scope.base[first];
   located.start -= base;
   located.end -= base;
-  if (first == last) {
-    target = element_target(source_, scope.elements[first]);
-    return accepted;
-  }
+  if (first == last) return element_target(source_, scope.elements[first]);
   // Across elements (and possibly pages): the target is the running text of those elements.
   const std::size_t begin_byte = utf8::byte_offset_of_scalar(scope.text, base);
   const std::size_t end_scalar = last + 1 < scope.base.size() ? scope.base[last + 1] - 1 : utf8::scalar_count(scope.text);
@@ -647,8 +669,85 @@ bool ClaimVerifier::search_scope(const Claim& claim, const std::string& expected
     joined.elements.push_back(scope.elements[i]);
     if (element.page == head.page && element.bbox && joined.bbox) joined.bbox = union_of(*joined.bbox, *element.bbox);
   }
-  target = std::move(joined);
-  return accepted;
+  return joined;
+}
+
+// A quote the ladder did not ground (docs/matching.md): a stitched quotation is located fragment
+// by fragment, any other quote as a near miss; both stay mismatches, with the detail in
+// result.extras. Page-only and scoped citations look in the running text of their pages.
+void ClaimVerifier::explain_miss(const Claim& claim, const std::string& expected, CheckResult& result) {
+  const match::Policy& policy = *config_.policy;
+  const Citation& c = claim.citation;
+  const ScopeText* scope = nullptr;
+  const std::string* text = nullptr;
+  const match::Ladder* ladder = nullptr;
+  if (c.is_scoped_search() || !c.has_primary_locator()) {
+    if (scope_pages_.empty()) return;
+    scope = &scope_text(scope_pages_.front(), scope_pages_.back());
+    if (scope->elements.empty()) return;
+    text = &scope->text;
+    ladder = &scope->ladder;
+  } else {
+    if (!result.target || !result.target->text || result.target->joined) return;
+    text = result.target->text;
+    ladder = &ladders_.get(*text, owner_of(source_, *result.target));
+  }
+  auto extras = std::make_shared<match::MatchExtras>();
+  std::optional<match::Located> span;
+  const char* reason = nullptr;
+  if (policy.elision) {
+    const std::vector<std::string> fragments = match::split_at_elisions(expected);
+    if (!fragments.empty()) {
+      match::StitchResult stitched = match::locate_fragments(*ladder, fragments, policy);
+      reason = "stitched_quotation";
+      span = stitched.span;
+      extras->fragments = std::move(stitched.fragments);
+      extras->guards = std::move(stitched.guards);
+    }
+  }
+  if (reason == nullptr && result.located) {
+    // The ladder already located the quote (clipped, or at a tier the policy does not accept; in
+    // the target's own offsets): keep that location and tier, and name what differs.
+    match::OccurrenceGuards guards = match::guard_occurrence(
+        *result.target->text, expected, *result.located, std::string_view(result.reason) == "token_boundary", policy);
+    if (guards.reason != nullptr) result.reason = guards.reason;
+    if (!guards.list.empty()) {
+      extras->guards = std::move(guards.list);
+      result.extras = std::move(extras);
+    }
+    return;
+  }
+  if (reason == nullptr && policy.near_miss) {
+    auto it = near_miss_indexes_.find(text);
+    if (it == near_miss_indexes_.end()) {
+      it = near_miss_indexes_.emplace(text, match::build_near_miss_index(*text, policy.ladder)).first;
+    }
+    if (auto miss = match::find_near_miss(it->second, expected, policy)) {
+      reason = miss->reason;
+      span = match::Located{match::Tier::exact, miss->start, miss->end, 1};
+      extras->score_bp = miss->score_bp;
+      extras->diff = std::move(miss->diff);
+      extras->guards = std::move(miss->guards);
+    }
+  }
+  if (reason == nullptr) return;
+  result.reason = reason;
+  if (!span) {  // a stitched quotation none of whose fragments was found
+    result.located.reset();
+    return;
+  }
+  if (scope != nullptr) {
+    const std::uint32_t scope_start = span->start;
+    result.target = scope_target(*scope, *span);
+    const std::uint32_t base = scope_start - span->start;
+    for (match::FragmentMatch& fragment : extras->fragments) {
+      if (!fragment.found) continue;
+      fragment.found->start -= base;
+      fragment.found->end -= base;
+    }
+  }
+  result.located = span;
+  result.extras = std::move(extras);
 }
 
 // The scope's elements as running elements of the document index: consecutive there whenever the

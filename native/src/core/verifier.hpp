@@ -12,6 +12,7 @@
 #include "core/citations.hpp"
 #include "core/config.hpp"
 #include "core/source.hpp"
+#include "match/match_extras.hpp"
 #include "match/matcher.hpp"
 
 namespace ethos {
@@ -51,6 +52,9 @@ struct CheckResult {
   // Ladder policies only: where the claim text was found in target->text (the grounded match,
   // the clipped one behind token_boundary, or one at a tier the policy does not accept).
   std::optional<match::Located> located;
+  // Stitched quotations and near misses (reasons stitched_quotation, near_miss, numeric_guard,
+  // polarity_guard): fragments, score, diff and guards, shown with `located`.
+  std::shared_ptr<const match::MatchExtras> extras;
   std::vector<const char*> warnings;
 };
 

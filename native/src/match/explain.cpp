@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "json/c14n.hpp"
+#include "match/guard_explain.hpp"
 #include "text/unicode_props.hpp"
 
 namespace ethos::match {
@@ -67,8 +68,7 @@ std::string explain_policy_json(const Policy& policy) {
                         "running text of its elements in reading order, header and footer elements left out, element "
                         "and page breaks read as line breaks; the first occurrence at the tightest tier is reported "
                         "with the number of occurrences.");
-  assumptions.push_back("Guards (numeric, polarity), near-miss location and stitched quotations are off in this "
-                        "policy version: a text that does not match is a mismatch without further detail.");
+  append_guard_assumptions(policy, assumptions);
   nlohmann::json out = {{"assumptions", assumptions},
                         {"policy", nlohmann::json::parse(policy.canonical_json)},
                         {"policy_fingerprint", policy.fingerprint},

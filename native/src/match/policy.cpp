@@ -13,19 +13,17 @@ namespace {
 
 constexpr std::string_view kPolicyVersion = "1.0.0";
 
-void refuse_unimplemented(bool enabled, const std::string& path) {
-  if (enabled) throw invalid_input("policy feature not supported yet", path);
-}
-
 // Presets differ only in name and accept_up_to; every one searches the whole ladder so a report
-// can say which looser tier would have matched.
+// can say which looser tier would have matched, and every one recognises stitched quotations,
+// locates near misses and runs both guards (none of which ever grounds a claim).
 std::string preset_source(std::string_view name, std::string_view accept_up_to) {
   return std::string(R"({"accept_up_to":")") + std::string(accept_up_to) +
          R"(","boundaries":{"cjk_wrap_spaces":true,"whole_tokens":true},)"
-         R"("elision":{"enabled":false,"window_chars":400},"guards":{"numeric":false,"polarity":false},)"
+         R"("elision":{"enabled":true,"window_chars":400},"guards":{"numeric":true,"polarity":true},)"
          R"("hyphenation":{"hyphenated_reading":true,"joined_reading":true},"name":")" +
          std::string(name) +
-         R"(","near_miss":{"enabled":false,"min_score_bp":8000},"policy_version":"1.0.0",)"
+         R"(","near_miss":{"enabled":true,"max_candidates":8,"max_quote_tokens":256,"min_score_bp":6000},)"
+         R"("policy_version":"1.0.0",)"
          R"("tiers":["exact","whitespace","typography","case","skeleton"]})";
 }
 
@@ -78,22 +76,20 @@ Policy read_policy(JsonValue value, const std::string& path) {
   {
     ObjectReader guards(top.required("guards"), top.child_path("guards"));
     policy.numeric_guard = guards.required_bool("numeric");
-    refuse_unimplemented(policy.numeric_guard, guards.child_path("numeric"));
     policy.polarity_guard = guards.required_bool("polarity");
-    refuse_unimplemented(policy.polarity_guard, guards.child_path("polarity"));
     guards.finish();
   }
   {
     ObjectReader near_miss(top.required("near_miss"), top.child_path("near_miss"));
     policy.near_miss = near_miss.required_bool("enabled");
-    refuse_unimplemented(policy.near_miss, near_miss.child_path("enabled"));
     policy.near_miss_min_score_bp = near_miss.required_int("min_score_bp", 0, 10000);
+    policy.near_miss_max_quote_tokens = near_miss.required_int("max_quote_tokens", 1, 4096);
+    policy.near_miss_max_candidates = near_miss.required_int("max_candidates", 1, 256);
     near_miss.finish();
   }
   {
     ObjectReader elision(top.required("elision"), top.child_path("elision"));
     policy.elision = elision.required_bool("enabled");
-    refuse_unimplemented(policy.elision, elision.child_path("enabled"));
     policy.elision_window_chars = elision.required_int("window_chars", 0, 1000000);
     elision.finish();
   }

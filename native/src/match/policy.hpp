@@ -19,10 +19,12 @@ struct Policy {
   Tier accept_up_to = Tier::case_folded;
   bool whole_tokens = true;
   LadderOptions ladder;  // cjk_wrap_spaces and the two hyphenation readings
-  // Declared by the policy format; enabling them is refused until they are implemented (they
-  // would otherwise be promises the verifier does not keep).
+  // Quotes the ladder does not ground: stitched quotations (elision), near misses located by
+  // bounded alignment, and the guards that name a changed figure or a flipped polarity.
   bool numeric_guard = false, polarity_guard = false, near_miss = false, elision = false;
   std::int64_t near_miss_min_score_bp = 8000;
+  std::int64_t near_miss_max_quote_tokens = 256;  // longer quotes get no alignment (cost bound)
+  std::int64_t near_miss_max_candidates = 8;      // source windows aligned per missing quote
   std::int64_t elision_window_chars = 400;
 
   std::string canonical_json;  // c14n of the policy as parsed (every field is required)

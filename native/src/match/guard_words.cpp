@@ -1,0 +1,107 @@
+// guard_words.cpp - hash lookups over the generated word tables (guard_words_table.inc).
+#include "match/guard_words.hpp"
+
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace ethos::match::guard_words {
+namespace {
+
+struct WordPair {
+  const char* first;
+  const char* second;
+};
+struct WordValue {
+  const char* word;
+  long long value;
+};
+struct WordUnit {
+  const char* word;
+  const char* unit;
+};
+
+#include "match/guard_words_table.inc"
+
+template <std::size_t N>
+std::unordered_set<std::string_view> set_of(const char* const (&words)[N]) {
+  return std::unordered_set<std::string_view>(std::begin(words), std::end(words));
+}
+
+template <typename Entry, std::size_t N, typename Value>
+std::unordered_map<std::string_view, Value> map_of(const Entry (&entries)[N], Value Entry::*field) {
+  std::unordered_map<std::string_view, Value> out;
+  for (const Entry& entry : entries) out.emplace(entry.word, entry.*field);
+  return out;
+}
+
+bool ends_with(std::string_view word, std::string_view suffix) {
+  return word.size() > suffix.size() && word.substr(word.size() - suffix.size()) == suffix;
+}
+bool starts_with(std::string_view word, std::string_view prefix) {
+  return word.size() >= prefix.size() && word.substr(0, prefix.size()) == prefix;
+}
+
+}  // namespace
+
+bool is_negation(std::string_view word) {
+  static const auto kSet = set_of(kNegations);
+  if (kSet.count(word) != 0) return true;
+  for (const char* suffix : kNegationSuffixes) {
+    if (ends_with(word, suffix)) return true;
+  }
+  for (const char* prefix : kNegationPrefixes) {
+    if (starts_with(word, prefix)) return true;  // French elided ne: n'est, n'a
+  }
+  return false;
+}
+
+bool is_qualifier(std::string_view word) {
+  static const auto kSet = set_of(kQualifiers);
+  return kSet.count(word) != 0;
+}
+
+bool are_antonyms(std::string_view a, std::string_view b) {
+  static const std::unordered_set<std::string> kPairs = [] {
+    std::unordered_set<std::string> pairs;
+    for (const WordPair& pair : kAntonyms) {
+      pairs.insert(std::string(pair.first) + '\n' + pair.second);
+      pairs.insert(std::string(pair.second) + '\n' + pair.first);
+    }
+    return pairs;
+  }();
+  std::string key(a);
+  key += '\n';
+  key += b;
+  return kPairs.count(key) != 0;
+}
+
+std::optional<long long> spelled_number(std::string_view word) {
+  static const auto kMap = map_of(kSpelledNumbers, &WordValue::value);
+  auto it = kMap.find(word);
+  if (it == kMap.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<int> scale_exponent(std::string_view word) {
+  static const auto kMap = map_of(kScaleWords, &WordValue::value);
+  auto it = kMap.find(word);
+  if (it == kMap.end()) return std::nullopt;
+  return static_cast<int>(it->second);
+}
+
+std::optional<std::string_view> unit_of(std::string_view word) {
+  static const auto kMap = map_of(kUnits, &WordUnit::unit);
+  auto it = kMap.find(word);
+  if (it == kMap.end()) return std::nullopt;
+  return std::string_view(it->second);
+}
+
+std::optional<int> month_of(std::string_view word) {
+  static const auto kMap = map_of(kMonths, &WordValue::value);
+  auto it = kMap.find(word);
+  if (it == kMap.end()) return std::nullopt;
+  return static_cast<int>(it->second);
+}
+
+}  // namespace ethos::match::guard_words

@@ -1,0 +1,210 @@
+// stitch.cpp - elision marks, ordered fragment chains within the window, and the elision guards.
+#include "match/stitch.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "match/align.hpp"
+#include "match/numeric_guard.hpp"
+#include "match/polarity_guard.hpp"
+#include "match/tokens.hpp"
+#include "text/utf8.hpp"
+
+namespace ethos::match {
+namespace {
+
+constexpr std::string_view kEllipsis = "\xE2\x80\xA6";  // U+2026
+constexpr std::size_t kMaxCandidates = 256;             // occurrences kept per fragment
+constexpr std::size_t kMaxChainStarts = 64;
+
+// Length of an ellipsis ("...", "…", ". . .") at pos, or 0.
+std::size_t ellipsis_at(std::string_view text, std::size_t pos) {
+  if (text.substr(pos, kEllipsis.size()) == kEllipsis) return kEllipsis.size();
+  if (text.substr(pos, 3) == "...") {
+    std::size_t end = pos + 3;
+    while (end < text.size() && text[end] == '.') ++end;
+    return end - pos;
+  }
+  if (text.substr(pos, 5) == ". . .") return 5;
+  return 0;
+}
+
+// Length of an elision mark at pos: an ellipsis, or one in brackets or parentheses.
+std::size_t mark_at(std::string_view text, std::size_t pos) {
+  if (text[pos] == '[' || text[pos] == '(') {
+    const char close = text[pos] == '[' ? ']' : ')';
+    std::size_t p = pos + 1;
+    while (p < text.size() && text[p] == ' ') ++p;
+    const std::size_t dots = p < text.size() ? ellipsis_at(text, p) : 0;
+    if (dots == 0) return 0;
+    p += dots;
+    while (p < text.size() && text[p] == ' ') ++p;
+    return p < text.size() && text[p] == close ? p + 1 - pos : 0;
+  }
+  return ellipsis_at(text, pos);
+}
+
+std::string trim(std::string_view text) {
+  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  std::size_t b = 0, e = text.size();
+  while (b < e && space(text[b])) ++b;
+  while (e > b && space(text[e - 1])) --e;
+  return std::string(text.substr(b, e - b));
+}
+
+bool aligned(const Reading& reading, std::size_t pos, std::size_t len) {
+  const std::size_t last = pos + len - 1;
+  if (pos > 0 && reading.end[pos - 1] > reading.start[pos]) return false;
+  if (last + 1 < reading.text.size() && reading.start[last + 1] < reading.end[last]) return false;
+  return true;
+}
+
+// Whole-token occurrences of one fragment at the policy's accepted tiers, by original position,
+// each at the tightest tier that has it.
+std::vector<Located> occurrences(const Ladder& target, const std::string& fragment, const Policy& policy) {
+  const Ladder wanted = build_ladder(fragment, policy.ladder);
+  std::map<std::pair<std::uint32_t, std::uint32_t>, Tier> found;
+  for (Tier tier : policy.tiers) {
+    if (!policy.accepts(tier)) break;
+    const std::u32string& needle = wanted.at(tier).front().text;
+    if (needle.empty()) continue;
+    for (const Reading& reading : target.at(tier)) {
+      for (std::size_t pos = reading.text.find(needle); pos != std::u32string::npos && found.size() < kMaxCandidates;
+           pos = reading.text.find(needle, pos + 1)) {
+        if (!aligned(reading, pos, needle.size())) continue;
+        const std::uint32_t start = reading.start[pos];
+        const std::uint32_t end = reading.end[pos + needle.size() - 1];
+        if (policy.whole_tokens && !(is_token_boundary(target.original, start) && is_token_boundary(target.original, end))) {
+          continue;
+        }
+        found.emplace(std::make_pair(start, end), tier);  // keeps the tighter tier seen first
+      }
+    }
+  }
+  std::vector<Located> out;
+  for (const auto& [range, tier] : found) out.push_back(Located{tier, range.first, range.second, 1});
+  return out;
+}
+
+std::string encode(const std::u32string& text, std::size_t begin, std::size_t end) {
+  std::string out;
+  for (std::size_t i = begin; i < end; ++i) utf8::append(out, text[i]);
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> split_at_elisions(std::string_view quote) {
+  std::vector<std::string> fragments;
+  bool marked = false;
+  std::size_t from = 0;
+  for (std::size_t pos = 0; pos < quote.size();) {
+    const std::size_t length = mark_at(quote, pos);
+    if (length == 0) {
+      ++pos;
+      continue;
+    }
+    marked = true;
+    std::string fragment = trim(quote.substr(from, pos - from));
+    if (!fragment.empty()) fragments.push_back(std::move(fragment));
+    pos += length;
+    from = pos;
+  }
+  if (!marked) return {};
+  std::string last = trim(quote.substr(from));
+  if (!last.empty()) fragments.push_back(std::move(last));
+  return fragments;
+}
+
+StitchResult locate_fragments(const Ladder& target, const std::vector<std::string>& fragments, const Policy& policy) {
+  StitchResult result;
+  std::vector<std::vector<Located>> candidates;
+  for (const std::string& fragment : fragments) candidates.push_back(occurrences(target, fragment, policy));
+  const auto window = static_cast<std::uint32_t>(policy.elision_window_chars);
+  // Greedy chain from a given first occurrence: each next fragment at its earliest occurrence
+  // after the previous found one, within the window (which widens by one window per fragment
+  // that could not be placed in between).
+  const auto chain_from = [&](std::size_t first_fragment, const Located& first) {
+    std::vector<std::optional<Located>> chain(fragments.size());
+    chain[first_fragment] = first;
+    std::uint32_t previous_end = first.end;
+    std::uint32_t allowed = window;
+    for (std::size_t k = first_fragment + 1; k < fragments.size(); ++k) {
+      for (const Located& next : candidates[k]) {
+        if (next.start >= previous_end && next.start - previous_end <= allowed) {
+          chain[k] = next;
+          break;
+        }
+      }
+      if (chain[k]) {
+        previous_end = chain[k]->end;
+        allowed = window;
+      } else {
+        allowed += window;
+      }
+    }
+    return chain;
+  };
+  std::vector<std::optional<Located>> best(fragments.size());
+  std::size_t best_count = 0;
+  for (std::size_t first_fragment = 0; first_fragment < fragments.size() && best_count == 0; ++first_fragment) {
+    std::size_t tries = 0;
+    for (const Located& first : candidates[first_fragment]) {
+      if (++tries > kMaxChainStarts) break;
+      auto chain = chain_from(first_fragment, first);
+      const auto count = static_cast<std::size_t>(std::count_if(chain.begin(), chain.end(), [](const auto& c) { return c.has_value(); }));
+      if (count > best_count) {
+        best_count = count;
+        best = std::move(chain);
+      }
+      if (best_count == fragments.size()) break;
+    }
+  }
+  Guard numeric{"numeric", false, ""}, polarity{"polarity", false, ""};
+  const auto note = [](Guard& guard, const std::string& text) {
+    guard.block = true;
+    if (!guard.detail.empty()) guard.detail += "; ";
+    guard.detail += text;
+  };
+  std::optional<Located> previous;
+  for (std::size_t k = 0; k < fragments.size(); ++k) {
+    FragmentMatch match{fragments[k], best[k], std::nullopt};
+    if (best[k]) {
+      if (previous) {
+        const std::string elided = trim(encode(target.original, previous->end, best[k]->start));
+        match.elided = elided;
+        const std::vector<Token> tokens = tokenize_text(elided, policy.ladder);
+        for (const NumericMention& figure : numeric_mentions(tokens, 0, tokens.size())) {
+          note(numeric, "elision removed figure \"" + figure.text + "\"");
+        }
+        for (const std::string& word : negations_in(tokens, 0, tokens.size())) {
+          note(polarity, "elision removed negation \"" + word + "\"");
+        }
+        for (const std::string& word : qualifiers_in(tokens, 0, tokens.size())) {
+          note(polarity, "elision removed qualifier \"" + word + "\"");
+        }
+      }
+      if (!result.span) {
+        result.span = *best[k];
+      } else {
+        result.span->end = best[k]->end;
+        if (static_cast<int>(best[k]->tier) > static_cast<int>(result.span->tier)) result.span->tier = best[k]->tier;
+      }
+      previous = best[k];
+    }
+    result.fragments.push_back(std::move(match));
+  }
+  if (result.span) {
+    if (policy.numeric_guard) {
+      if (!numeric.block) numeric.detail = "the elided text states no figure";
+      result.guards.push_back(numeric);
+    }
+    if (policy.polarity_guard) {
+      if (!polarity.block) polarity.detail = "the elided text holds no negation or qualifier";
+      result.guards.push_back(polarity);
+    }
+  }
+  return result;
+}
+
+}  // namespace ethos::match

@@ -1,0 +1,37 @@
+// stitch.hpp - stitched quotations: a quote split at elision marks (..., …, [...], (...)) whose
+// fragments are located in order, each within the policy's elision window of the one before.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "match/guard.hpp"
+#include "match/matcher.hpp"
+#include "match/policy.hpp"
+
+namespace ethos::match {
+
+// The quote's fragments between elision marks ("...", "…", ". . .", "[...]", "[…]", "(...)",
+// "(…)"), trimmed, empty ones dropped. Empty when the quote has no mark.
+std::vector<std::string> split_at_elisions(std::string_view quote);
+
+struct FragmentMatch {
+  std::string quote;               // the fragment as the claim wrote it
+  std::optional<Located> found;    // where it is (original scalars of the target), if found
+  std::optional<std::string> elided;  // the source text between the previous found fragment and this one
+};
+
+struct StitchResult {
+  std::vector<FragmentMatch> fragments;
+  std::optional<Located> span;  // from the first found fragment to the last, at the loosest tier used
+  std::vector<Guard> guards;    // what the elisions removed: figures (numeric), negations and qualifiers (polarity)
+};
+
+// Each fragment is searched at the policy's accepted tiers, whole tokens only; the chain that
+// places the most fragments in order (each starting at most window_chars after the previous
+// one's end) wins, earliest first on ties.
+StitchResult locate_fragments(const Ladder& target, const std::vector<std::string>& fragments, const Policy& policy);
+
+}  // namespace ethos::match
