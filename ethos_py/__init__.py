@@ -67,6 +67,7 @@ if TYPE_CHECKING:
     from .document import Document, verify
     from .artifacts import rag_chunks, rag_chunks_jsonl, security_report, security_report_json
     from .proof import proof_summary, summary_text
+    from .crops import crop_descriptors, crop_element
 
 try:
     __version__ = _distribution_version("ethos-py")
@@ -83,6 +84,8 @@ _NATIVE_NAMES = {
     "rag_chunks_jsonl": "artifacts",
     "security_report": "artifacts",
     "security_report_json": "artifacts",
+    "crop_element": "crops",
+    "crop_descriptors": "crops",
 }
 
 __all__ = [
@@ -133,6 +136,8 @@ __all__ = [
     "security_report_json",
     "summary_text",
     "verify",
+    "crop_element",
+    "crop_descriptors",
 ]
 
 

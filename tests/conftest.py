@@ -36,6 +36,8 @@ SCHEMA_FILES = {
     "llm-citation-output-v2": "llm-citation-output-v2.schema.json",
     "evidence-handle-context": "evidence-handle-context.schema.json",
     "policy": "policy.schema.json",
+    "crop-descriptor": "crop-descriptor.schema.json",
+    "crop-element-request": "crop-element-request.schema.json",
 }
 # Schemas whose contract URN is not urn:ethos:schema:<name>:1 (CONTRACTS §2.10 versions it in the URN).
 SCHEMA_URNS = {"llm-citation-output-v2": "urn:ethos:schema:llm-citation-output:2"}

@@ -35,6 +35,8 @@ EXAMPLES = {
     "llm-citation-output-v2.example.json": "llm-citation-output-v2",
     "evidence-handle-context.example.json": "evidence-handle-context",
     "policy.example.json": "policy",
+    "crop-descriptor.example.json": "crop-descriptor",
+    "crop-element-request.example.json": "crop-element-request",
 }
 # Free-form objects the contracts leave open (no properties are listed for them).
 FREE_OBJECTS = {"diagnostics", "details", "predicate", "policy", "fragments", "summary"}

@@ -9,6 +9,7 @@
 #include "core/api.hpp"
 #include "core/chunk_export.hpp"
 #include "core/security_report.hpp"
+#include "crop_command.hpp"
 #include "host_io.hpp"
 #include "parse_command.hpp"
 
@@ -82,6 +83,7 @@ int run_verify(const ParsedArgs& args) {
   // Argument-level checks finish before any file is touched (docs/cli.md §5.2).
   const std::string* grounding = args.value("--grounding");
   std::string options = args.flag("--statement") ? statement_options(source_path, nlohmann::json::object()) : std::string();
+  check_verify_crop_arguments(args);
 
   const std::string source_bytes = read_input_file(source_path, "SOURCE");
   const std::string citations = read_input_file(*args.value("--citations"), "--citations");
@@ -91,8 +93,10 @@ int run_verify(const ParsedArgs& args) {
   if (!policy.empty()) options = args.flag("--statement") ? statement_options(source_path, policy) : policy.dump();
 
   const auto source = open_source(source_bytes, open_options(grounding ? *grounding : kNativeGrounding));
-  const std::string report =
-      verify(*source, citations, config ? std::optional<std::string_view>(*config) : std::nullopt, options);
+  const std::optional<std::string> crop_pdf = read_crop_source_pdf(args, *source);
+  const std::string report = verify(*source, citations, config ? std::optional<std::string_view>(*config) : std::nullopt,
+                                    with_crop_refs(args, options));
+  write_verify_crops(args, *source, report, crop_pdf);
 
   const bool fail_on_ungrounded = args.flag("--fail-on-ungrounded");
   const bool ungrounded = fail_on_ungrounded && !all_evidence_grounded(report);
@@ -151,6 +155,8 @@ const ProgramSpec& program_spec() {
                   {"--fail-on-ungrounded", "", false, {}, "Exit 1 when not all evidence is grounded."},
                   {"--statement", "", false, {}, "Wrap the report in an in-toto Statement."},
                   {"--out", "FILE", false, {}, "Write the output atomically to FILE instead of stdout."},
+                  verify_crop_options()[0],
+                  verify_crop_options()[1],
               },
               run_verify,
           },
@@ -208,6 +214,7 @@ const ProgramSpec& program_spec() {
               {{"--policy", "NAME|FILE", false, {}, "strict, default, permissive or a policy JSON file."}},
               run_explain,
           },
+          crop_element_command(),
       },
   };
   return spec;

@@ -24,6 +24,7 @@ struct VerifyOptions {
   std::string subject_name = "document.json";
   ClaimValidation claim_validation = ClaimValidation::strict;
   std::optional<match::Policy> policy;  // --policy: overrides the config's choice
+  bool crop_refs = false;               // verify --crop-dir (core/crop_descriptor.hpp)
 };
 
 // A policy file travels inside the options as a string whose scalars U+0000..U+00FF are its
@@ -67,6 +68,7 @@ VerifyOptions read_verify_options(std::string_view bytes) {
     }
   }
   options.policy = read_policy_option(reader);
+  options.crop_refs = reader.optional_bool("crop_refs").value_or(false);
   reader.finish();
   return options;
 }
@@ -122,6 +124,14 @@ std::string verify(const Source& source, std::string_view citations, std::option
     config.use_policy(*options.policy);
   } else if (!config_bytes) {
     config.use_policy(*match::preset_policy("default"));
+  }
+  if (options.crop_refs) {
+    // Crop refs are named after the document fingerprint (CONTRACTS §2.11).
+    if (!source.fingerprint) {
+      throw EthosError("internal_error", find_error_code("internal_error")->default_message,
+                       {{"reason", "descriptor_without_fingerprint"}});
+    }
+    config.crop_refs = true;
   }
   const CitationSet set = load_citations(citations, config.max_checks, options.claim_validation);
   const Verdicts verdicts = verify_claims(source, set, config);
