@@ -464,3 +464,39 @@ def test_crop_element_rejects_degenerate_and_off_page_bboxes(workspace: dict[str
         assert label in error["message"]
         envelopes.append(error)
     assert envelopes[0] == envelopes[1]
+
+
+def test_colliding_crop_refs_with_different_content_are_an_internal_error(workspace: dict[str, Any]) -> None:
+    ws = workspace
+    with ethos_py.Document.open(ws["doc"]) as document:
+        report = json.loads(document.verify_json(ws["citations"], crop_refs=True))
+    first = report["checks"][0]
+    # The same check twice is the same logical ref with the same content: one descriptor.
+    twice = dict(report, checks=[first, first])
+    assert len(json.loads(crop_descriptors_json(ws["doc"], twice))) == 1
+    # The same ref for different rectangles breaks the invariant the ref stands for.
+    moved = json.loads(json.dumps(first))
+    moved["evidence"]["bbox"] = [0, 0, 100, 100]
+    with pytest.raises(ethos_py.EthosError) as raised:
+        crop_descriptors_json(ws["doc"], dict(report, checks=[first, moved]))
+    assert raised.value.code == "internal_error"
+    assert raised.value.details == {"reason": "crop_ref_collision"}
+    # A report of another document is refused.
+    with pytest.raises(ethos_py.EthosError) as mismatch:
+        crop_descriptors_json(ws["doc"], dict(report, document_fingerprint="sha256:" + "3" * 64))
+    assert mismatch.value.code == "source_mismatch"
+
+
+def test_module_crop_element_renders_through_ethos_core(workspace: dict[str, Any]) -> None:
+    ws = workspace
+    element = first_text_element(ws["document"])
+    pdf_fingerprint = "sha256:" + sha256_hex(ws["pdf"].read_bytes())
+    request = write_json(ws["dir"] / "request.json", request_for(ws["document"], element["id"], pdf_fingerprint))
+    crop_dir = ws["dir"] / "module"
+    descriptor = ethos_py.crop_element(ws["doc"], request, crop_source_pdf=ws["pdf"], crop_dir=crop_dir)
+    assert descriptor["rendering_status"] == "rendered"
+    assert sorted(files_of(crop_dir)) == sorted([descriptor["crop_ref"], descriptor["rendered_ref"]])
+    via_program = ethos_py.crop_element(
+        ws["doc"], request, ethos_bin=harness.ethos_core_binary(), crop_source_pdf=ws["pdf"], crop_dir=crop_dir
+    )
+    assert via_program == descriptor
