@@ -69,6 +69,7 @@ if TYPE_CHECKING:
     from .artifacts import rag_chunks, rag_chunks_jsonl, security_report, security_report_json
     from .proof import proof_summary, summary_text
     from .evidence_anchor import anchor, anchor_json
+    from .crops import crop_descriptors, crop_element
 
 try:
     __version__ = _distribution_version("ethos-py")
@@ -88,6 +89,8 @@ _NATIVE_NAMES = {
     "anchor": "evidence_anchor",
     "anchor_json": "evidence_anchor",
     "verify_batch": "document",
+    "crop_element": "crops",
+    "crop_descriptors": "crops",
 }
 
 __all__ = [
@@ -141,6 +144,8 @@ __all__ = [
     "summary_text",
     "verify",
     "verify_batch",
+    "crop_element",
+    "crop_descriptors",
 ]
 
 

@@ -165,6 +165,42 @@ def ethos(ctx: click.Context) -> None:
 
 
 _POLICY_PRESETS = ("strict", "default", "permissive")
+_CROP_DIR_HELP = "Write a crop descriptor for every check with evidence into DIR (created if missing)."
+_CROP_SOURCE_PDF_HELP = (
+    "The source PDF: also render each crop as a PNG with the cited characters highlighted (needs --crop-dir)."
+)
+
+
+def _verify_core_arguments(
+    source: str,
+    citations: str,
+    grounding: str | None,
+    config: str | None,
+    policy: str | None,
+    output_format: str,
+    fail_on_ungrounded: bool,
+    statement: bool,
+    out: str | None,
+    crop_dir: str | None,
+    crop_source_pdf: str | None,
+) -> list[str]:
+    """The ethos-core argv of a verify with crops: the same options, values unchecked."""
+    arguments = ["verify", "--citations", citations, "--format", output_format]
+    for flag, value in (
+        ("--grounding", grounding),
+        ("--config", config),
+        ("--policy", policy),
+        ("--out", out),
+        ("--crop-dir", crop_dir),
+        ("--crop-source-pdf", crop_source_pdf),
+    ):
+        if value is not None:
+            arguments += [flag, value]
+    if fail_on_ungrounded:
+        arguments.append("--fail-on-ungrounded")
+    if statement:
+        arguments.append("--statement")
+    return [*arguments, "--", source]
 _POLICY_HELP = "Matching policy: strict, default, permissive or a policy JSON file (docs/matching.md)."
 
 
@@ -180,6 +216,8 @@ _POLICY_HELP = "Matching policy: strict, default, permissive or a policy JSON fi
 @click.option("--fail-on-ungrounded", is_flag=True, help="Exit 1 when not all evidence is grounded.")
 @click.option("--statement", is_flag=True, help="Wrap the report in an in-toto Statement.")
 @click.option("--out", metavar="FILE", default=None, help="Write the output atomically to FILE instead of stdout.")
+@click.option("--crop-dir", metavar="DIR", default=None, help=_CROP_DIR_HELP)
+@click.option("--crop-source-pdf", metavar="PDF", default=None, help=_CROP_SOURCE_PDF_HELP)
 @click.pass_context
 def verify_command(
     ctx: click.Context,
@@ -192,6 +230,8 @@ def verify_command(
     fail_on_ungrounded: bool,
     statement: bool,
     out: str | None,
+    crop_dir: str | None = None,
+    crop_source_pdf: str | None = None,
 ) -> int:
     """Verify the citations in --citations against SOURCE and write the verification report.
 
@@ -204,6 +244,14 @@ def verify_command(
     from .document import Document
 
     _reject_extra_args(ctx)
+    if crop_dir is not None or crop_source_pdf is not None:
+        # Crops are written (and rendered) by ethos-core, like PDF parsing (docs/cli.md §3.8).
+        return _run_core(
+            _verify_core_arguments(
+                source, citations, grounding, config, policy, output_format, fail_on_ungrounded, statement, out,
+                crop_dir, crop_source_pdf,
+            )
+        )
     # Argument-level checks finish before any file is touched (docs/cli.md §5.2).
     subject_name = _subject_name(source) if statement else None
     source_bytes = _read(source, "SOURCE")
@@ -233,7 +281,7 @@ def verify_command(
 # validator and a bad value gets the same envelope from `ethos` and from `ethos-core`.
 _PARSE_VALUE_OPTIONS = (
     ("--pages", "SPEC", "Pages to parse, 1-based: N, N-M or N- joined by commas (e.g. 1-3,7,10-). Default: all."),
-    ("--password", "P", "Password of an encrypted PDF."),
+    ("--password", "P", "Password of an encrypted PDF (or use --password-file / $ETHOS_PDF_PASSWORD)."),
     ("--max-file-bytes", "N", "Largest accepted PDF in bytes (default 268435456 = 256 MiB); exit 7 above it."),
     ("--max-pages", "N", "Most pages the PDF may have (default 5000); exit 6 above it."),
     ("--max-parse-ms", "N", "Wall-time limit of the parse in ms (default 120000); exit 10 when reached."),
@@ -241,6 +289,7 @@ _PARSE_VALUE_OPTIONS = (
     ("--workers", "N", "Parse worker processes (default: by page count and cores). Never changes the output."),
     ("--cache-dir", "DIR", "Parse cache directory (default $ETHOS_CACHE_DIR, else ~/.cache/ethos/documents)."),
     ("--pdfium-library", "PATH", "The PDFium library to load (default: the one in pypdfium2's wheel)."),
+    ("--password-file", "FILE", "Read the password of an encrypted PDF from FILE (one trailing newline dropped)."),
 )
 _PARSE_EXIT_CODES = """\b
 Exit codes: 0 success; 2 invalid arguments or unreadable files;
@@ -262,18 +311,30 @@ def _parse_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _parse_arguments(options: dict[str, Any]) -> list[str]:
-    """The ethos-core flags for the parse options the user gave, in the table's order."""
+    """The ethos-core flags for the parse options the user gave, in the table's order.
+
+    A --password goes to ethos-core in its environment (_password_environment), not on its
+    command line, unless --password-file is given too (then ethos-core rejects the pair)."""
     arguments: list[str] = []
+    hide_password = options.get("password_file") is None
     for flag, _metavar, _help in _PARSE_VALUE_OPTIONS:
         value = options.get(flag.lstrip("-").replace("-", "_"))
-        if value is not None:
+        if value is not None and not (flag == "--password" and hide_password):
             arguments += [flag, value]
     if options.get("no_cache"):
         arguments.append("--no-cache")
     return arguments
 
 
-def _run_core(arguments: Sequence[str]) -> int:
+def _password_environment(options: dict[str, Any]) -> dict[str, str]:
+    """ETHOS_PDF_PASSWORD for ethos-core when --password was given (see _parse_arguments)."""
+    password = options.get("password")
+    if password is None or options.get("password_file") is not None:
+        return {}
+    return {"ETHOS_PDF_PASSWORD": password}
+
+
+def _run_core(arguments: Sequence[str], environment: dict[str, str] | None = None) -> int:
     """Runs ethos-core with ``arguments``; its stdout, stderr and exit code become ours, unchanged."""
     from ._locate import find_core_binary
     from ._pdfium import parse_environment
@@ -286,7 +347,7 @@ def _run_core(arguments: Sequence[str]) -> int:
             [os.fspath(binary), *arguments],
             stdin=subprocess.DEVNULL,
             capture_output=True,
-            env=parse_environment(),
+            env=parse_environment(environment),
             check=False,
         )
     except OSError as error:
@@ -344,7 +405,7 @@ def doc_parse_command(ctx: click.Context, /, pdf: str, output_format: str | None
     if out is not None:
         arguments += ["--out", out]
     # "--" keeps a PDF path that starts with "-" from being read as an option.
-    return _run_core([*arguments, "--", pdf])
+    return _run_core([*arguments, "--", pdf], _password_environment(options))
 
 
 @ethos.group("rag", cls=_EthosGroup, invoke_without_command=True, context_settings=_CONTEXT, short_help="Retrieval helpers.")
@@ -459,12 +520,54 @@ def fingerprint_command(ctx: click.Context, /, doc: str, **options: Any) -> int:
     parse_arguments = _parse_arguments(options)
     # With parse options ethos-core decides even for a JSON DOC, so both commands judge them alike.
     if parse_arguments or _looks_like_pdf(doc):
-        return _run_core(["fingerprint", *parse_arguments, "--", doc])
+        return _run_core(["fingerprint", *parse_arguments, "--", doc], _password_environment(options))
     data = _read(doc, "DOC")
     with Document.from_bytes(data) as document:
         description = document.describe_json()
     _write_stdout(description + b"\n")
     return 0
+
+
+@ethos.command(
+    "crop_element",
+    context_settings=_COMMAND_CONTEXT,
+    short_help="Describe (and render) the crop of one document element.",
+)
+@click.argument("doc", metavar="DOC")
+@click.option("--request", metavar="FILE", required=True, help="crop_element request JSON (ethos.crop_element_request.v1).")
+@click.option("--check-id", metavar="ID", default=None, help="Check id the crop is named after (vNNNN, default v0001).")
+@click.option("--crop-source-pdf", metavar="PDF", default=None, help="The document's source PDF: render the crop (needs --crop-dir).")
+@click.option("--crop-dir", metavar="DIR", default=None, help="Also write the descriptor (and PNG) into DIR (created if missing).")
+@click.option("--out", metavar="FILE", default=None, help="Write the descriptor atomically to FILE instead of stdout.")
+@click.pass_context
+def crop_element_command(
+    ctx: click.Context,
+    doc: str,
+    request: str,
+    check_id: str | None,
+    crop_source_pdf: str | None,
+    crop_dir: str | None,
+    out: str | None,
+) -> int:
+    """Print the crop descriptor of the element named by the crop_element request in DOC.
+
+    \b
+    With --crop-source-pdf (the document's own PDF) and --crop-dir the element
+    is rendered as a PNG and the descriptor and PNG are written into DIR. An
+    invalid request (ref drift, fingerprint mismatch, unknown element, a bbox
+    empty or outside its page, a bad check id) exits 2. Runs ethos-core.
+    """
+    _reject_extra_args(ctx)
+    arguments = ["crop_element", "--request", request]
+    for flag, value in (
+        ("--check-id", check_id),
+        ("--crop-source-pdf", crop_source_pdf),
+        ("--crop-dir", crop_dir),
+        ("--out", out),
+    ):
+        if value is not None:
+            arguments += [flag, value]
+    return _run_core([*arguments, "--", doc])
 
 
 def _policy_choice(policy: str | None) -> str | bytes | None:

@@ -147,7 +147,7 @@ class EthosCli:
             "--",
             os.fspath(doc),
         )
-        stdout = self._run(command, timeout=timeout, environment=parse_environment(self.env))
+        stdout = self._run(command, timeout=timeout, environment=parse_environment(options.environment(self.env)))
         result: dict[str, Any] = _load_json(_decode_stdout(stdout, command), command)
         return result
 
@@ -255,7 +255,9 @@ class EthosCli:
             "--",
             os.fspath(input_pdf),
         )
-        return self._run(command, timeout=timeout_seconds, environment=parse_environment(self.env))
+        return self._run(
+            command, timeout=timeout_seconds, environment=parse_environment(parse_options.environment(self.env))
+        )
 
     def explain(self, *, timeout: float | None = 30.0) -> dict[str, Any]:
         """Runs ``explain`` and returns the built-in verification config."""
@@ -373,6 +375,41 @@ class EthosCli:
             command.append("--statement")
         command += ["--", os.fspath(source)]
         return self._run(command, timeout=timeout, accept_exit_1=fail_on_ungrounded)
+
+    def crop_element(
+        self,
+        input_document: PathLike,
+        request: PathLike,
+        *,
+        check_id: str = "v0001",
+        crop_source_pdf: PathLike | None = None,
+        crop_dir: PathLike | None = None,
+        timeout_seconds: float | None = None,
+    ) -> dict[str, Any]:
+        """Runs ``crop_element`` and returns the crop descriptor (CONTRACTS §2.11).
+
+        ``request`` is an ``ethos.crop_element_request.v1`` file. With ``crop_source_pdf`` (the
+        document's own PDF; needs ``crop_dir``) the element is rendered and the descriptor and its
+        PNG are written into ``crop_dir``; ``crop_dir`` alone writes the descriptor there.
+        """
+        if not check_id:
+            raise ValueError("check_id must be non-empty")
+        if crop_source_pdf is not None and crop_dir is None:
+            raise ValueError("crop_source_pdf needs crop_dir")
+        _check_timeout(timeout_seconds)
+        self._require_file(input_document)
+        self._require_file(request)
+        if crop_source_pdf is not None:
+            self._require_file(crop_source_pdf)
+        command = [*self.command_prefix, "crop_element", "--request", os.fspath(request), "--check-id", check_id]
+        if crop_source_pdf is not None:
+            command += ["--crop-source-pdf", os.fspath(crop_source_pdf)]
+        if crop_dir is not None:
+            command += ["--crop-dir", os.fspath(crop_dir)]
+        command += ["--", os.fspath(input_document)]
+        stdout = self._run(command, timeout=timeout_seconds, environment=parse_environment(self.env))
+        result: dict[str, Any] = _load_json(_decode_stdout(stdout, tuple(command)), tuple(command))
+        return result
 
     # -- plumbing ---------------------------------------------------------------------------
 

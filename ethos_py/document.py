@@ -136,6 +136,7 @@ class Document:
         subject_name: str | None = None,
         claim_validation: str = "strict",
         policy: str | bytes | os.PathLike[str] | None = None,
+        crop_refs: bool = False,
     ) -> bytes:
         """Verifies citations and returns the canonical report bytes (no trailing newline).
 
@@ -146,6 +147,8 @@ class Document:
         A "not grounded" verdict is a normal report; invalid input raises ``EthosError``.
         ``policy`` selects the matching policy (docs/matching.md): a preset name (``"strict"``,
         ``"default"``, ``"permissive"``), policy JSON bytes, or a path to a policy file.
+        ``crop_refs=True`` is ``verify --crop-dir``'s report: every evidence names its crop
+        descriptor (``ethos_py.crops.crop_descriptors`` computes them).
         """
         handle = self._live_handle()
         citations_bytes = json_input(citations)
@@ -161,6 +164,8 @@ class Document:
         if claim_validation != "strict":
             options["claim_validation"] = claim_validation
         options.update(policy_options(policy))
+        if crop_refs:
+            options["crop_refs"] = True
         # No options at all is the same call ethos-core makes, so both give the same bytes.
         options_bytes = dumps(options) if options else None
         config_ptr, config_len = (_ffi.ffi.NULL, 0) if config_bytes is None else (config_bytes, len(config_bytes))

@@ -82,14 +82,22 @@ class ParseOptions:
             if value is not None and not os.fspath(value):
                 raise ValueError(f"{name} must be a non-empty path when provided")
 
+    def environment(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
+        """``base`` plus the variables these options pass to ethos-core: the password as
+        ``ETHOS_PDF_PASSWORD`` (docs/cli.md §3.5)."""
+        environment = dict(base or {})
+        if self.password is not None:
+            environment["ETHOS_PDF_PASSWORD"] = self.password
+        return environment
+
     def arguments(self, *, include_format: bool = True) -> list[str]:
         """The flags that follow ``doc parse PDF`` (``fingerprint PDF`` takes them without
         ``--format``) on the ethos-core command line."""
         arguments = ["--format", self.output_format] if include_format else []
         if self.pages is not None:
             arguments += ["--pages", self.pages]
-        if self.password is not None:
-            arguments += ["--password", self.password]
+        # The password never goes on the command line (any user can read a process's argv): it
+        # travels in the child's environment, see environment().
         limits = (
             ("--max-file-bytes", self.max_file_bytes),
             ("--max-pages", self.max_pages),

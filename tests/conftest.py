@@ -41,6 +41,8 @@ SCHEMA_FILES = {
     "grounding-validation": "grounding-validation.schema.json",
     "evidence-anchor-request": "evidence-anchor-request.schema.json",
     "evidence-anchor-report": "evidence-anchor-report.schema.json",
+    "crop-descriptor": "crop-descriptor.schema.json",
+    "crop-element-request": "crop-element-request.schema.json",
 }
 # Schemas whose contract URN is not urn:ethos:schema:<name>:1 (CONTRACTS §2.10 versions it in the URN).
 SCHEMA_URNS = {"llm-citation-output-v2": "urn:ethos:schema:llm-citation-output:2"}

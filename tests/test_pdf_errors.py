@@ -7,6 +7,7 @@ must print the same envelope bytes. Expected codes come from CONTRACTS.md §1.4.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -123,6 +124,41 @@ def test_the_right_password_opens_the_encrypted_pdf(tmp_path: Path) -> None:
     pdf = fx.write_pdf(tmp_path, "encrypted.pdf", fx.encrypted_pdf("s3cret"))
     document = ethos_py.parse_pdf_json(pdf, password="s3cret")
     assert fx.VISIBLE_SENTENCE in fx.all_text(document)
+
+
+def test_the_password_comes_from_a_file_or_the_environment_not_argv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pdf = fx.write_pdf(tmp_path, "encrypted.pdf", fx.encrypted_pdf("s3cret"))
+    secret = tmp_path / "password.txt"
+    secret.write_text("s3cret\n", encoding="utf-8")
+    core = fx.programs()["ethos-core"]
+    outputs = []
+    for program in ("ethos", "ethos-core"):
+        done = fx.run_program([*fx.programs()[program], "doc", "parse", "--no-cache", "--password-file", str(secret), str(pdf)])
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout)
+    # The ethos command hands --password to ethos-core in its environment; the bytes are the same.
+    done = fx.run_program([*fx.programs()["ethos"], "doc", "parse", "--no-cache", "--password", "s3cret", str(pdf)])
+    assert done.returncode == 0, done.stderr
+    outputs.append(done.stdout)
+    monkeypatch.setenv("ETHOS_PDF_PASSWORD", "s3cret")
+    done = fx.run_program([*core, "doc", "parse", "--no-cache", str(pdf)])
+    assert done.returncode == 0, done.stderr
+    outputs.append(done.stdout)
+    assert len(set(outputs)) == 1 and fx.VISIBLE_SENTENCE.encode() in outputs[0]
+    # --password still wins over the environment; a wrong one is refused.
+    done = fx.run_program([*core, "doc", "parse", "--no-cache", "--password", "guess", str(pdf)])
+    assert fx.envelope_code(done.stderr) == "password_protected"
+    # Both --password and --password-file: ambiguous, an argument error on both CLIs.
+    for program in ("ethos", "ethos-core"):
+        done = fx.run_program([*fx.programs()[program], "doc", "parse", "--password", "x", "--password-file", str(secret), str(pdf)])
+        assert done.returncode == 2
+        assert json.loads(done.stderr)["error"]["details"] == {"argument": "--password-file"}
+    missing = fx.run_program([*core, "doc", "parse", "--password-file", str(tmp_path / "nope"), str(pdf)])
+    assert json.loads(missing.stderr)["error"] == {
+        "code": "host_io",
+        "details": {"argument": "--password-file", "reason": "not_found"},
+        "message": json.loads(missing.stderr)["error"]["message"],
+    }
 
 
 def test_limits_at_the_boundary_are_accepted(tmp_path: Path) -> None:

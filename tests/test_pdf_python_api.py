@@ -18,7 +18,8 @@ from ethos_py.pdf import ParseOptions
 _RECORDER = """#!{python}
 import json, os, sys
 with open(os.environ["RECORD_TO"], "w") as handle:
-    json.dump({{"argv": sys.argv[1:], "pdfium": os.environ.get("{env}")}}, handle)
+    json.dump({{"argv": sys.argv[1:], "pdfium": os.environ.get("{env}"),
+               "password": os.environ.get("ETHOS_PDF_PASSWORD")}}, handle)
 sys.stdout.write(os.environ.get("REPLY", "{{}}\\n"))
 """
 
@@ -52,10 +53,13 @@ def test_options_become_flags_in_one_fixed_order() -> None:
         pdfium_library="lib.so",
     )
     assert options.arguments() == [
-        "--format", "markdown", "--pages", "1-3,7", "--password", "pw", "--max-file-bytes", "1000",
+        "--format", "markdown", "--pages", "1-3,7", "--max-file-bytes", "1000",
         "--max-pages", "9", "--max-parse-ms", "500", "--max-memory-mib", "64", "--workers", "2",
         "--cache-dir", "cache", "--no-cache", "--pdfium-library", "lib.so",
     ]  # fmt: skip
+    # The password travels in the child's environment, never on its command line.
+    assert options.environment({"A": "b"}) == {"A": "b", "ETHOS_PDF_PASSWORD": "pw"}
+    assert ParseOptions().environment() == {}
     assert ParseOptions().arguments() == ["--format", "json"]
     assert ParseOptions().arguments(include_format=False) == []
 
@@ -135,7 +139,8 @@ def test_fingerprint_of_a_pdf_passes_parse_options_without_format(recorder: tupl
     pdf = tmp_path / "a.pdf"
     pdf.write_bytes(b"%PDF-1.7\n")
     EthosCli(program, env={"RECORD_TO": os.fspath(record)}).fingerprint(pdf, password="pw")
-    assert _recorded(record)["argv"] == ["fingerprint", "--password", "pw", "--", os.fspath(pdf)]
+    assert _recorded(record)["argv"] == ["fingerprint", "--", os.fspath(pdf)]
+    assert _recorded(record)["password"] == "pw"
 
 
 @pytest.mark.parametrize(

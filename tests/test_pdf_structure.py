@@ -91,10 +91,40 @@ def test_headings_have_levels_and_bullets_are_list_items(tmp_path: Path) -> None
     document = _parse(tmp_path, "headings.pdf", fx.headings_and_list_pdf())
     headings = {e["text"]: e.get("heading_level") for e in document["payload"]["elements"] if e["type"] == "heading"}
     assert set(headings) == {"Project Status", "1. Scope of work"}
-    assert all(isinstance(level, int) and 1 <= level <= 9 for level in headings.values())
+    # Levels follow the heading font sizes: the 20 pt title above the 14 pt (numbered) section.
+    assert headings == {"Project Status": 1, "1. Scope of work": 2}
     items = fx.element_texts(document, "list_item")
     assert [item.lstrip("\u2022 ").strip() for item in items] == ["Survey the site", "Draft the plan", "Review the budget"]
     assert "The team agreed" in " ".join(fx.element_texts(document, "text_block"))
+
+
+def test_heading_levels_follow_distinct_sizes_then_section_depth(tmp_path: Path) -> None:
+    def draw(canvas: Any) -> None:
+        for y, font, size, text in (
+            (740, fx.BOLD_FONT, 22, "Annual Report"),
+            (700, fx.BOLD_FONT, 16, "Overview"),
+            (676, fx.BODY_FONT, 11, "The year brought steady growth across every region we serve."),
+            (640, fx.BOLD_FONT, 16, "2 Results"),
+            (616, fx.BODY_FONT, 11, "Revenue rose while costs stayed flat for the third year running."),
+            (580, fx.BOLD_FONT, 13, "2.1 Revenue by region"),
+            (556, fx.BODY_FONT, 11, "The north grew fastest, followed by the coastal markets."),
+            (520, fx.BOLD_FONT, 16, "2.1 Costs in detail"),
+            (496, fx.BODY_FONT, 11, "Costs were held by renegotiating the largest supply contracts."),
+        ):
+            canvas.setFont(font, size)
+            canvas.drawString(72, y, text)
+
+    document = _parse(tmp_path, "levels.pdf", fx._draw([draw]))
+    headings = {e["text"]: e.get("heading_level") for e in document["payload"]["elements"] if e["type"] == "heading"}
+    # 22 pt -> 1; 16 pt unnumbered and depth-1 numbered are peers -> 2; 16 pt depth 2 -> 3;
+    # 13 pt -> 4 (one level per distinct size and depth, largest first).
+    assert headings == {
+        "Annual Report": 1,
+        "Overview": 2,
+        "2 Results": 2,
+        "2.1 Costs in detail": 3,
+        "2.1 Revenue by region": 4,
+    }
 
 
 def test_a_line_end_hyphen_is_kept_and_recorded(tmp_path: Path) -> None:

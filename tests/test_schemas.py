@@ -41,6 +41,8 @@ EXAMPLES = {
     "grounding-validation.example.json": "grounding-validation",
     "evidence-anchor-request.example.json": "evidence-anchor-request",
     "evidence-anchor-report.example.json": "evidence-anchor-report",
+    "crop-descriptor.example.json": "crop-descriptor",
+    "crop-element-request.example.json": "crop-element-request",
 }
 # Free-form objects the contracts leave open (no properties are listed for them).
 FREE_OBJECTS = {"diagnostics", "details", "predicate", "policy", "fragments", "summary"}

@@ -11,6 +11,7 @@
 #include "core/api.hpp"
 #include "core/chunk_export.hpp"
 #include "core/security_report.hpp"
+#include "crop_command.hpp"
 #include "host_io.hpp"
 #include "json/sha256.hpp"
 #include "parse_command.hpp"
@@ -21,7 +22,6 @@
 namespace ethos::cli {
 namespace {
 
-constexpr std::string_view kNativeGrounding = "ethos-native";
 
 std::string basename_of(const std::string& path) {
   std::size_t slash = path.rfind('/');
@@ -88,6 +88,7 @@ int run_verify(const ParsedArgs& args) {
   // Argument-level checks finish before any file is touched (docs/cli.md §5.2).
   const std::string* grounding = args.value("--grounding");
   std::string options = args.flag("--statement") ? statement_options(source_path, nlohmann::json::object()) : std::string();
+  check_verify_crop_arguments(args);
 
   const std::string source_bytes = read_input_file(source_path, "SOURCE");
   const std::string citations = read_input_file(*args.value("--citations"), "--citations");
@@ -98,8 +99,10 @@ int run_verify(const ParsedArgs& args) {
 
   // Without --grounding the core chooses: Grounding JSON by its artifact_type, else native.
   const auto source = open_source(source_bytes, grounding ? open_options(*grounding) : std::string());
-  const std::string report =
-      verify(*source, citations, config ? std::optional<std::string_view>(*config) : std::nullopt, options);
+  const std::optional<std::string> crop_pdf = read_crop_source_pdf(args, *source);
+  const std::string report = verify(*source, citations, config ? std::optional<std::string_view>(*config) : std::nullopt,
+                                    with_crop_refs(args, options));
+  write_verify_crops(args, *source, report, crop_pdf);
 
   const bool fail_on_ungrounded = args.flag("--fail-on-ungrounded");
   const bool ungrounded = fail_on_ungrounded && !all_evidence_grounded(report);
@@ -185,6 +188,8 @@ const ProgramSpec& program_spec() {
                   {"--fail-on-ungrounded", "", false, {}, "Exit 1 when not all evidence is grounded."},
                   {"--statement", "", false, {}, "Wrap the report in an in-toto Statement."},
                   {"--out", "FILE", false, {}, "Write the output atomically to FILE instead of stdout."},
+                  verify_crop_options()[0],
+                  verify_crop_options()[1],
               },
               run_verify,
           },
@@ -268,6 +273,7 @@ const ProgramSpec& program_spec() {
           },
           evidence_anchor_command(),
           verify_batch_command(),
+          crop_element_command(),
       },
   };
   return spec;

@@ -356,6 +356,7 @@ std::vector<std::string> supervise_parse(const ParseJob& job) {
   base.password = job.password;
   base.library_path = job.library_path;
   base.memory_limit_bytes = job.limits.max_memory_mib << 20;
+  base.render = job.render;
 
   // Phase 1: a probe learns the page count (and meets every load error) before pages are split.
   // It then stays on as the first worker, so a small document loads PDFium only once.

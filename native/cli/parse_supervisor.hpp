@@ -29,6 +29,8 @@ struct ParseReport {
   nlohmann::json failure;         // set when a worker failed or was killed: what is known of it
 };
 
+struct CropRenderJob;  // crop_render.hpp
+
 struct ParseJob {
   std::string_view pdf;
   const std::string* password = nullptr;
@@ -36,6 +38,9 @@ struct ParseJob {
   PageSelection selection;
   ParseLimits limits;
   ParseReport* report = nullptr;  // filled when given
+  // Set: the workers render these crops instead of laying pages out, and each page's result is
+  // its PNGs (crop_render.hpp) — the same processes and limits serve both.
+  const CropRenderJob* render = nullptr;
 };
 
 // Workers for `pages` selected pages: `requested` when positive, else min(available cores,

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "crop_render.hpp"
 #include "json/c14n.hpp"
 #include "parse_frames.hpp"
 #include "pdf/layout.hpp"
@@ -126,8 +127,9 @@ void work(int fd, const WorkerTask& task) {
     ::close(task.command_fd);
   }
   for (int page : task.probe ? received : task.pages) {
-    const pdf::RawPage raw = pdf::extract_page(api, document.handle(), page);
-    const std::string encoded = pdf::encode_page_layout(pdf::layout_page(raw));
+    const std::string encoded = task.render != nullptr
+                                    ? render_page_crops(api, document.handle(), page, *task.render)
+                                    : pdf::encode_page_layout(pdf::layout_page(pdf::extract_page(api, document.handle(), page)));
     if (!send(fd, FrameType::kPage, static_cast<std::uint32_t>(page), encoded)) return;
   }
 }

@@ -8,6 +8,8 @@
 
 namespace ethos::cli {
 
+struct CropRenderJob;  // crop_render.hpp
+
 struct WorkerTask {
   std::string_view pdf;                  // the PDF bytes (shared with the parent by fork)
   const std::string* password = nullptr;
@@ -16,6 +18,7 @@ struct WorkerTask {
   int command_fd = -1;                   // the probe's channel: encode_page_list bytes, then EOF
   std::vector<int> pages;                // 0-based pages to lay out, ascending
   std::uint64_t memory_limit_bytes = 0;  // the RLIMIT_DATA backstop is derived from it
+  const CropRenderJob* render = nullptr;  // set: render these crops instead of laying pages out
 };
 
 // The probe's work order: a little-endian u32 count, then that many u32 0-based page indices.

@@ -142,6 +142,21 @@ int ethos_anchor(const ethos_document *document, const char *request, size_t req
 int ethos_verify_batch(const ethos_document *document, const char *ndjson, size_t ndjson_len,
                        const char *config, size_t config_len, const char *options_json,
                        size_t options_len, char **out_reports);
+/*
+ * Crop descriptors (ethos.crop_descriptor.v1, descriptor_only) of every check with evidence in a
+ * report or Statement produced with options {"crop_refs": true} against this document, as a
+ * canonical JSON array in check order. Rendering is ethos-core's (`verify --crop-source-pdf`).
+ */
+int ethos_crop_descriptors(const ethos_document *document, const char *report, size_t report_len,
+                           char **out_json);
+
+/*
+ * The crop descriptor (canonical JSON) of a crop_element request (ethos.crop_element_request.v1)
+ * under check_id (vNNNN). A request whose rendering is "rendered" is invalid here: rendering is
+ * ethos-core's (`crop_element --crop-source-pdf`).
+ */
+int ethos_crop_element(const ethos_document *document, const char *request, size_t request_len,
+                       const char *check_id, size_t check_id_len, char **out_json);
 /* END CDEF */
 
 #ifdef __cplusplus

@@ -10,6 +10,7 @@
 #include "core/chunk_export.hpp"
 #include "core/security_report.hpp"
 #include "core/release_decision.hpp"
+#include "core/crop_descriptor.hpp"
 #include "core/source.hpp"
 #include "json/strict_json.hpp"
 #include "sources/grounding_json.hpp"
@@ -134,6 +135,26 @@ ETHOS_EXPORT int ethos_security_report(const char* document, size_t document_len
   return guarded(out_json, [&] {
     if (document == nullptr) throw null_argument("document");
     *out_json = to_c_string(ethos::security_report_json(view(document, document_len)));
+  });
+}
+
+ETHOS_EXPORT int ethos_crop_descriptors(const ethos_document* document, const char* report, size_t report_len,
+                                        char** out_json) {
+  return guarded(out_json, [&] {
+    if (document == nullptr) throw null_argument("document");
+    if (report == nullptr) throw null_argument("report");
+    *out_json = to_c_string(ethos::crop_descriptors_json(*document->source, view(report, report_len)));
+  });
+}
+
+ETHOS_EXPORT int ethos_crop_element(const ethos_document* document, const char* request, size_t request_len,
+                                    const char* check_id, size_t check_id_len, char** out_json) {
+  return guarded(out_json, [&] {
+    if (document == nullptr) throw null_argument("document");
+    if (request == nullptr) throw null_argument("request");
+    if (check_id == nullptr) throw null_argument("check_id");
+    *out_json = to_c_string(ethos::crop_element_descriptor(*document->source, view(request, request_len),
+                                                           view(check_id, check_id_len)));
   });
 }
 

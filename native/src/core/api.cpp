@@ -26,6 +26,7 @@ struct VerifyOptions {
   std::string subject_name = "document.json";
   ClaimValidation claim_validation = ClaimValidation::strict;
   std::optional<match::Policy> policy;  // --policy: overrides the config's choice
+  bool crop_refs = false;               // verify --crop-dir (core/crop_descriptor.hpp)
 };
 
 // A policy file travels inside the options as a string whose scalars U+0000..U+00FF are its
@@ -70,6 +71,7 @@ VerifyOptions read_verify_options(std::string_view bytes, bool batch = false) {
     }
   }
   options.policy = read_policy_option(reader);
+  options.crop_refs = reader.optional_bool("crop_refs").value_or(false);
   reader.finish();
   return options;
 }
@@ -131,7 +133,15 @@ VerificationConfig config_for(std::optional<std::string_view> config_bytes, cons
 std::string verify(const Source& source, std::string_view citations, std::optional<std::string_view> config_bytes,
                    std::string_view options_json) {
   const VerifyOptions options = read_verify_options(options_json);
-  const VerificationConfig config = config_for(config_bytes, options);
+  VerificationConfig config = config_for(config_bytes, options);
+  if (options.crop_refs) {
+    // Crop refs are named after the document fingerprint (CONTRACTS §2.11).
+    if (!source.fingerprint) {
+      throw EthosError("internal_error", find_error_code("internal_error")->default_message,
+                       {{"reason", "descriptor_without_fingerprint"}});
+    }
+    config.crop_refs = true;
+  }
   const CitationSet set = load_citations(citations, config.max_checks, options.claim_validation);
   const Verdicts verdicts = verify_claims(source, set, config);
   return write_report(source, set, config, verdicts,

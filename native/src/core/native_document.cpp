@@ -427,6 +427,7 @@ std::shared_ptr<Source> load_native_document(std::string_view bytes) {
   }
   source->representation_sha256 = hashes.representation;
   source->fingerprint = declared.fingerprint;
+  source->source_fingerprint = declared.source_fingerprint;
   source->capabilities.spans = true;
   source->capabilities.char_offsets = true;
   source->capabilities.tables = true;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <set>
 
+#include "core/crop_descriptor.hpp"
 #include "core/match_boxes.hpp"
 #include "core/match_detail.hpp"
 #include "json/canonical_writer.hpp"
@@ -26,7 +27,7 @@ std::vector<std::string> capability_limits(const Source& source, const Verificat
   if (!caps.tables && config.allows_kind("table_cell")) limits.push_back("missing_tables");
   if (config.require_fingerprint_match && !source.fingerprint) limits.push_back("missing_fingerprint");
   if (caps.coordinate_origin == "unknown") limits.push_back("unknown_coordinate_origin");
-  if (config.include_crops && !caps.crop_support) limits.push_back("missing_crop_support");
+  if (config.include_crops && !caps.crop_support && !config.crop_refs) limits.push_back("missing_crop_support");
   if (config.hardening.include_provenance && !caps.structure) limits.push_back("missing_structure");
   return limits;
 }
@@ -145,6 +146,18 @@ void write_match(CanonicalWriter& out, const Source& source, const CheckResult& 
   out.end_object();
 }
 
+std::string id_of(std::size_t index) {
+  char id[24];
+  std::snprintf(id, sizeof id, "v%04zu", index + 1);
+  return id;
+}
+
+// Under verify --crop-dir the run produces crops, whatever the source declares.
+nlohmann::json crop_capabilities(Capabilities caps) {
+  caps.crop_support = true;
+  return caps.to_json();
+}
+
 // Keys in canonical order: claim, context_echo, evidence, evidence_tier, id, match, match_method,
 // nearest_match, provenance, reason, resolved_element_ids, semantic_unverified, status, warnings.
 void write_check(CanonicalWriter& out, const Source& source, const Claim& claim, const CheckResult& check,
@@ -163,6 +176,9 @@ void write_check(CanonicalWriter& out, const Source& source, const Claim& claim,
     if (target.bbox) {
       out.key("bbox");
       write_bbox(out, *target.bbox);
+    }
+    if (config.crop_refs && source.page_by_id(std::string(target.page)) != nullptr) {
+      out.member("crop_ref", crop_ref_for(id_of(index), *source.fingerprint, target.page));
     }
     if (!target.page.empty()) out.member("page", target.page);  // page-less sources have none
     if (config.include_text && target.text) out.member("text", *target.text);
@@ -266,7 +282,7 @@ void write_bare_report(CanonicalWriter& out, const Source& source, const Citatio
   out.key("grounding");
   out.begin_object();
   out.key("capabilities");
-  out.value(source.capabilities.to_json());
+  out.value(config.crop_refs ? crop_capabilities(source.capabilities) : source.capabilities.to_json());
   out.key("parser");
   out.value(source.parser.to_json());
   out.end_object();

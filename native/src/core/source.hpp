@@ -91,6 +91,7 @@ class Source {
   ParserIdentity parser;
   Capabilities capabilities;
   std::optional<std::string> fingerprint; // "sha256:..." when the source declares one
+  std::optional<std::string> source_fingerprint;  // "sha256:..." of the parsed file (PDF), when known
   std::vector<Page> pages;
   std::vector<Element> elements;          // reading order = array order
   std::vector<Span> spans;

@@ -75,19 +75,24 @@ void validate(const std::vector<PageLayout>& pages) {
   }
 }
 
-// Headings without a section number get a level from their font size, ranked over the whole
-// document (largest = 1), so the level never depends on how pages were split across workers.
+// Heading levels follow the distinct heading font sizes of the whole document (largest = 1), so a
+// 20 pt title sits above its 14 pt sections whether or not they are numbered; among headings of
+// one size a section number's depth (2.1 -> 2; unnumbered counts as 1) orders them further. Each
+// distinct (size, depth) pair is one level, capped at 9. Ranked over the whole document, so the
+// level never depends on how pages were split across workers.
 void assign_heading_levels(std::vector<PageLayout>& pages) {
-  std::set<std::int64_t, std::greater<>> sizes;
+  using Key = std::pair<std::int64_t, std::int64_t>;  // (-font size, depth): larger sizes first
+  auto key_of = [](const LayoutElement& e) { return Key{-e.font_size_q, std::max<std::int64_t>(1, e.heading_level)}; };
+  std::set<Key> keys;
   for (const PageLayout& page : pages) {
     for (const LayoutElement& e : page.elements) {
-      if (e.type == "heading" && e.heading_level == 0) sizes.insert(e.font_size_q);
+      if (e.type == "heading") keys.insert(key_of(e));
     }
   }
   for (PageLayout& page : pages) {
     for (LayoutElement& e : page.elements) {
-      if (e.type != "heading" || e.heading_level != 0) continue;
-      const auto rank = std::distance(sizes.begin(), sizes.find(e.font_size_q));
+      if (e.type != "heading") continue;
+      const auto rank = std::distance(keys.begin(), keys.find(key_of(e)));
       e.heading_level = std::min<std::int64_t>(9, rank + 1);
     }
   }

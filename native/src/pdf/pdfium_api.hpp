@@ -17,6 +17,7 @@ struct PathSegment;
 struct Annotation;
 struct Link;
 struct Action;
+struct Bitmap;
 
 using Bool = int;  // FPDF_BOOL
 
@@ -61,6 +62,7 @@ constexpr int kSegmentMoveTo = 2;
 constexpr int kFillModeNone = 0;
 constexpr unsigned long kActionUri = 3;
 constexpr int kAnnotLink = 2;
+constexpr int kRenderAnnotations = 0x01;  // FPDF_ANNOT: draw annotations as the page shows them
 
 // Every PDFium function we call. Each member is named after its C symbol; pdfium_library.cpp
 // resolves them all or refuses to load.
@@ -128,6 +130,14 @@ struct Api {
   Action* (*FPDFLink_GetAction)(Link*);
   unsigned long (*FPDFAction_GetType)(Action*);
   unsigned long (*FPDFAction_GetURIPath)(Document*, Action*, void*, unsigned long);
+
+  // Rendering (crops, pdfium_render.cpp). A bitmap without alpha is 4 bytes per pixel, BGRx.
+  Bitmap* (*FPDFBitmap_Create)(int, int, int);
+  Bool (*FPDFBitmap_FillRect)(Bitmap*, int, int, int, int, unsigned long);
+  void* (*FPDFBitmap_GetBuffer)(Bitmap*);
+  int (*FPDFBitmap_GetStride)(Bitmap*);
+  void (*FPDFBitmap_Destroy)(Bitmap*);
+  void (*FPDF_RenderPageBitmap)(Bitmap*, Page*, int, int, int, int, int, int);
 };
 
 }  // namespace ethos::pdf::pdfium

@@ -35,7 +35,9 @@ namespace {
   X(FPDFPath_GetDrawMode) X(FPDFPathSegment_GetPoint) X(FPDFPathSegment_GetType)                      \
   X(FPDFPathSegment_GetClose) X(FPDFPage_GetAnnotCount) X(FPDFPage_GetAnnot) X(FPDFPage_CloseAnnot)   \
   X(FPDFAnnot_GetSubtype) X(FPDFAnnot_GetRect) X(FPDFAnnot_GetLink) X(FPDFLink_GetAction)             \
-  X(FPDFAction_GetType) X(FPDFAction_GetURIPath)
+  X(FPDFAction_GetType) X(FPDFAction_GetURIPath) \
+  X(FPDFBitmap_Create) X(FPDFBitmap_FillRect) X(FPDFBitmap_GetBuffer) X(FPDFBitmap_GetStride) \
+  X(FPDFBitmap_Destroy) X(FPDF_RenderPageBitmap)
 
 #define ETHOS_COUNT_SYMBOL(name) +1
 constexpr std::size_t kSymbolCount = 0 ETHOS_PDFIUM_SYMBOLS(ETHOS_COUNT_SYMBOL);

@@ -1,0 +1,112 @@
+"""crops - crop descriptors (CONTRACTS §2.11) in process, and rendered crops through ethos-core.
+
+Descriptors are pure data, computed by the core from a loaded document: ``crop_descriptors`` for a
+report made with crop refs, ``crop_element`` for an ``ethos.crop_element_request.v1``. Rendering a
+PNG needs PDFium, which never runs in the calling process: with ``crop_source_pdf`` (or
+``crop_dir``) ``crop_element`` runs ``ethos-core crop_element`` instead, exactly like the CLIs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from ._host_io import read_input_file
+from .cli_wrapper import EthosCli
+
+__all__ = ["crop_descriptors", "crop_descriptors_json", "crop_element", "crop_element_json"]
+
+#: A path (``str`` or ``os.PathLike``) or the file's bytes.
+Input = str | os.PathLike[str] | bytes | bytearray | memoryview
+
+
+def _bytes(value: Input | str) -> bytes:
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    return read_input_file(value)
+
+
+def _open(document: Input) -> Any:
+    from .document import Document
+
+    return Document.from_bytes(_bytes(document))
+
+
+def crop_descriptors_json(document: Input, report: bytes | str | Mapping[str, Any]) -> bytes:
+    """The descriptors (``descriptor_only``) of every check with evidence in ``report``, as the
+    canonical JSON array the core writes, in check order.
+
+    ``report`` (bytes, a JSON string or a dict) must come from a verify against ``document`` with
+    crop refs (``Document.verify_json(..., crop_refs=True)`` or ``verify --crop-dir``); the
+    descriptors are the files ``verify --crop-dir`` writes, without their trailing newline.
+    """
+    if isinstance(report, Mapping):
+        data = json.dumps(report, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
+    elif isinstance(report, str):
+        data = report.encode()
+    else:
+        data = bytes(report)
+    from . import _ffi  # loads the native library on first use, so crop_element(ethos_bin=...) needs none
+
+    with _open(document) as opened:
+        return _ffi.call_string(_ffi.lib.ethos_crop_descriptors, opened._live_handle(), data, len(data))
+
+
+def crop_descriptors(document: Input, report: bytes | str | Mapping[str, Any]) -> list[dict[str, Any]]:
+    """``crop_descriptors_json`` parsed."""
+    result: list[dict[str, Any]] = json.loads(crop_descriptors_json(document, report))
+    return result
+
+
+def crop_element_json(document: Input, request: Input, *, check_id: str = "v0001") -> bytes:
+    """The descriptor of a descriptor-only crop_element request, computed in process (canonical
+    JSON, the bytes ``ethos crop_element`` prints without its newline). Invalid requests raise
+    ``EthosError`` with the CLIs' exit-2 envelope."""
+    request_bytes = _bytes(request)
+    check = check_id.encode()
+    from . import _ffi
+
+    with _open(document) as opened:
+        return _ffi.call_string(
+            _ffi.lib.ethos_crop_element, opened._live_handle(), request_bytes, len(request_bytes), check, len(check)
+        )
+
+
+def crop_element(
+    input_document: str | os.PathLike[str],
+    request: str | os.PathLike[str],
+    *,
+    ethos_bin: str | os.PathLike[str] | None = None,
+    check_id: str = "v0001",
+    crop_source_pdf: str | os.PathLike[str] | None = None,
+    crop_dir: str | os.PathLike[str] | None = None,
+    timeout_seconds: float | None = None,
+    env: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """The crop descriptor of one element (the public ``ethos_pdf.crop_element`` signature).
+
+    With ``ethos_bin`` the named program runs, like the public wrapper. Otherwise a descriptor-only
+    request is answered in process, and a rendering (``crop_source_pdf`` with ``crop_dir``) or a
+    ``crop_dir`` runs the bundled ``ethos-core``, the one program that renders.
+    """
+    if ethos_bin is not None or crop_source_pdf is not None or crop_dir is not None:
+        if ethos_bin is not None:
+            cli = EthosCli(ethos_bin=ethos_bin, env=env)
+        else:
+            from ._locate import find_core_binary
+
+            # The ethos-core paired with the loaded library (a dev build's), else the bundled one.
+            core = find_core_binary()
+            cli = EthosCli(core, env=env) if core is not None else EthosCli(env=env)
+        return cli.crop_element(
+            input_document,
+            request,
+            check_id=check_id,
+            crop_source_pdf=crop_source_pdf,
+            crop_dir=crop_dir,
+            timeout_seconds=timeout_seconds,
+        )
+    result: dict[str, Any] = json.loads(crop_element_json(input_document, request, check_id=check_id))
+    return result

@@ -1,0 +1,33 @@
+// crop_render.hpp - renders crops in forked workers under the parse limits: the supervisor of
+// `doc parse` runs them, each worker sends one frame per page with that page's PNGs.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/crop_descriptor.hpp"
+#include "pdf/pdfium_api.hpp"
+#include "pdf/pdfium_render.hpp"
+
+namespace ethos::cli {
+
+struct ParseLimits;
+
+// What render workers are asked to do: every crop, in descriptor order.
+struct CropRenderJob {
+  std::vector<pdf::CropRequest> requests;
+};
+
+// Worker side: the frame payload of one page, the PNG of every request on `page` in order, each
+// as u32 width, u32 height, u64 length (little-endian) and the bytes.
+std::string render_page_crops(const pdf::pdfium::Api& api, pdf::pdfium::Document* document, int page,
+                              const CropRenderJob& job);
+
+// Parent side: renders one PNG per plan from the PDF bytes (whose fingerprint the caller checked)
+// in child processes under `limits`; the PDFium library is found as for parsing. Throws the
+// workers' errors (corrupt_pdf, password_protected, parse_timeout, memory_limit_exceeded, ...).
+std::vector<RenderedCrop> render_crops(std::string_view pdf, const std::string& pdf_fingerprint,
+                                       const std::vector<CropPlan>& plans, const ParseLimits& limits);
+
+}  // namespace ethos::cli
