@@ -7,12 +7,11 @@
 
 #include "core/anchor_report.hpp"
 #include "core/api.hpp"
+#include "grounding_option.hpp"
 #include "host_io.hpp"
 
 namespace ethos::cli {
 namespace {
-
-constexpr std::string_view kNativeGrounding = "ethos-native";
 
 // {"statement":true,"subject_name":NAME} with NAME the final path component of SOURCE; a name
 // that is not UTF-8 cannot be a JSON string (the strict dump tells), as for verify (§3.1).
@@ -35,7 +34,7 @@ int run_evidence_anchor(const ParsedArgs& args) {
   const std::string source_bytes = read_input_file(source_path, "SOURCE");
   const std::string request = read_input_file(*args.value("--evidence-refs"), "--evidence-refs");
   const auto source =
-      open_source(source_bytes, nlohmann::json{{"grounding", grounding ? *grounding : std::string(kNativeGrounding)}}.dump());
+      open_source(source_bytes, grounding_open_options(grounding));
   const std::string report = anchor_evidence(*source, request, options) + "\n";
   if (const std::string* out = args.value("--out")) {
     write_file_atomic(*out, report, "--out");
@@ -57,10 +56,10 @@ CommandSpec evidence_anchor_command() {
       "anchor status and the anchor level achieved.\n\n"
       "Refs that do not bind (not_found, mismatch, stale_fingerprint, ...) are report data: the command exits "
       "0. An invalid request exits 2 with the error envelope.",
-      {{"SOURCE", "The grounding source (an Ethos native document JSON)."}},
+      {{"SOURCE", "The grounding source (an Ethos native document JSON, or what --grounding names)."}},
       {
           {"--evidence-refs", "FILE", true, {}, "Evidence-anchor request JSON."},
-          {"--grounding", "ID", false, {kNativeGrounding}, "Source loader (default ethos-native)."},
+          {"--grounding", "ID", false, grounding_choices(), kGroundingHelp},
           {"--statement", "", false, {}, "Wrap the report in an in-toto Statement."},
           {"--out", "FILE", false, {}, "Write the output atomically to FILE instead of stdout."},
       },

@@ -7,12 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "core/api.hpp"
+#include "grounding_option.hpp"
 #include "host_io.hpp"
 
 namespace ethos::cli {
 namespace {
-
-constexpr std::string_view kNativeGrounding = "ethos-native";
 
 // --policy NAME|FILE as `verify` passes it (commands.cpp): a preset name, or the policy file's
 // bytes as Latin-1 scalars so the core alone parses them.
@@ -84,7 +83,7 @@ int run_verify_batch(const ParsedArgs& args) {
   if (args.flag("--merged")) options["merged"] = true;
 
   const auto source =
-      open_source(source_bytes, nlohmann::json{{"grounding", grounding ? *grounding : std::string(kNativeGrounding)}}.dump());
+      open_source(source_bytes, grounding_open_options(grounding));
   std::string output = verify_batch(*source, ndjson, config ? std::optional<std::string_view>(*config) : std::nullopt,
                                     options.empty() ? std::string() : options.dump());
   if (args.flag("--merged")) output += "\n";
@@ -110,11 +109,11 @@ CommandSpec verify_batch_command() {
       "All lines are validated first: a bad line fails the whole run (exit 2, nothing written, the error "
       "names the line). Ungrounded reports exit 0 unless --fail-on-ungrounded is given, which makes the run "
       "exit 1 when any report is not all grounded (the reports are still written).",
-      {{"SOURCE", "The grounding source (an Ethos native document JSON)."}},
+      {{"SOURCE", "The grounding source (an Ethos native document JSON, or what --grounding names)."}},
       {
           {"--citations-ndjson", "FILE", true, {}, "Citations requests, one JSON document per line."},
           {"--merged", "", false, {}, "Write one merged report (all lines must pin the same document fingerprint)."},
-          {"--grounding", "ID", false, {kNativeGrounding}, "Source loader (default ethos-native)."},
+          {"--grounding", "ID", false, grounding_choices(), kGroundingHelp},
           {"--config", "FILE", false, {}, "Verification config JSON (default: built-in default-v1)."},
           {"--policy", "NAME|FILE", false, {}, "Matching policy: strict, default, permissive or a policy JSON file (docs/matching.md)."},
           {"--fail-on-ungrounded", "", false, {}, "Exit 1 when any report is not all grounded."},

@@ -12,12 +12,12 @@
 #include "core/chunk_export.hpp"
 #include "core/security_report.hpp"
 #include "crop_command.hpp"
+#include "grounding_option.hpp"
 #include "host_io.hpp"
 #include "json/sha256.hpp"
 #include "parse_command.hpp"
 #include "release_command.hpp"
 #include "sources/grounding_json.hpp"
-#include "sources/registry.hpp"
 
 namespace ethos::cli {
 namespace {
@@ -26,10 +26,6 @@ namespace {
 std::string basename_of(const std::string& path) {
   std::size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-std::string open_options(std::string_view grounding) {
-  return nlohmann::json{{"grounding", std::string(grounding)}}.dump();
 }
 
 // The statement options; the subject name must be valid UTF-8 to be a JSON string, and the
@@ -98,7 +94,7 @@ int run_verify(const ParsedArgs& args) {
   if (!policy.empty()) options = args.flag("--statement") ? statement_options(source_path, policy) : policy.dump();
 
   // Without --grounding the core chooses: Grounding JSON by its artifact_type, else native.
-  const auto source = open_source(source_bytes, grounding ? open_options(*grounding) : std::string());
+  const auto source = open_source(source_bytes, grounding_open_options(grounding));
   const std::optional<std::string> crop_pdf = read_crop_source_pdf(args, *source);
   const std::string report = verify(*source, citations, config ? std::optional<std::string_view>(*config) : std::nullopt,
                                     with_crop_refs(args, options));
@@ -125,13 +121,6 @@ int run_rag_chunk(const ParsedArgs& args) {
 int run_security_report(const ParsedArgs& args) {
   emit(args, security_report_json(read_input_file(args.positionals.at(0), "DOC")) + "\n");
   return 0;
-}
-
-// The --grounding choices: every loader of the registry (sources/registry.cpp).
-std::vector<std::string_view> grounding_choices() {
-  std::vector<std::string_view> out;
-  for (const std::string& id : sources::grounding_ids()) out.emplace_back(id);
-  return out;
 }
 
 // A grounding check passes when the structure is valid and the binding is not mismatched.
@@ -179,9 +168,7 @@ const ProgramSpec& program_spec() {
               {{"SOURCE", "The grounding source (an Ethos native document JSON, or what --grounding names)."}},
               {
                   {"--citations", "FILE", true, {}, "Citations JSON."},
-                  {"--grounding", "ID", false, grounding_choices(),
-                   "Source loader (default: ethos-grounding-json for an ethos.grounding.v1 artifact, else "
-                   "ethos-native; docs/sources.md)."},
+                  {"--grounding", "ID", false, grounding_choices(), kGroundingHelp},
                   {"--config", "FILE", false, {}, "Verification config JSON (default: built-in default-v1)."},
                   {"--policy", "NAME|FILE", false, {}, "Matching policy: strict, default, permissive or a policy JSON file (docs/matching.md)."},
                   {"--format", "FORMAT", false, {"json", "summary"}, "Output format (default json)."},
