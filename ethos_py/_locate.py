@@ -27,11 +27,17 @@ def find_bundled(name: str) -> Path | None:
 
 
 def find_header() -> Path | None:
-    """The shipped ``ethos.h``, or the one in a source checkout (``native/include/ethos.h``)."""
+    """The shipped ``ethos.h``, or the one in a source checkout (``native/include/ethos.h``).
+
+    When ``ETHOS_LIBRARY`` names a dev or sanitizer build and this is a source checkout, the
+    checkout's header wins: that library was built from it, while a shipped header may be older.
+    """
+    checkout = PACKAGE_DIR.parent / "native" / "include" / "ethos.h"
+    if os.environ.get("ETHOS_LIBRARY") and checkout.is_file():
+        return checkout
     shipped = find_bundled("ethos.h")
     if shipped is not None:
         return shipped
-    checkout = PACKAGE_DIR.parent / "native" / "include" / "ethos.h"
     return checkout if checkout.is_file() else None
 
 

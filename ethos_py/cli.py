@@ -245,7 +245,7 @@ def verify_command(
 
     _reject_extra_args(ctx)
     if crop_dir is not None or crop_source_pdf is not None:
-        # Crops are written (and rendered) by ethos-core, like PDF parsing (docs/cli.md §3.8).
+        # Crops are written (and rendered) by ethos-core, like PDF parsing (docs/cli.md §3.10).
         return _run_core(
             _verify_core_arguments(
                 source, citations, grounding, config, policy, output_format, fail_on_ungrounded, statement, out,

@@ -41,6 +41,13 @@ def crop_descriptors_json(document: Input, report: bytes | str | Mapping[str, An
     ``report`` (bytes, a JSON string or a dict) must come from a verify against ``document`` with
     crop refs (``Document.verify_json(..., crop_refs=True)`` or ``verify --crop-dir``); the
     descriptors are the files ``verify --crop-dir`` writes, without their trailing newline.
+
+        >>> from pathlib import Path
+        >>> from ethos_py import Document
+        >>> with Document.open("examples/quickstart/document.json") as document:
+        ...     report = document.verify_json(Path("examples/quickstart/citations.json"), crop_refs=True)
+        >>> crop_descriptors_json("examples/quickstart/document.json", report)[:2]
+        b'[{'
     """
     if isinstance(report, Mapping):
         data = json.dumps(report, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
@@ -55,7 +62,16 @@ def crop_descriptors_json(document: Input, report: bytes | str | Mapping[str, An
 
 
 def crop_descriptors(document: Input, report: bytes | str | Mapping[str, Any]) -> list[dict[str, Any]]:
-    """``crop_descriptors_json`` parsed."""
+    """``crop_descriptors_json`` parsed.
+
+        >>> from pathlib import Path
+        >>> from ethos_py import Document
+        >>> with Document.open("examples/quickstart/document.json") as document:
+        ...     report = document.verify_json(Path("examples/quickstart/citations.json"), crop_refs=True)
+        >>> descriptors = crop_descriptors("examples/quickstart/document.json", report)
+        >>> len(descriptors), descriptors[0]["rendering_status"], descriptors[0]["crop_ref"][:5]
+        (4, 'descriptor_only', 'crop-')
+    """
     result: list[dict[str, Any]] = json.loads(crop_descriptors_json(document, report))
     return result
 
@@ -63,7 +79,12 @@ def crop_descriptors(document: Input, report: bytes | str | Mapping[str, Any]) -
 def crop_element_json(document: Input, request: Input, *, check_id: str = "v0001") -> bytes:
     """The descriptor of a descriptor-only crop_element request, computed in process (canonical
     JSON, the bytes ``ethos crop_element`` prints without its newline). Invalid requests raise
-    ``EthosError`` with the CLIs' exit-2 envelope."""
+    ``EthosError`` with the CLIs' exit-2 envelope.
+
+        >>> crop_element_json("schemas/examples/document.example.json",
+        ...                   "schemas/examples/crop-element-request.example.json")[:40]
+        b'{"artifact_type":"ethos.crop_descriptor.'
+    """
     request_bytes = _bytes(request)
     check = check_id.encode()
     from . import _ffi
@@ -90,6 +111,11 @@ def crop_element(
     With ``ethos_bin`` the named program runs, like the public wrapper. Otherwise a descriptor-only
     request is answered in process, and a rendering (``crop_source_pdf`` with ``crop_dir``) or a
     ``crop_dir`` runs the bundled ``ethos-core``, the one program that renders.
+
+        >>> descriptor = crop_element("schemas/examples/document.example.json",
+        ...                           "schemas/examples/crop-element-request.example.json")
+        >>> descriptor["rendering_status"], descriptor["check_ids"]
+        ('descriptor_only', ['v0001'])
     """
     if ethos_bin is not None or crop_source_pdf is not None or crop_dir is not None:
         if ethos_bin is not None:

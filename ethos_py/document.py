@@ -350,7 +350,17 @@ def verify_batch(
 ) -> Any:
     """Verifies many citations requests against ``source`` in one native call: a list of
     reports (one per request, in order) or, with ``merged=True``, one merged report.
-    See ``Document.verify_batch``; a path source is opened and closed here."""
+    See ``Document.verify_batch``; a path source is opened and closed here.
+
+        >>> import json
+        >>> from pathlib import Path
+        >>> request = json.loads(Path("examples/quickstart/citations.json").read_text())
+        >>> reports = verify_batch("examples/quickstart/document.json", [request, request])
+        >>> [len(report["checks"]) for report in reports]
+        [4, 4]
+        >>> len(verify_batch("examples/quickstart/document.json", [request, request], merged=True)["checks"])
+        8
+    """
     if isinstance(source, Document):
         return source.verify_batch(
             requests, config, merged=merged, statement=statement, subject_name=subject_name, policy=policy

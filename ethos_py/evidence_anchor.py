@@ -39,7 +39,7 @@ def anchor_json(
     source: Document | SourceInput,
     evidence_refs: JsonInput,
     *,
-    grounding: str = DEFAULT_GROUNDING,
+    grounding: str | None = DEFAULT_GROUNDING,
     statement: bool = False,
     subject_name: str | None = None,
 ) -> bytes:
@@ -50,6 +50,12 @@ def anchor_json(
     bytes, JSON text or a Python value. With ``statement=True`` the report is wrapped in an
     in-toto Statement (predicate type ``evidence-anchor``) whose subject name is ``subject_name``
     or the file name the source was opened from.
+
+        >>> from pathlib import Path
+        >>> report = anchor_json("schemas/examples/document.example.json",
+        ...                      Path("schemas/examples/evidence-anchor-request.example.json"))
+        >>> report[:40]
+        b'{"anchors":[{"achieved_anchor_level":"pa'
     """
     request = json_input(evidence_refs, argument="--evidence-refs")
     if isinstance(source, Document):
@@ -62,11 +68,20 @@ def anchor(
     source: Document | SourceInput,
     evidence_refs: JsonInput,
     *,
-    grounding: str = DEFAULT_GROUNDING,
+    grounding: str | None = DEFAULT_GROUNDING,
     statement: bool = False,
     subject_name: str | None = None,
 ) -> dict[str, Any]:
-    """Like ``anchor_json`` but returns the parsed report (or Statement)."""
+    """Like ``anchor_json`` but returns the parsed report (or Statement).
+
+        >>> from pathlib import Path
+        >>> report = anchor("schemas/examples/document.example.json",
+        ...                 Path("schemas/examples/evidence-anchor-request.example.json"))
+        >>> [(a["evidence_id"], a["anchor_status"]) for a in report["anchors"]][:2]
+        [('summary-page', 'bound'), ('revenue-sentence', 'bound')]
+        >>> sorted({a["anchor_status"] for a in report["anchors"]})
+        ['bound', 'mismatch', 'not_found', 'unsupported_evidence_kind']
+    """
     report: dict[str, Any] = json.loads(
         anchor_json(source, evidence_refs, grounding=grounding, statement=statement, subject_name=subject_name)
     )

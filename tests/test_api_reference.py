@@ -15,7 +15,10 @@ sys.path.insert(0, str(REPO_DIR / "tools"))
 import gen_api_reference  # noqa: E402
 
 # Modules whose doctests tests/test_emit.py already runs (emit, handles, presentation, integrations).
-DOCTESTED_HERE = ["errors", "proof", "document", "artifacts", "pdf", "cli_wrapper", "cli", "release", "demo"]
+DOCTESTED_HERE = [
+    "errors", "proof", "document", "artifacts", "pdf", "cli_wrapper", "cli", "release", "demo",
+    "evidence_anchor", "crops", "grounding",
+]
 
 
 def _public_callables() -> list[tuple[str, object]]:

@@ -64,13 +64,19 @@ def test_page_citation_does_not_extend_backwards_nor_onto_a_wholly_later_page() 
         {"kind": "quote", "text": QUOTE, "citation": {"page": "p0002"}},  # starts on p1, cited p2
         {"kind": "quote", "text": "significant across all groups", "citation": {"page": "p0001"}},  # only on p2
     ])
-    assert [(c["status"], c["reason"]) for c in report["checks"]] == [("mismatch", "text_mismatch")] * 2
+    # Not grounded; with the default policy's near-miss search the nearest span may be reported.
+    assert [c["status"] for c in report["checks"]] == ["mismatch"] * 2
+    assert {c["reason"] for c in report["checks"]} <= {"text_mismatch", "near_miss"}
 
 
 def test_untyped_page_furniture_blocks_the_crossing() -> None:
     # The page number and running header typed as body text stand between the two halves.
     report = _verify(_two_pages(header_type="text_block"), [{"kind": "quote", "text": QUOTE, "citation": {"page": "p0001"}}])
-    assert (report["checks"][0]["status"], report["checks"][0]["reason"]) == ("mismatch", "text_mismatch")
+    check = report["checks"][0]
+    # Not grounded; the near miss that spans the break sees the stray page number as an added
+    # figure, so the numeric guard names it.
+    assert (check["status"], check["reason"]) == ("mismatch", "numeric_guard")
+    assert [g["name"] for g in check["match"]["guards"] if g["verdict"] == "block"] == ["numeric"]
 
 
 def _large_document() -> tuple[bytes, list[dict[str, Any]]]:
@@ -107,7 +113,7 @@ def test_one_document_verified_by_several_threads_gives_identical_reports() -> N
     # The set really exercises the ladder: exact, typography and case grounds, clipped tokens, misses.
     assert {("grounded", "", "exact"), ("grounded", "", "typography"), ("grounded", "", "case"),
             ("mismatch", "token_boundary", "exact")} <= statuses
-    assert any(s[:2] == ("mismatch", "text_mismatch") for s in statuses)
+    assert any(s[0] == "mismatch" and s[1] in {"text_mismatch", "near_miss"} for s in statuses)
     with ethos_py.Document.from_bytes(document_bytes) as shared:
         with ThreadPoolExecutor(max_workers=4) as pool:
             concurrent = list(pool.map(lambda _: shared.verify_json(citations), range(8)))

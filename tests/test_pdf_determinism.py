@@ -120,3 +120,31 @@ def test_diagnostics_add_runtime_facts_without_changing_the_fingerprint(report_p
     # CONTRACTS §2.2: diagnostics are runtime-only and excluded from every hash.
     diagnostics = with_diagnostics.pop("diagnostics")
     assert with_diagnostics == plain and diagnostics
+
+
+def test_a_rebuilt_core_never_reads_an_older_builds_cache_entries(report_pdf: Path, tmp_path: Path) -> None:
+    import os
+    import shutil
+    import subprocess
+
+    from ethos_py._locate import find_core_binary
+    from ethos_py._pdfium import parse_environment
+
+    core = find_core_binary()
+    assert core is not None
+    # A copy is another file (new inode and modification time), as a rebuilt binary would be.
+    rebuilt = tmp_path / "rebuilt" / "ethos-core"
+    rebuilt.parent.mkdir()
+    shutil.copy2(core, rebuilt)
+    os.utime(rebuilt, ns=(0, 1_000_000_000))
+    cache = tmp_path / "shared-cache"
+
+    def cache_state(binary: Path) -> str:
+        done = subprocess.run(
+            [os.fspath(binary), "doc", "parse", os.fspath(report_pdf), "--cache-dir", os.fspath(cache), "--diagnostics"],
+            capture_output=True, check=True, env=parse_environment(None),
+        )
+        return str(json.loads(done.stdout)["diagnostics"]["cache"])
+
+    assert [cache_state(core), cache_state(core)] == ["miss", "hit"]
+    assert [cache_state(rebuilt), cache_state(rebuilt)] == ["miss", "hit"]

@@ -528,3 +528,15 @@ def test_real_command_error_details(paths: dict[str, Path], cli: EthosCli, tmp_p
     assert type(error) is EthosCommandError
     assert error.returncode == 2 and error.error_code == "invalid_input" and error.stdout == ""
     assert error.message and isinstance(error.details, dict)
+
+
+def test_dev_library_pairs_with_the_checkout_header(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ETHOS_LIBRARY (a dev build) reads the source tree's ethos.h, never an older shipped copy."""
+    from ethos_py import _locate
+
+    checkout = _locate.PACKAGE_DIR.parent / "native" / "include" / "ethos.h"
+    monkeypatch.setattr(_locate, "find_bundled", lambda name: Path("/nonexistent/shipped") / name)
+    monkeypatch.setenv("ETHOS_LIBRARY", "/some/dev/build/libethos.so")
+    assert _locate.find_header() == checkout
+    monkeypatch.delenv("ETHOS_LIBRARY")
+    assert _locate.find_header() == Path("/nonexistent/shipped/ethos.h")

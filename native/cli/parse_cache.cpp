@@ -34,11 +34,22 @@ const char* non_empty_env(const char* name) {
 
 }  // namespace
 
+// The running ethos-core binary itself (device, inode, size, modification time): a rebuilt parser
+// with the same version number must not read the entries an older build wrote, or a layout fix
+// would be hidden behind stale documents. The cache is local, so a local identity is enough.
+std::string core_build_identity() {
+  struct stat st {};
+  if (::stat("/proc/self/exe", &st) != 0) return std::string();
+  return std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":" +
+         std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+}
+
 std::string ParseCacheKey::hex() const {
   nlohmann::json inputs{{"source_sha256", source_sha256},
                         {"pages", pages},
                         {"pdfium_build", pdfium_build},
-                        {"ethos_version", ethos_version}};
+                        {"ethos_version", ethos_version},
+                        {"core_build", core_build_identity()}};
   if (password != nullptr) inputs["password_sha256"] = sha256_hex(*password);
   return sha256_hex(to_c14n(inputs));
 }
