@@ -8,6 +8,9 @@
 namespace ethos::cli {
 
 // Everything that can change a parse result; the key is sha256 over its c14n.
+// The running ethos-core file's identity (device:inode:size:mtime), part of every cache key.
+std::string core_build_identity();
+
 struct ParseCacheKey {
   std::string source_sha256;           // bare hex of the PDF bytes
   std::string pages;                   // normalised --pages ("" = all)

@@ -80,13 +80,17 @@ void test_cache_key() {
   const std::string source(64, 'a');
   ethos::cli::ParseCacheKey key{source, "", "159.0.8149", "0.1.0", nullptr};
   // The key is defined as sha256 over the c14n of exactly these fields (docs/pdf-parsing.md).
-  CHECK(key.hex() == ethos::sha256_hex(R"({"ethos_version":"0.1.0","pages":"","pdfium_build":"159.0.8149","source_sha256":")" +
+  const std::string build = ethos::cli::core_build_identity();
+  CHECK(!build.empty());  // the test program's own file: /proc/self/exe always exists here
+  CHECK(key.hex() == ethos::sha256_hex(R"({"core_build":")" + build +
+                                       R"(","ethos_version":"0.1.0","pages":"","pdfium_build":"159.0.8149","source_sha256":")" +
                                        source + "\"}"));
   const std::string password = "secret";
   ethos::cli::ParseCacheKey with_password = key;
   with_password.password = &password;
   CHECK(with_password.hex() ==
-        ethos::sha256_hex(R"({"ethos_version":"0.1.0","pages":"","password_sha256":")" + ethos::sha256_hex("secret") +
+        ethos::sha256_hex(R"({"core_build":")" + build + R"(","ethos_version":"0.1.0","pages":"","password_sha256":")" +
+                          ethos::sha256_hex("secret") +
                           R"(","pdfium_build":"159.0.8149","source_sha256":")" + source + "\"}"));
   ethos::cli::ParseCacheKey other_pages = key;
   other_pages.pages = "1-3";

@@ -281,7 +281,7 @@ std::shared_ptr<Source> load_text_source(std::string_view bytes, TextFlavor flav
   source->elements.reserve(blocks.size());
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     Element element;
-    char id[16];
+    char id[32];  // "e" + up to 20 digits of a size_t: never truncated
     std::snprintf(id, sizeof id, "e%06zu", i + 1);
     element.id = id;
     element.kind = std::move(blocks[i].kind);
