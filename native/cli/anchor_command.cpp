@@ -7,34 +7,20 @@
 
 #include "core/anchor_report.hpp"
 #include "core/api.hpp"
-#include "grounding_option.hpp"
+#include "request_options.hpp"
 #include "host_io.hpp"
 
 namespace ethos::cli {
 namespace {
 
-// {"statement":true,"subject_name":NAME} with NAME the final path component of SOURCE; a name
-// that is not UTF-8 cannot be a JSON string (the strict dump tells), as for verify (§3.1).
-std::string statement_options(const std::string& source_path) {
-  const std::size_t slash = source_path.rfind('/');
-  const std::string name = slash == std::string::npos ? source_path : source_path.substr(slash + 1);
-  try {
-    return nlohmann::json{{"statement", true}, {"subject_name", name}}.dump(-1, ' ', false,
-                                                                              nlohmann::json::error_handler_t::strict);
-  } catch (const nlohmann::json::type_error&) {
-    throw host_error("invalid_arguments", {{"argument", "SOURCE"}});
-  }
-}
-
 int run_evidence_anchor(const ParsedArgs& args) {
   const std::string& source_path = args.positionals.at(0);
   // Argument-level checks finish before any file is touched (docs/cli.md §5.2).
-  const std::string options = args.flag("--statement") ? statement_options(source_path) : std::string();
+  const std::string options = args.flag("--statement") ? with_statement(source_path, nlohmann::json::object()).dump() : std::string();
   const std::string* grounding = args.value("--grounding");
   const std::string source_bytes = read_input_file(source_path, "SOURCE");
   const std::string request = read_input_file(*args.value("--evidence-refs"), "--evidence-refs");
-  const auto source =
-      open_source(source_bytes, grounding_open_options(grounding));
+  const auto source = open_source(source_bytes, grounding_open_options(grounding));
   const std::string report = anchor_evidence(*source, request, options) + "\n";
   if (const std::string* out = args.value("--out")) {
     write_file_atomic(*out, report, "--out");

@@ -7,43 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "core/api.hpp"
-#include "grounding_option.hpp"
+#include "request_options.hpp"
 #include "host_io.hpp"
 
 namespace ethos::cli {
 namespace {
-
-// --policy NAME|FILE as `verify` passes it (commands.cpp): a preset name, or the policy file's
-// bytes as Latin-1 scalars so the core alone parses them.
-nlohmann::json policy_options(const ParsedArgs& args) {
-  const std::string* policy = args.value("--policy");
-  if (policy == nullptr) return nlohmann::json::object();
-  if (*policy == "strict" || *policy == "default" || *policy == "permissive") return {{"policy", *policy}};
-  const std::string bytes = read_input_file(*policy, "--policy");
-  std::string latin1;
-  latin1.reserve(bytes.size());
-  for (unsigned char byte : bytes) {
-    if (byte < 0x80) {
-      latin1.push_back(static_cast<char>(byte));
-    } else {
-      latin1.push_back(static_cast<char>(0xC0 | (byte >> 6)));
-      latin1.push_back(static_cast<char>(0x80 | (byte & 0x3F)));
-    }
-  }
-  return {{"policy_bytes_latin1", latin1}};
-}
-
-// The statement options as `verify` builds them: NAME must be UTF-8 to be a JSON string.
-void add_statement(const std::string& source_path, nlohmann::json& options) {
-  const std::size_t slash = source_path.rfind('/');
-  options["statement"] = true;
-  options["subject_name"] = slash == std::string::npos ? source_path : source_path.substr(slash + 1);
-  try {
-    (void)options.dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
-  } catch (const nlohmann::json::type_error&) {
-    throw host_error("invalid_arguments", {{"argument", "SOURCE"}});
-  }
-}
 
 bool grounded(const nlohmann::json& report) {
   const nlohmann::json& body =
@@ -72,7 +40,7 @@ int run_verify_batch(const ParsedArgs& args) {
   const std::string& source_path = args.positionals.at(0);
   // Argument-level checks finish before any file is touched (docs/cli.md §5.2).
   nlohmann::json options = nlohmann::json::object();
-  if (args.flag("--statement")) add_statement(source_path, options);
+  if (args.flag("--statement")) options = with_statement(source_path, options);
   const std::string* grounding = args.value("--grounding");
 
   const std::string source_bytes = read_input_file(source_path, "SOURCE");
@@ -82,8 +50,7 @@ int run_verify_batch(const ParsedArgs& args) {
   options.update(policy_options(args));
   if (args.flag("--merged")) options["merged"] = true;
 
-  const auto source =
-      open_source(source_bytes, grounding_open_options(grounding));
+  const auto source = open_source(source_bytes, grounding_open_options(grounding));
   std::string output = verify_batch(*source, ndjson, config ? std::optional<std::string_view>(*config) : std::nullopt,
                                     options.empty() ? std::string() : options.dump());
   if (args.flag("--merged")) output += "\n";

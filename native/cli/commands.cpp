@@ -12,7 +12,7 @@
 #include "core/chunk_export.hpp"
 #include "core/security_report.hpp"
 #include "crop_command.hpp"
-#include "grounding_option.hpp"
+#include "request_options.hpp"
 #include "host_io.hpp"
 #include "json/sha256.hpp"
 #include "parse_command.hpp"
@@ -21,44 +21,6 @@
 
 namespace ethos::cli {
 namespace {
-
-
-std::string basename_of(const std::string& path) {
-  std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-// The statement options; the subject name must be valid UTF-8 to be a JSON string, and the
-// strict dump is what tells us (docs/cli.md §3.1).
-std::string statement_options(const std::string& source_path, nlohmann::json options) {
-  options["statement"] = true;
-  options["subject_name"] = basename_of(source_path);
-  try {
-    return options.dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
-  } catch (const nlohmann::json::type_error&) {
-    throw host_error("invalid_arguments", {{"argument", "SOURCE"}});
-  }
-}
-
-// --policy NAME|FILE: a preset name, else a policy file whose bytes travel as Latin-1 scalars
-// so the core parses exactly those bytes (core/api.hpp).
-nlohmann::json policy_options(const ParsedArgs& args) {
-  const std::string* policy = args.value("--policy");
-  if (policy == nullptr) return nlohmann::json::object();
-  if (*policy == "strict" || *policy == "default" || *policy == "permissive") return {{"policy", *policy}};
-  const std::string bytes = read_input_file(*policy, "--policy");
-  std::string latin1;
-  latin1.reserve(bytes.size());
-  for (unsigned char byte : bytes) {
-    if (byte < 0x80) {
-      latin1.push_back(static_cast<char>(byte));
-    } else {
-      latin1.push_back(static_cast<char>(0xC0 | (byte >> 6)));
-      latin1.push_back(static_cast<char>(0x80 | (byte & 0x3F)));
-    }
-  }
-  return {{"policy_bytes_latin1", latin1}};
-}
 
 // all_evidence_grounded of a report, or of the report inside a Statement's predicate.
 bool all_evidence_grounded(const std::string& report_json) {
@@ -83,7 +45,7 @@ int run_verify(const ParsedArgs& args) {
   const std::string& source_path = args.positionals.at(0);
   // Argument-level checks finish before any file is touched (docs/cli.md §5.2).
   const std::string* grounding = args.value("--grounding");
-  std::string options = args.flag("--statement") ? statement_options(source_path, nlohmann::json::object()) : std::string();
+  std::string options = args.flag("--statement") ? with_statement(source_path, nlohmann::json::object()).dump() : std::string();
   check_verify_crop_arguments(args);
 
   const std::string source_bytes = read_input_file(source_path, "SOURCE");
@@ -91,7 +53,7 @@ int run_verify(const ParsedArgs& args) {
   std::optional<std::string> config;  // absent = built-in default-v1; an empty file is an invalid config
   if (const std::string* config_path = args.value("--config")) config = read_input_file(*config_path, "--config");
   const nlohmann::json policy = policy_options(args);
-  if (!policy.empty()) options = args.flag("--statement") ? statement_options(source_path, policy) : policy.dump();
+  if (!policy.empty()) options = args.flag("--statement") ? with_statement(source_path, policy).dump() : policy.dump();
 
   // Without --grounding the core chooses: Grounding JSON by its artifact_type, else native.
   const auto source = open_source(source_bytes, grounding_open_options(grounding));

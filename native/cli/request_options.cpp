@@ -1,0 +1,55 @@
+// request_options.cpp - the options verify, verify-batch and evidence anchor share: --grounding, --statement, --policy.
+#include "request_options.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "host_io.hpp"
+#include "sources/registry.hpp"
+
+namespace ethos::cli {
+
+const char* const kGroundingHelp =
+    "Source loader (default: ethos-grounding-json for an ethos.grounding.v1 artifact, else ethos-native; "
+    "docs/sources.md).";
+
+std::vector<std::string_view> grounding_choices() {
+  std::vector<std::string_view> out;
+  for (const std::string& id : sources::grounding_ids()) out.emplace_back(id);
+  return out;
+}
+
+std::string grounding_open_options(const std::string* grounding) {
+  return grounding ? nlohmann::json{{"grounding", *grounding}}.dump() : std::string();
+}
+
+nlohmann::json with_statement(const std::string& source_path, nlohmann::json options) {
+  const std::size_t slash = source_path.rfind('/');
+  options["statement"] = true;
+  options["subject_name"] = slash == std::string::npos ? source_path : source_path.substr(slash + 1);
+  try {
+    (void)options.dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
+  } catch (const nlohmann::json::type_error&) {
+    throw host_error("invalid_arguments", {{"argument", "SOURCE"}});
+  }
+  return options;
+}
+
+nlohmann::json policy_options(const ParsedArgs& args) {
+  const std::string* policy = args.value("--policy");
+  if (policy == nullptr) return nlohmann::json::object();
+  if (*policy == "strict" || *policy == "default" || *policy == "permissive") return {{"policy", *policy}};
+  const std::string bytes = read_input_file(*policy, "--policy");
+  std::string latin1;
+  latin1.reserve(bytes.size());
+  for (unsigned char byte : bytes) {
+    if (byte < 0x80) {
+      latin1.push_back(static_cast<char>(byte));
+    } else {
+      latin1.push_back(static_cast<char>(0xC0 | (byte >> 6)));
+      latin1.push_back(static_cast<char>(0x80 | (byte & 0x3F)));
+    }
+  }
+  return {{"policy_bytes_latin1", latin1}};
+}
+
+}  // namespace ethos::cli

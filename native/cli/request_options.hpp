@@ -1,0 +1,32 @@
+// request_options.hpp - the options verify, verify-batch and evidence anchor share: --grounding, --statement, --policy.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "args.hpp"
+
+namespace ethos::cli {
+
+// Every loader id of the registry (sources/registry.cpp), the --grounding option's accepted values.
+std::vector<std::string_view> grounding_choices();
+
+// The --grounding option's help text (one wording for every command).
+extern const char* const kGroundingHelp;
+
+// The open options for the core: {"grounding": ID} when the option was given, else empty, so the
+// core chooses (Grounding JSON by its artifact_type, else an Ethos native document).
+std::string grounding_open_options(const std::string* grounding);
+
+// options + {"statement": true, "subject_name": final path component of SOURCE}; a name that is
+// not UTF-8 cannot be a JSON string, which is invalid_arguments for SOURCE (docs/cli.md §3.1).
+nlohmann::json with_statement(const std::string& source_path, nlohmann::json options);
+
+// --policy NAME|FILE: {"policy": preset} or the policy file's bytes as Latin-1 scalars
+// ({"policy_bytes_latin1": ...}) so the core alone parses them (core/api.hpp); {} without it.
+nlohmann::json policy_options(const ParsedArgs& args);
+
+}  // namespace ethos::cli
