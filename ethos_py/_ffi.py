@@ -128,7 +128,7 @@ def open_document(source: bytes, options: bytes | None) -> Any:
     """``ethos_document_open``: the raw ``ethos_document *``, which the caller must free."""
     out_document = ffi.new("ethos_document **")
     out_error = ffi.new("char **")
-    options_ptr, options_len = _buffer(options)
+    options_ptr, options_len = buffer_argument(options)
     status = lib.ethos_document_open(source, len(source), options_ptr, options_len, out_document, out_error)
     envelope = _consume(out_error)
     if status == lib.ETHOS_OK:
@@ -143,7 +143,7 @@ def error_envelope(code: str, details: Mapping[str, Any] | None = None) -> tuple
     """The core's envelope bytes and exit code for a failure found on the host side."""
     code_bytes = code.encode("utf-8")
     details_bytes = None if not details else dumps(details)
-    details_ptr, details_len = _buffer(details_bytes)
+    details_ptr, details_len = buffer_argument(details_bytes)
     out = ffi.new("char **")
     exit_code = ffi.new("int *")
     status = lib.ethos_error_envelope(code_bytes, len(code_bytes), details_ptr, details_len, out, exit_code)
@@ -178,5 +178,6 @@ def _exit_code_of(code: str) -> int | None:
     return int(exit_code[0]) if status == lib.ETHOS_OK else None
 
 
-def _buffer(data: bytes | None) -> tuple[Any, int]:
+def buffer_argument(data: bytes | None) -> tuple[Any, int]:
+    """A (pointer, length) pair for an optional C buffer argument: NULL and 0 for None."""
     return (ffi.NULL, 0) if data is None else (data, len(data))

@@ -296,17 +296,12 @@ class EthosCli:
         timeout: float | None = 30.0,
     ) -> bytes:
         """Like ``anchor`` but returns stdout exactly as written (for byte comparisons)."""
-        if grounding is not None and not grounding:
-            raise ValueError("grounding must be non-empty when provided")
         _check_timeout(timeout)
         self._require_file(source)
         self._require_file(evidence_refs)
-        command = [*self.command_prefix, "evidence", "anchor", "--evidence-refs", os.fspath(evidence_refs)]
-        if grounding is not None:
-            command += ["--grounding", grounding]
-        if statement:
-            command.append("--statement")
+        flags = self._request_flags(grounding, None, False, statement)
         # "--" keeps a SOURCE that starts with "-" from being read as an option.
+        command = [*self.command_prefix, "evidence", "anchor", "--evidence-refs", os.fspath(evidence_refs), *flags]
         command += ["--", os.fspath(source)]
         return self._run(command, timeout=timeout)
 
@@ -355,25 +350,14 @@ class EthosCli:
         statement: bool = False,
     ) -> bytes:
         """Like ``verify_batch`` but returns stdout exactly as written (for byte comparisons)."""
-        if grounding is not None and not grounding:
-            raise ValueError("grounding must be non-empty when provided")
         _check_timeout(timeout)
         self._require_file(source)
         self._require_file(citations_ndjson)
-        if config is not None:
-            self._require_file(config)
+        flags = self._request_flags(grounding, config, fail_on_ungrounded, statement)
         command = [*self.command_prefix, "verify-batch", "--citations-ndjson", os.fspath(citations_ndjson)]
         if merged:
             command.append("--merged")
-        if grounding is not None:
-            command += ["--grounding", grounding]
-        if config is not None:
-            command += ["--config", os.fspath(config)]
-        if fail_on_ungrounded:
-            command.append("--fail-on-ungrounded")
-        if statement:
-            command.append("--statement")
-        command += ["--", os.fspath(source)]
+        command += [*flags, "--", os.fspath(source)]
         return self._run(command, timeout=timeout, accept_exit_1=fail_on_ungrounded)
 
     def crop_element(
@@ -426,41 +410,34 @@ class EthosCli:
     ) -> tuple[tuple[str, ...], bytes]:
         if output_format not in _FORMATS:
             raise ValueError(f"output_format must be one of: {', '.join(_FORMATS)}")
-        if grounding is not None and not grounding:
-            raise ValueError("grounding must be non-empty when provided")
         _check_timeout(timeout)
         self._require_file(source)
         self._require_file(citations)
-        if config is not None:
-            self._require_file(config)
-        command = self._verify_command(
-            source, citations, grounding, config, fail_on_ungrounded, output_format, statement
-        )
+        flags = self._request_flags(grounding, config, fail_on_ungrounded, statement)
+        # "--" keeps a SOURCE that starts with "-" from being read as an option.
+        command = (
+            *self.command_prefix, "verify", "--citations", os.fspath(citations),
+            *flags, "--format", output_format, "--", os.fspath(source),
+        )  # fmt: skip
         return command, self._run(command, timeout=timeout, accept_exit_1=fail_on_ungrounded)
 
-    def _verify_command(
-        self,
-        source: PathLike,
-        citations: PathLike,
-        grounding: str | None,
-        config: PathLike | None,
-        fail_on_ungrounded: bool,
-        output_format: str,
-        statement: bool,
-    ) -> tuple[str, ...]:
-        command = [*self.command_prefix, "verify", "--citations", os.fspath(citations)]
+    def _request_flags(
+        self, grounding: str | None, config: PathLike | None, fail_on_ungrounded: bool, statement: bool
+    ) -> list[str]:
+        """The options verify, verify-batch and anchor share, checked before anything is spawned."""
+        if grounding is not None and not grounding:
+            raise ValueError("grounding must be non-empty when provided")
+        flags: list[str] = []
         if grounding is not None:
-            command += ["--grounding", grounding]
+            flags += ["--grounding", grounding]
         if config is not None:
-            command += ["--config", os.fspath(config)]
+            self._require_file(config)
+            flags += ["--config", os.fspath(config)]
         if fail_on_ungrounded:
-            command.append("--fail-on-ungrounded")
+            flags.append("--fail-on-ungrounded")
         if statement:
-            command.append("--statement")
-        command += ["--format", output_format]
-        # "--" keeps a SOURCE that starts with "-" from being read as an option.
-        command += ["--", os.fspath(source)]
-        return tuple(command)
+            flags.append("--statement")
+        return flags
 
     def _require_file(self, path: PathLike) -> None:
         resolved = Path(path)

@@ -108,6 +108,28 @@ class Document:
             raise ValueError("operation on a closed ethos_py.Document")
         return self._handle
 
+    def _request_options(
+        self,
+        options: dict[str, Any],
+        statement: bool,
+        subject_name: str | None,
+        claim_validation: str,
+        policy: str | bytes | os.PathLike[str] | None,
+    ) -> bytes | None:
+        """The options JSON of a verify call (``options`` holds the call's own ones), or None."""
+        if statement:
+            options["statement"] = True
+            name = subject_name if subject_name is not None else self._name
+            if name is not None:
+                options["subject_name"] = name
+        elif subject_name is not None:
+            options["subject_name"] = subject_name
+        if claim_validation != "strict":
+            options["claim_validation"] = claim_validation
+        options.update(policy_options(policy))
+        # No options at all is the same call ethos-core makes, so both give the same bytes.
+        return dumps(options) if options else None
+
     def describe_json(self) -> bytes:
         """The core's description as canonical JSON bytes (what ``ethos fingerprint`` prints)."""
         return _ffi.call_string(_ffi.lib.ethos_document_describe, self._live_handle())
@@ -153,23 +175,10 @@ class Document:
         handle = self._live_handle()
         citations_bytes = json_input(citations)
         config_bytes = None if config is None else json_input(config)
-        options: dict[str, Any] = {}
-        if statement:
-            options["statement"] = True
-            name = subject_name if subject_name is not None else self._name
-            if name is not None:
-                options["subject_name"] = name
-        elif subject_name is not None:
-            options["subject_name"] = subject_name
-        if claim_validation != "strict":
-            options["claim_validation"] = claim_validation
-        options.update(policy_options(policy))
-        if crop_refs:
-            options["crop_refs"] = True
-        # No options at all is the same call ethos-core makes, so both give the same bytes.
-        options_bytes = dumps(options) if options else None
-        config_ptr, config_len = (_ffi.ffi.NULL, 0) if config_bytes is None else (config_bytes, len(config_bytes))
-        options_ptr, options_len = (_ffi.ffi.NULL, 0) if options_bytes is None else (options_bytes, len(options_bytes))
+        options: dict[str, Any] = {"crop_refs": True} if crop_refs else {}
+        options_bytes = self._request_options(options, statement, subject_name, claim_validation, policy)
+        config_ptr, config_len = _ffi.buffer_argument(config_bytes)
+        options_ptr, options_len = _ffi.buffer_argument(options_bytes)
         return _ffi.call_string(
             _ffi.lib.ethos_verify,
             handle,
@@ -229,22 +238,10 @@ class Document:
         handle = self._live_handle()
         ndjson = _ndjson(requests)
         config_bytes = None if config is None else json_input(config)
-        options: dict[str, Any] = {}
-        if merged:
-            options["merged"] = True
-        if statement:
-            options["statement"] = True
-            name = subject_name if subject_name is not None else self._name
-            if name is not None:
-                options["subject_name"] = name
-        elif subject_name is not None:
-            options["subject_name"] = subject_name
-        if claim_validation != "strict":
-            options["claim_validation"] = claim_validation
-        options.update(policy_options(policy))
-        options_bytes = dumps(options) if options else None
-        config_ptr, config_len = (_ffi.ffi.NULL, 0) if config_bytes is None else (config_bytes, len(config_bytes))
-        options_ptr, options_len = (_ffi.ffi.NULL, 0) if options_bytes is None else (options_bytes, len(options_bytes))
+        options: dict[str, Any] = {"merged": True} if merged else {}
+        options_bytes = self._request_options(options, statement, subject_name, claim_validation, policy)
+        config_ptr, config_len = _ffi.buffer_argument(config_bytes)
+        options_ptr, options_len = _ffi.buffer_argument(options_bytes)
         return _ffi.call_string(
             _ffi.lib.ethos_verify_batch, handle, ndjson, len(ndjson), config_ptr, config_len, options_ptr, options_len
         )
@@ -308,7 +305,7 @@ def explain_policy_json(policy: str | bytes | os.PathLike[str] | None = None) ->
     canonical JSON bytes (what ``ethos explain --policy`` prints)."""
     options = policy_options(policy)
     options_bytes = dumps(options) if options else None
-    options_ptr, options_len = (_ffi.ffi.NULL, 0) if options_bytes is None else (options_bytes, len(options_bytes))
+    options_ptr, options_len = _ffi.buffer_argument(options_bytes)
     return _ffi.call_string(_ffi.lib.ethos_policy_explain, options_ptr, options_len)
 
 

@@ -446,6 +446,20 @@ def test_missing_inputs_raise_before_spawning(paths: dict[str, Path], tmp_path: 
         relative.verify("doc.json", "grounded.json")
 
 
+def test_empty_grounding_is_refused_before_spawning(paths: dict[str, Path], tmp_path: Path) -> None:
+    # An empty --grounding would reach the core as a missing value: refused in Python, no spawn.
+    never_runs = EthosCli(tmp_path / "no-such-binary")
+    with pytest.raises(ValueError, match="grounding"):
+        never_runs.verify(paths["source"], paths["grounded"], grounding="")
+    with pytest.raises(ValueError, match="grounding"):
+        never_runs.verify_batch(paths["source"], paths["grounded"], grounding="")
+    with pytest.raises(ValueError, match="grounding"):
+        never_runs.anchor(paths["source"], paths["grounded"], grounding="")
+    # A missing config is named before anything runs, in verify-batch as in verify.
+    with pytest.raises(FileNotFoundError):
+        never_runs.verify_batch(paths["source"], paths["grounded"], config=tmp_path / "missing.json")
+
+
 def test_missing_binary(paths: dict[str, Path], tmp_path: Path) -> None:
     with pytest.raises(EthosNotFoundError) as raised:
         EthosCli(tmp_path / "ethos-core").verify(paths["source"], paths["grounded"])

@@ -7,18 +7,11 @@
 #include "core/anchor_report.hpp"
 #include "core/error.hpp"
 #include "core/source.hpp"
+#include "test_check.hpp"
 
 namespace {
 
-int failures = 0;
-
-void check(bool condition, const char* what, int line) {
-  if (!condition) {
-    std::fprintf(stderr, "FAILED line %d: %s\n", line, what);
-    ++failures;
-  }
-}
-#define CHECK(cond) check((cond), #cond, __LINE__)
+using ethos_test::failures;
 
 using json = nlohmann::json;
 

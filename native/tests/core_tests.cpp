@@ -11,18 +11,11 @@
 #include "json/sha256.hpp"
 #include "json/strict_json.hpp"
 #include "text/normalize.hpp"
+#include "test_check.hpp"
 
 namespace {
 
-int failures = 0;
-
-void check(bool condition, const char* what, int line) {
-  if (!condition) {
-    std::fprintf(stderr, "FAILED line %d: %s\n", line, what);
-    ++failures;
-  }
-}
-#define CHECK(cond) check((cond), #cond, __LINE__)
+using ethos_test::failures;
 
 // Returns the envelope of the error thrown by parse_strict, or "" if it parsed.
 std::string parse_error(const std::string& text) {

@@ -12,18 +12,11 @@
 #include "match/matcher.hpp"
 #include "match/policy.hpp"
 #include "text/utf8.hpp"
+#include "test_check.hpp"
 
 namespace {
 
-int failures = 0;
-
-void check(bool condition, const char* what, int line) {
-  if (!condition) {
-    std::fprintf(stderr, "FAILED line %d: %s\n", line, what);
-    ++failures;
-  }
-}
-#define CHECK(cond) check((cond), #cond, __LINE__)
+using ethos_test::failures;
 
 using ethos::match::DocumentIndex;
 using ethos::match::LadderResult;

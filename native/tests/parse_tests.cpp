@@ -25,18 +25,11 @@
 #include "pdf/pdfium_document.hpp"
 #include "pdf/pdfium_geometry.hpp"
 #include "process_memory.hpp"
+#include "test_check.hpp"
 
 namespace {
 
-int failures = 0;
-
-void check(bool condition, const char* what, int line) {
-  if (!condition) {
-    std::fprintf(stderr, "FAILED line %d: %s\n", line, what);
-    ++failures;
-  }
-}
-#define CHECK(cond) check((cond), #cond, __LINE__)
+using ethos_test::failures;
 
 using ethos::cli::PageSelection;
 

@@ -19,6 +19,7 @@
 #include "pdf/layout.hpp"
 #include "pdf/layout_model.hpp"
 #include "text/utf8.hpp"
+#include "test_check.hpp"
 
 namespace {
 
@@ -27,15 +28,7 @@ using ethos::pdf::RawChar;
 using ethos::pdf::RawPage;
 using json = nlohmann::json;
 
-int failures = 0;
-
-void check(bool condition, const char* what, int line) {
-  if (!condition) {
-    std::fprintf(stderr, "FAILED line %d: %s\n", line, what);
-    ++failures;
-  }
-}
-#define CHECK(cond) check((cond), #cond, __LINE__)
+using ethos_test::failures;
 
 std::string utf8(const std::u32string& text) {
   std::string out;

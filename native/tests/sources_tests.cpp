@@ -8,18 +8,11 @@
 #include "json/sha256.hpp"
 #include "sources/grounding_json.hpp"
 #include "sources/registry.hpp"
+#include "test_check.hpp"
 
 namespace {
 
-int failures = 0;
-
-void check(bool condition, const char* what, int line) {
-  if (!condition) {
-    std::fprintf(stderr, "FAILED line %d: %s\n", line, what);
-    ++failures;
-  }
-}
-#define CHECK(cond) check((cond), #cond, __LINE__)
+using ethos_test::failures;
 
 using ethos::sources::load_source;
 
