@@ -13,29 +13,6 @@
 namespace ethos::cli {
 namespace {
 
-bool grounded(const nlohmann::json& report) {
-  const nlohmann::json& body =
-      report.contains("predicate") && report["predicate"].is_object() ? report["predicate"] : report;
-  auto it = body.find("all_evidence_grounded");
-  if (it == body.end() || !it->is_boolean()) throw host_error("internal_error");
-  return it->get<bool>();
-}
-
-// True when every report of the output (one, or one per line) has all_evidence_grounded.
-bool all_grounded(const std::string& output) {
-  std::size_t start = 0;
-  while (start < output.size()) {
-    std::size_t end = output.find('\n', start);
-    if (end == std::string::npos) end = output.size();
-    if (!grounded(nlohmann::json::parse(output.begin() + static_cast<std::ptrdiff_t>(start),
-                                        output.begin() + static_cast<std::ptrdiff_t>(end)))) {
-      return false;
-    }
-    start = end + 1;
-  }
-  return true;
-}
-
 int run_verify_batch(const ParsedArgs& args) {
   const std::string& source_path = args.positionals.at(0);
   // Argument-level checks finish before any file is touched (docs/cli.md §5.2).
@@ -54,7 +31,7 @@ int run_verify_batch(const ParsedArgs& args) {
   std::string output = verify_batch(*source, ndjson, config ? std::optional<std::string_view>(*config) : std::nullopt,
                                     options.empty() ? std::string() : options.dump());
   if (args.flag("--merged")) output += "\n";
-  const bool ungrounded = args.flag("--fail-on-ungrounded") && !all_grounded(output);
+  const bool ungrounded = args.flag("--fail-on-ungrounded") && !all_evidence_grounded(output);
   if (const std::string* out = args.value("--out")) {
     write_file_atomic(*out, output, "--out");
   } else {

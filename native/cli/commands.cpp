@@ -22,17 +22,6 @@
 namespace ethos::cli {
 namespace {
 
-// all_evidence_grounded of a report, or of the report inside a Statement's predicate.
-bool all_evidence_grounded(const std::string& report_json) {
-  const nlohmann::json report = nlohmann::json::parse(report_json);
-  const nlohmann::json& body =
-      report.contains("predicate") && report["predicate"].is_object() ? report["predicate"] : report;
-  auto it = body.find("all_evidence_grounded");
-  // The core always writes the field; a report without it is a core bug, not a verdict.
-  if (it == body.end() || !it->is_boolean()) throw host_error("internal_error");
-  return it->get<bool>();
-}
-
 void emit(const ParsedArgs& args, std::string_view bytes) {
   if (const std::string* out = args.value("--out")) {
     write_file_atomic(*out, bytes, "--out");

@@ -1,4 +1,5 @@
-// request_options.cpp - the options verify, verify-batch and evidence anchor share: --grounding, --statement, --policy.
+// request_options.cpp - the options verify, verify-batch and evidence anchor share (--grounding, --statement,
+// --policy) and the --fail-on-ungrounded verdict.
 #include "request_options.hpp"
 
 #include <nlohmann/json.hpp>
@@ -50,6 +51,30 @@ nlohmann::json policy_options(const ParsedArgs& args) {
     }
   }
   return {{"policy_bytes_latin1", latin1}};
+}
+
+namespace {
+
+bool report_grounded(const nlohmann::json& report) {
+  const nlohmann::json& body =
+      report.contains("predicate") && report["predicate"].is_object() ? report["predicate"] : report;
+  auto it = body.find("all_evidence_grounded");
+  // The core always writes the field; a report without it is a core bug, not a verdict.
+  if (it == body.end() || !it->is_boolean()) throw host_error("internal_error");
+  return it->get<bool>();
+}
+
+}  // namespace
+
+bool all_evidence_grounded(std::string_view output) {
+  std::size_t start = 0;
+  while (start < output.size()) {
+    std::size_t end = output.find('\n', start);
+    if (end == std::string_view::npos) end = output.size();
+    if (!report_grounded(nlohmann::json::parse(output.substr(start, end - start)))) return false;
+    start = end + 1;
+  }
+  return true;
 }
 
 }  // namespace ethos::cli

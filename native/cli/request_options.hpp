@@ -1,4 +1,5 @@
-// request_options.hpp - the options verify, verify-batch and evidence anchor share: --grounding, --statement, --policy.
+// request_options.hpp - the options verify, verify-batch and evidence anchor share: --grounding, --statement,
+// --policy, and the --fail-on-ungrounded verdict.
 #pragma once
 
 #include <string>
@@ -28,5 +29,9 @@ nlohmann::json with_statement(const std::string& source_path, nlohmann::json opt
 // --policy NAME|FILE: {"policy": preset} or the policy file's bytes as Latin-1 scalars
 // ({"policy_bytes_latin1": ...}) so the core alone parses them (core/api.hpp); {} without it.
 nlohmann::json policy_options(const ParsedArgs& args);
+
+// --fail-on-ungrounded's verdict: all_evidence_grounded of every report in OUTPUT (one report, or
+// one per line), each either bare or inside a Statement's predicate.
+bool all_evidence_grounded(std::string_view output);
 
 }  // namespace ethos::cli
