@@ -12,10 +12,13 @@ import hashlib
 import json
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._host_io import read_input_file
 from .cli_wrapper import EthosCli
+
+if TYPE_CHECKING:
+    from .document import Document
 
 __all__ = ["crop_descriptors", "crop_descriptors_json", "crop_element", "crop_element_json"]
 
@@ -36,7 +39,7 @@ def _open(document: Input, grounding: str | None = None) -> Any:
 
 
 def crop_descriptors_json(
-    document: Input | Any,
+    document: Input | Document,
     report: bytes | str | Mapping[str, Any],
     *,
     grounding: str | None = None,
@@ -68,7 +71,7 @@ def crop_descriptors_json(
         data = bytes(report)
     from . import _ffi  # loads the native library on first use, so crop_element(ethos_bin=...) needs none
 
-    from .document import Document
+    from .document import Document  # noqa: F811  (the runtime class; the import above is for typing)
 
     if crop_source_pdf is None:
         options = b""
@@ -90,7 +93,7 @@ def crop_descriptors_json(
 
 
 def crop_descriptors(
-    document: Input | Any,
+    document: Input | Document,
     report: bytes | str | Mapping[str, Any],
     *,
     grounding: str | None = None,
