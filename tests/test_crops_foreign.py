@@ -161,6 +161,10 @@ def check_rendered_crop(descriptor: dict[str, Any], png: bytes, display_box: lis
     image = Image.open(io.BytesIO(png))
     assert image.format == "PNG"
     assert image.size == (x1 - x0, y1 - y0) == (descriptor["rendered_width_px"], descriptor["rendered_height_px"])
+    # Every evidence box of these tests holds a drawn line: a crop cut from the wrong place is blank.
+    rgb = image.convert("RGB")
+    pixels = rgb.load()
+    assert any(sum(pixels[x, y]) < 300 for y in range(rgb.size[1]) for x in range(rgb.size[0])), "the crop must show ink"
     tint = tinted(image)
     if not highlighted:
         assert tint == set()
@@ -168,8 +172,7 @@ def check_rendered_crop(descriptor: dict[str, Any], png: bytes, display_box: lis
     bx0, by0 = display_box[0] * DPI // 7200 - x0, display_box[1] * DPI // 7200 - y0
     bx1, by1 = -(-display_box[2] * DPI // 7200) - x0, -(-display_box[3] * DPI // 7200) - y0
     assert tint == {(x, y) for x in range(bx0, bx1) for y in range(by0, by1)}
-    rgb = image.convert("RGB").load()
-    assert any(sum(rgb[x, y]) < 300 for x, y in tint), "the highlight must lie on the line's ink"
+    assert any(sum(pixels[x, y]) < 300 for x, y in tint), "the highlight must lie on the line's ink"
 
 
 @pytest.fixture()
@@ -453,3 +456,30 @@ def test_both_clis_document_the_foreign_source_rule() -> None:
     for command in ([sys.executable, "-m", "ethos_py.cli"], [harness.ethos_core_binary()]):
         done = subprocess.run([*command, "verify", "--help"], capture_output=True, check=False)
         assert done.returncode == 0 and rule in b" ".join(done.stdout.split()), command
+
+
+def test_crop_element_renders_a_grounding_json_element_from_its_pdf(tmp_path: Path, pdf: Path) -> None:
+    artifact = grounding_json(pdf)
+    source = write_json(tmp_path / "grounding.json", artifact)
+    fingerprint = "sha256:" + sha256_hex(source.read_bytes())
+    pdf_fingerprint = "sha256:" + sha256_hex(pdf.read_bytes())
+    identity = {"document_fingerprint": fingerprint, "element_id": "e4", "rendering": "rendered",
+                "source_pdf_fingerprint": pdf_fingerprint, "version": "ethos.crop_element_request_ref.v1"}
+    request = write_json(tmp_path / "request.json", {
+        "artifact_type": "ethos.crop_element_request.v1", "schema_version": "1.0.0",
+        "request_ref": "request-" + sha256_hex(c14n(identity)), "document_fingerprint": fingerprint,
+        "element_id": "e4", "rendering": "rendered", "source_pdf_fingerprint": pdf_fingerprint})
+    outputs = {}
+    for program in ("ethos", "ethos-core"):
+        crop_dir = tmp_path / f"element-{program}"
+        done = run(program, "crop_element", source, "--request", request, "--crop-source-pdf", pdf, "--crop-dir", crop_dir)
+        assert done.returncode == 0, done.stderr
+        outputs[program] = (done.stdout, files_of(crop_dir))
+    assert outputs["ethos"] == outputs["ethos-core"]
+    stdout, files = outputs["ethos"]
+    descriptor = json.loads(stdout)
+    assert schema_errors("crop-descriptor", descriptor) == []
+    assert descriptor["bbox"] == artifact["elements"][3]["bbox"] and descriptor["page"] == "pg2"
+    assert descriptor["crop_ref"] == crop_ref("v0001", fingerprint, "pg2")
+    # Page 2 is 500 x 700 pt: the crop is cut from that page, nothing highlighted.
+    check_rendered_crop(descriptor, files[descriptor["rendered_ref"]], descriptor["bbox"], 2, False)
