@@ -167,7 +167,8 @@ def ethos(ctx: click.Context) -> None:
 _POLICY_PRESETS = ("strict", "default", "permissive")
 _CROP_DIR_HELP = "Write a crop descriptor for every check with evidence into DIR (created if missing)."
 _CROP_SOURCE_PDF_HELP = (
-    "The source PDF: also render each crop as a PNG with the cited characters highlighted (needs --crop-dir)."
+    "The source PDF: also render each crop as a PNG with the cited characters highlighted (needs --crop-dir). "
+    "Foreign sources render from the PDF they were made from; one without a fingerprint names its crops after the PDF."
 )
 
 

@@ -8,13 +8,17 @@ PNG needs PDFium, which never runs in the calling process: with ``crop_source_pd
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._host_io import read_input_file
 from .cli_wrapper import EthosCli
+
+if TYPE_CHECKING:
+    from .document import Document
 
 __all__ = ["crop_descriptors", "crop_descriptors_json", "crop_element", "crop_element_json"]
 
@@ -28,19 +32,29 @@ def _bytes(value: Input | str) -> bytes:
     return read_input_file(value)
 
 
-def _open(document: Input) -> Any:
+def _open(document: Input, grounding: str | None = None) -> Any:
     from .document import Document
 
-    return Document.from_bytes(_bytes(document))
+    return Document.from_bytes(_bytes(document), grounding)
 
 
-def crop_descriptors_json(document: Input, report: bytes | str | Mapping[str, Any]) -> bytes:
+def crop_descriptors_json(
+    document: Input | Document,
+    report: bytes | str | Mapping[str, Any],
+    *,
+    grounding: str | None = None,
+    crop_source_pdf: Input | None = None,
+) -> bytes:
     """The descriptors (``descriptor_only``) of every check with evidence in ``report``, as the
     canonical JSON array the core writes, in check order.
 
     ``report`` (bytes, a JSON string or a dict) must come from a verify against ``document`` with
     crop refs (``Document.verify_json(..., crop_refs=True)`` or ``verify --crop-dir``); the
     descriptors are the files ``verify --crop-dir`` writes, without their trailing newline.
+    ``document`` is an open ``Document``, a path or bytes (opened with ``grounding``, as
+    ``Document.open``). ``crop_source_pdf`` (a path or bytes) is the PDF given to verify: a
+    foreign source without a fingerprint names its crops after it; the descriptors stay
+    ``descriptor_only`` (rendering is ethos-core's, ``verify --crop-source-pdf``).
 
         >>> from pathlib import Path
         >>> from ethos_py import Document
@@ -57,11 +71,34 @@ def crop_descriptors_json(document: Input, report: bytes | str | Mapping[str, An
         data = bytes(report)
     from . import _ffi  # loads the native library on first use, so crop_element(ethos_bin=...) needs none
 
-    with _open(document) as opened:
-        return _ffi.call_string(_ffi.lib.ethos_crop_descriptors, opened._live_handle(), data, len(data))
+    from .document import Document  # noqa: F811  (the runtime class; the import above is for typing)
+
+    if crop_source_pdf is None:
+        options = b""
+    else:
+        fingerprint = "sha256:" + hashlib.sha256(_bytes(crop_source_pdf)).hexdigest()
+        options = json.dumps({"crop_source_pdf_fingerprint": fingerprint}).encode()
+
+    def call(opened: Any) -> bytes:
+        result: bytes = _ffi.call_string(
+            _ffi.lib.ethos_crop_descriptors_with_options,
+            opened._live_handle(), data, len(data), options or _ffi.ffi.NULL, len(options),
+        )
+        return result
+
+    if isinstance(document, Document):
+        return call(document)
+    with _open(document, grounding) as opened:
+        return call(opened)
 
 
-def crop_descriptors(document: Input, report: bytes | str | Mapping[str, Any]) -> list[dict[str, Any]]:
+def crop_descriptors(
+    document: Input | Document,
+    report: bytes | str | Mapping[str, Any],
+    *,
+    grounding: str | None = None,
+    crop_source_pdf: Input | None = None,
+) -> list[dict[str, Any]]:
     """``crop_descriptors_json`` parsed.
 
         >>> from pathlib import Path
@@ -72,7 +109,9 @@ def crop_descriptors(document: Input, report: bytes | str | Mapping[str, Any]) -
         >>> len(descriptors), descriptors[0]["rendering_status"], descriptors[0]["crop_ref"][:5]
         (4, 'descriptor_only', 'crop-')
     """
-    result: list[dict[str, Any]] = json.loads(crop_descriptors_json(document, report))
+    result: list[dict[str, Any]] = json.loads(
+        crop_descriptors_json(document, report, grounding=grounding, crop_source_pdf=crop_source_pdf)
+    )
     return result
 
 

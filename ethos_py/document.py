@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import os
 import weakref
@@ -159,6 +160,7 @@ class Document:
         claim_validation: str = "strict",
         policy: str | bytes | os.PathLike[str] | None = None,
         crop_refs: bool = False,
+        crop_source_pdf: PathInput | bytes | None = None,
     ) -> bytes:
         """Verifies citations and returns the canonical report bytes (no trailing newline).
 
@@ -170,12 +172,16 @@ class Document:
         ``policy`` selects the matching policy (docs/matching.md): a preset name (``"strict"``,
         ``"default"``, ``"permissive"``), policy JSON bytes, or a path to a policy file.
         ``crop_refs=True`` is ``verify --crop-dir``'s report: every evidence names its crop
-        descriptor (``ethos_py.crops.crop_descriptors`` computes them).
+        descriptor (``ethos_py.crops.crop_descriptors`` computes them). ``crop_source_pdf`` (a
+        path or the bytes; needs ``crop_refs``) is ``--crop-source-pdf``: the PDF the crops come
+        from, which names them when the source has no fingerprint (docs/sources.md "Crops").
         """
         handle = self._live_handle()
         citations_bytes = json_input(citations)
         config_bytes = None if config is None else json_input(config)
         options: dict[str, Any] = {"crop_refs": True} if crop_refs else {}
+        if crop_source_pdf is not None:
+            options["crop_source_pdf_fingerprint"] = _sha256_of(crop_source_pdf)
         options_bytes = self._request_options(options, statement, subject_name, claim_validation, policy)
         config_ptr, config_len = _ffi.buffer_argument(config_bytes)
         options_ptr, options_len = _ffi.buffer_argument(options_bytes)
@@ -270,6 +276,12 @@ class Document:
         if merged:
             return json.loads(data)
         return [json.loads(line) for line in data.splitlines()]
+
+
+def _sha256_of(data: PathInput | bytes) -> str:
+    """``sha256:`` of a file's bytes (a path, under the input size limit) or of bytes."""
+    raw = bytes(data) if isinstance(data, (bytes, bytearray, memoryview)) else read_input_file(data)
+    return "sha256:" + hashlib.sha256(raw).hexdigest()
 
 
 def _ndjson(requests: Sequence[JsonInput] | bytes | os.PathLike[str]) -> bytes:

@@ -48,7 +48,7 @@ int run_verify(const ParsedArgs& args) {
   const auto source = open_source(source_bytes, grounding_open_options(grounding));
   const std::optional<std::string> crop_pdf = read_crop_source_pdf(args, *source);
   const std::string report = verify(*source, citations, config ? std::optional<std::string_view>(*config) : std::nullopt,
-                                    with_crop_refs(args, options));
+                                    with_crop_refs(args, options, crop_pdf));
   write_verify_crops(args, *source, report, crop_pdf);
 
   const bool fail_on_ungrounded = args.flag("--fail-on-ungrounded");

@@ -142,7 +142,9 @@ int run_crop_element(const ParsedArgs& args) {
 std::vector<OptionSpec> verify_crop_options() {
   return {
       {"--crop-dir", "DIR", false, {}, "Write a crop descriptor for every check with evidence into DIR (created if missing)."},
-      {"--crop-source-pdf", "PDF", false, {}, "The source PDF: also render each crop as a PNG with the cited characters highlighted (needs --crop-dir)."},
+      {"--crop-source-pdf", "PDF", false, {},
+       "The source PDF: also render each crop as a PNG with the cited characters highlighted (needs --crop-dir). "
+       "Foreign sources render from the PDF they were made from; one without a fingerprint names its crops after the PDF."},
   };
 }
 
@@ -152,10 +154,12 @@ void check_verify_crop_arguments(const ParsedArgs& args) {
   }
 }
 
-std::string with_crop_refs(const ParsedArgs& args, const std::string& options_json) {
+std::string with_crop_refs(const ParsedArgs& args, const std::string& options_json, const std::optional<std::string>& pdf) {
   if (args.value("--crop-dir") == nullptr) return options_json;
   nlohmann::json options = options_json.empty() ? nlohmann::json::object() : nlohmann::json::parse(options_json);
   options["crop_refs"] = true;
+  // The PDF names the crops of a source without a fingerprint (core/crop_descriptor.hpp).
+  if (pdf) options["crop_source_pdf_fingerprint"] = sha256_prefixed(*pdf);
   return options.dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
 }
 
@@ -163,7 +167,8 @@ std::optional<std::string> read_crop_source_pdf(const ParsedArgs& args, const So
   const std::string* path = args.value("--crop-source-pdf");
   if (path == nullptr) return std::nullopt;
   std::string pdf = read_pdf(*path);
-  require_source_pdf(source, sha256_prefixed(pdf), "--crop-source-pdf");
+  // A source that names its PDF must get that PDF; Docling and OpenDataLoader output names none.
+  require_source_pdf(source, sha256_prefixed(pdf), "--crop-source-pdf", false);
   return pdf;
 }
 
@@ -171,10 +176,11 @@ void write_verify_crops(const ParsedArgs& args, const Source& source, const std:
                         const std::optional<std::string>& pdf) {
   const std::string* crop_dir = args.value("--crop-dir");
   if (crop_dir == nullptr) return;
-  const std::vector<CropPlan> plans = crop_plans_for_report(source, report);
+  const std::optional<std::string> pdf_fingerprint = pdf ? std::optional<std::string>(sha256_prefixed(*pdf)) : std::nullopt;
+  const std::vector<CropPlan> plans = crop_plans_for_report(source, report, pdf_fingerprint);
   std::vector<RenderedCrop> rendered;
-  if (pdf) rendered = render_crops(*pdf, *source.source_fingerprint, plans, ParseLimits{});
-  write_files_atomic(*crop_dir, crop_files(plans, *source.fingerprint, rendered));
+  if (pdf) rendered = render_crops(*pdf, *pdf_fingerprint, plans, ParseLimits{});
+  write_files_atomic(*crop_dir, crop_files(plans, crop_identity(source, pdf_fingerprint), rendered));
 }
 
 CommandSpec crop_element_command() {

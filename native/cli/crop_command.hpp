@@ -18,10 +18,12 @@ std::vector<OptionSpec> verify_crop_options();
 // --crop-dir.
 void check_verify_crop_arguments(const ParsedArgs& args);
 
-// verify's core options with {"crop_refs": true} added under --crop-dir ("" stays "" otherwise).
-std::string with_crop_refs(const ParsedArgs& args, const std::string& options_json);
+// verify's core options with {"crop_refs": true} added under --crop-dir ("" stays "" otherwise),
+// and the PDF's fingerprint as crop_source_pdf_fingerprint when --crop-source-pdf is given.
+std::string with_crop_refs(const ParsedArgs& args, const std::string& options_json, const std::optional<std::string>& pdf);
 
-// Reads --crop-source-pdf (if given) and checks it is the source's PDF; call after opening the
+// Reads --crop-source-pdf (if given) and checks it is the source's PDF when the source names the
+// file it was parsed from (Docling and OpenDataLoader output names none); call after opening the
 // source, before verifying. nullopt without the option.
 std::optional<std::string> read_crop_source_pdf(const ParsedArgs& args, const Source& source);
 

@@ -3,12 +3,15 @@
 #include "crop_render.hpp"
 
 #include <map>
+#include <optional>
 #include <set>
 
+#include "core/error.hpp"
 #include "crop_png.hpp"
 #include "host_io.hpp"
 #include "pages_spec.hpp"
 #include "parse_supervisor.hpp"
+#include "pdf/crop_mapping.hpp"
 #include "pdf/pdfium_library.hpp"
 
 namespace ethos::cli {
@@ -24,13 +27,32 @@ std::uint64_t get(std::string_view in, std::size_t at, int bytes) {
   return value;
 }
 
+// The page's user-space to display transform, as the parser builds it (pdfium_extract.cpp).
+pdf::DisplayTransform display_of(const pdf::pdfium::Api& api, pdf::pdfium::Document* document, int page) {
+  pdf::pdfium::Page* handle = api.FPDF_LoadPage(document, page);
+  if (handle == nullptr) throw EthosError("corrupt_pdf", find_error_code("corrupt_pdf")->default_message);
+  pdf::pdfium::RectF bounds{};
+  const bool ok = api.FPDF_GetPageBoundingBox(handle, &bounds) != 0;
+  const int rotation = api.FPDFPage_GetRotation(handle);
+  api.FPDF_ClosePage(handle);
+  if (!ok) throw EthosError("corrupt_pdf", find_error_code("corrupt_pdf")->default_message);
+  const pdf::DisplayTransform display(bounds.left, bounds.bottom, bounds.right, bounds.top, rotation);
+  if (!(display.width() > 0) || !(display.height() > 0)) {
+    throw EthosError("corrupt_pdf", find_error_code("corrupt_pdf")->default_message);
+  }
+  return display;
+}
+
 }  // namespace
 
 std::string render_page_crops(const pdf::pdfium::Api& api, pdf::pdfium::Document* document, int page,
                               const CropRenderJob& job) {
   std::string out;
-  for (const pdf::CropRequest& request : job.requests) {
-    if (request.page != page) continue;
+  std::optional<pdf::DisplayTransform> display;  // read once per page, only for foreign sources
+  for (const pdf::CropRequest& original : job.requests) {
+    if (original.page != page) continue;
+    if (original.geometry != CropGeometry::display_quanta && !display) display = display_of(api, document, page);
+    const pdf::CropRequest request = display ? pdf::map_crop_request(original, *display) : original;
     const std::string png = encode_png(pdf::render_crop(api, document, request));
     const pdf::PixelRect rect = pdf::crop_pixel_rect(request);
     put(out, static_cast<std::uint64_t>(rect.x1 - rect.x0), 4);
@@ -49,7 +71,7 @@ std::vector<RenderedCrop> render_crops(std::string_view pdf, const std::string& 
   std::set<std::int64_t> pages;
   for (const CropPlan& plan : plans) {
     job.requests.push_back(pdf::CropRequest{static_cast<int>(plan.page_index - 1), plan.page_width, plan.page_height,
-                                            plan.bbox, plan.highlights});
+                                            plan.bbox, plan.highlights, plan.geometry});
     pages.insert(plan.page_index);
   }
   std::string spec;
@@ -61,7 +83,16 @@ std::vector<RenderedCrop> render_crops(std::string_view pdf, const std::string& 
   parse.selection = PageSelection::parse(spec);
   parse.limits = limits;
   parse.render = &job;
-  const std::vector<std::string> payloads = supervise_parse(parse);  // one per page, ascending
+  std::vector<std::string> payloads;  // one per page, ascending
+  try {
+    payloads = supervise_parse(parse);
+  } catch (const EthosError& error) {
+    // A page the PDF does not have: the only way for a foreign source's page index (a native
+    // document's pages are the PDF's, bound by its fingerprint) to miss.
+    if (error.code() != "invalid_arguments" || error.details().value("argument", "") != "--pages") throw;
+    throw EthosError("source_mismatch", find_error_code("source_mismatch")->default_message,
+                     {{"argument", "--crop-source-pdf"}, {"input", "page_count"}});
+  }
 
   // Payloads come in ascending page order; within a page, in request order.
   std::map<int, std::pair<std::string_view, std::size_t>> cursor;  // page -> (payload, offset)

@@ -157,6 +157,14 @@ int ethos_crop_descriptors(const ethos_document *document, const char *report, s
  */
 int ethos_crop_element(const ethos_document *document, const char *request, size_t request_len,
                        const char *check_id, size_t check_id_len, char **out_json);
+
+/*
+ * ethos_crop_descriptors with options (NULL or a JSON object): {"crop_source_pdf_fingerprint":
+ * "sha256:..."} names the PDF the crops come from, as verify was given it; a foreign source
+ * without a document fingerprint takes the PDF's as its crop identity (docs/sources.md "Crops").
+ */
+int ethos_crop_descriptors_with_options(const ethos_document *document, const char *report, size_t report_len,
+                                        const char *options_json, size_t options_len, char **out_json);
 /* END CDEF */
 
 #ifdef __cplusplus

@@ -147,6 +147,17 @@ ETHOS_EXPORT int ethos_crop_descriptors(const ethos_document* document, const ch
   });
 }
 
+ETHOS_EXPORT int ethos_crop_descriptors_with_options(const ethos_document* document, const char* report,
+                                                     size_t report_len, const char* options_json, size_t options_len,
+                                                     char** out_json) {
+  return guarded(out_json, [&] {
+    if (document == nullptr) throw null_argument("document");
+    if (report == nullptr) throw null_argument("report");
+    *out_json = to_c_string(ethos::crop_descriptors_json(*document->source, view(report, report_len),
+                                                         view(options_json, options_len)));
+  });
+}
+
 ETHOS_EXPORT int ethos_crop_element(const ethos_document* document, const char* request, size_t request_len,
                                     const char* check_id, size_t check_id_len, char** out_json) {
   return guarded(out_json, [&] {

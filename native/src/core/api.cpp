@@ -4,6 +4,7 @@
 #include "core/batch_verify.hpp"
 #include "core/citations.hpp"
 #include "core/config.hpp"
+#include "core/crop_descriptor.hpp"
 #include "sources/registry.hpp"
 #include "core/proof_summary.hpp"
 #include "core/report.hpp"
@@ -12,6 +13,7 @@
 #include "match/explain.hpp"
 #include "json/c14n.hpp"
 #include "json/reader.hpp"
+#include "json/sha256.hpp"
 #include "json/strict_json.hpp"
 #include "text/utf8.hpp"
 
@@ -27,6 +29,7 @@ struct VerifyOptions {
   ClaimValidation claim_validation = ClaimValidation::strict;
   std::optional<match::Policy> policy;  // --policy: overrides the config's choice
   bool crop_refs = false;               // verify --crop-dir (core/crop_descriptor.hpp)
+  std::optional<std::string> crop_source_pdf_fingerprint;  // verify --crop-source-pdf's sha256
 };
 
 // A policy file travels inside the options as a string whose scalars U+0000..U+00FF are its
@@ -72,7 +75,12 @@ VerifyOptions read_verify_options(std::string_view bytes, bool batch = false) {
   }
   options.policy = read_policy_option(reader);
   options.crop_refs = reader.optional_bool("crop_refs").value_or(false);
+  options.crop_source_pdf_fingerprint = reader.optional_string("crop_source_pdf_fingerprint");
   reader.finish();
+  if (const auto& pdf = options.crop_source_pdf_fingerprint; pdf && (!options.crop_refs || !is_sha256_prefixed(*pdf))) {
+    // The PDF only names and renders crops: without crop_refs it would be silently ignored.
+    throw invalid_input("invalid value", "$.crop_source_pdf_fingerprint", {{"input", "options"}});
+  }
   return options;
 }
 
@@ -135,11 +143,9 @@ std::string verify(const Source& source, std::string_view citations, std::option
   const VerifyOptions options = read_verify_options(options_json);
   VerificationConfig config = config_for(config_bytes, options);
   if (options.crop_refs) {
-    // Crop refs are named after the document fingerprint (CONTRACTS §2.11).
-    if (!source.fingerprint) {
-      throw EthosError("internal_error", find_error_code("internal_error")->default_message,
-                       {{"reason", "descriptor_without_fingerprint"}});
-    }
+    // Crop refs are named after the document fingerprint (CONTRACTS §2.11), or the source PDF's
+    // for a foreign source without one (docs/sources.md "Crops").
+    config.crop_document_fingerprint = crop_identity_for_verify(source, options.crop_source_pdf_fingerprint);
     config.crop_refs = true;
   }
   const CitationSet set = load_citations(citations, config.max_checks, options.claim_validation);

@@ -36,6 +36,7 @@ struct VerificationConfig {
   // Runtime only (not part of the config or its hash): verify --crop-dir, so every evidence gets
   // its crop_ref and the source counts as crop-capable (CONTRACTS §2.11).
   bool crop_refs = false;
+  std::string crop_document_fingerprint;  // the identity crop refs are named after (crop_identity)
   std::string sha256;  // verification_config_sha256 = sha256(c14n(config as parsed))
   // The matching policy (extension, CONTRACTS §4): set when the ladder decides text matches
   // (config.matching.policy, a --policy, or no config at all); unset when the public

@@ -87,41 +87,73 @@ std::string rendered_ref_for(std::string_view crop_ref) {
   return ref + ".png";
 }
 
-void require_source_pdf(const Source& source, std::string_view pdf_fingerprint, const char* argument) {
+void require_source_pdf(const Source& source, std::string_view pdf_fingerprint, const char* argument, bool strict) {
+  if (!source.source_fingerprint && !strict) return;
   if (!source.source_fingerprint || *source.source_fingerprint != pdf_fingerprint) {
     throw EthosError("source_mismatch", find_error_code("source_mismatch")->default_message,
                      {{"argument", argument}, {"input", "source_pdf_fingerprint"}});
   }
 }
 
-std::vector<CropPlan> crop_plans_for_report(const Source& source, std::string_view report_json) {
-  if (!source.fingerprint) throw no_fingerprint();
+std::string crop_identity(const Source& source, const std::optional<std::string>& pdf_fingerprint) {
+  if (source.fingerprint) return *source.fingerprint;
+  if (pdf_fingerprint) return *pdf_fingerprint;
+  throw no_fingerprint();
+}
+
+std::string crop_identity_for_verify(const Source& source, const std::optional<std::string>& pdf_fingerprint) {
+  if (!crop_geometry_of(source)) {
+    throw EthosError("invalid_arguments", find_error_code("invalid_arguments")->default_message,
+                     {{"argument", "--crop-dir"}, {"reason", "source_without_pages"}});
+  }
+  if (pdf_fingerprint) require_source_pdf(source, *pdf_fingerprint, "--crop-source-pdf", false);
+  return crop_identity(source, pdf_fingerprint);
+}
+
+std::vector<CropPlan> crop_plans_for_report(const Source& source, std::string_view report_json,
+                                            const std::optional<std::string>& pdf_fingerprint) {
+  const std::string identity = crop_identity(source, pdf_fingerprint);
+  const std::optional<CropGeometry> geometry = crop_geometry_of(source);
   const json document = parse_strict_dom(report_json, "report");
   std::vector<CropPlan> plans;
   std::map<std::string, std::string> seen;  // crop_ref -> descriptor bytes
   try {
     const json& report = report_of(document);
     auto declared = report.find("document_fingerprint");
-    if (declared == report.end() || *declared != *source.fingerprint) throw mismatch("report");
+    // The report's fingerprint is the source's (and absent with it); the crop identity may not be.
+    const bool same = source.fingerprint ? declared != report.end() && *declared == *source.fingerprint
+                                         : declared == report.end();
+    if (!same) throw mismatch("report");
     for (const json& check : report.at("checks")) {
       auto evidence = check.find("evidence");
-      if (evidence == check.end()) continue;
-      const Page* page = source.page_by_id(evidence->at("page").get<std::string>());
-      if (page == nullptr) continue;  // page-less evidence: nothing to crop
+      if (evidence == check.end() || !geometry) continue;
+      auto page_field = evidence->find("page");
+      if (page_field == evidence->end()) continue;  // page-less evidence: nothing to crop
+      const Page* page = source.page_by_id(page_field->get<std::string>());
+      if (page == nullptr) continue;
       const std::string id = check.at("id").get<std::string>();
       if (!is_check_id(id)) throw invalid_input("invalid check id", "$.checks");
       std::optional<Bbox> box;
       if (auto b = evidence->find("bbox"); b != evidence->end()) box = bbox_of(*b);
-      CropPlan plan = plan_on_page(*page, crop_ref_for(id, *source.fingerprint, page->id),
+      CropPlan plan = plan_on_page(*page, crop_ref_for(id, identity, page->id),
                                    box.value_or(Bbox{0, 0, page->width, page->height}), id);
+      plan.geometry = *geometry;
+      // A report made against another crop identity (another PDF) names other crops.
+      if (auto ref = evidence->find("crop_ref"); ref != evidence->end() && *ref != plan.crop_ref) throw mismatch("crop_ref");
       if (auto text = evidence->find("text"); text != evidence->end()) plan.text_sha256 = sha256_hex(text->get<std::string>());
       if (auto match = check.find("match"); match != check.end()) {
         for (const json& piece : match->value("boxes", json::array())) {
           if (piece.at("page") != page->id) continue;  // a page-range match: this page's lines only
           if (auto b = bbox_of(piece.at("bbox"))) plan.highlights.push_back(*b);
         }
+        // Foreign sources carry no glyph geometry, so their matches have no character boxes: a
+        // grounded match then highlights its evidence box (the cited span, cell or element).
+        if (plan.highlights.empty() && box && *geometry != CropGeometry::display_quanta &&
+            check.value("status", "") == "grounded") {
+          plan.highlights.push_back(*box);
+        }
       }
-      const std::string bytes = crop_descriptor_json(plan, *source.fingerprint, nullptr);
+      const std::string bytes = crop_descriptor_json(plan, identity, nullptr);
       auto [it, inserted] = seen.emplace(plan.crop_ref, bytes);
       if (!inserted) {
         // Same logical ref twice: harmless when identical, a broken invariant otherwise.
@@ -186,6 +218,7 @@ CropElementRequest crop_element_request(const Source& source, std::string_view r
   CropElementRequest out;
   const std::string id(check_id);
   out.plan = plan_on_page(*page, crop_ref_for(id, *source.fingerprint, page->id), box, id);
+  out.plan.geometry = crop_geometry_of(source).value_or(CropGeometry::display_quanta);  // Grounding JSON: scaled
   if (element.text) out.plan.text_sha256 = sha256_hex(*element.text);
   out.rendered = rendered;
   out.source_pdf_fingerprint = pdf_fingerprint;
@@ -214,11 +247,22 @@ std::string crop_descriptor_json(const CropPlan& plan, std::string_view document
   return to_c14n(out);
 }
 
-std::string crop_descriptors_json(const Source& source, std::string_view report_json) {
+std::string crop_descriptors_json(const Source& source, std::string_view report_json, std::string_view options_json) {
+  std::optional<std::string> pdf_fingerprint;
+  if (!options_json.empty()) {
+    const ParsedJson options = parse_strict(options_json, "options");
+    ObjectReader reader(options.root(), "$");
+    pdf_fingerprint = reader.optional_string("crop_source_pdf_fingerprint");
+    reader.finish();
+    if (pdf_fingerprint && !is_sha256_prefixed(*pdf_fingerprint)) {
+      throw invalid_input("invalid hash", "$.crop_source_pdf_fingerprint", {{"input", "options"}});
+    }
+  }
+  const std::string identity = crop_identity(source, pdf_fingerprint);
   std::string out = "[";
-  for (const CropPlan& plan : crop_plans_for_report(source, report_json)) {
+  for (const CropPlan& plan : crop_plans_for_report(source, report_json, pdf_fingerprint)) {
     if (out.size() > 1) out += ",";
-    out += crop_descriptor_json(plan, *source.fingerprint, nullptr);
+    out += crop_descriptor_json(plan, identity, nullptr);
   }
   return out + "]";
 }

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/crop_geometry.hpp"
 #include "core/source.hpp"
 
 namespace ethos {
@@ -23,6 +24,7 @@ struct CropPlan {
   std::vector<std::string> check_ids;      // v%04d
   std::optional<std::string> text_sha256;  // bare hex of the raw evidence text, when known
   std::vector<Bbox> highlights;            // the cited characters' boxes on this page
+  CropGeometry geometry = CropGeometry::display_quanta;  // how the boxes lie on the PDF page
 };
 
 // What a rendering adds to a descriptor.
@@ -40,10 +42,22 @@ std::string crop_ref_for(std::string_view check_id, std::string_view document_fi
 std::string crop_request_ref_for(std::string_view document_fingerprint, std::string_view element_id,
                                  std::string_view rendering, const std::optional<std::string>& source_pdf_fingerprint);
 
+// The document identity crops are named after: the source's fingerprint, else (a foreign source
+// without one) the fingerprint of the PDF the crops are rendered from; neither is internal_error
+// (descriptor_without_fingerprint).
+std::string crop_identity(const Source& source, const std::optional<std::string>& pdf_fingerprint);
+
+// The checks verify makes before naming crops: a source with pages (else invalid_arguments for
+// --crop-dir, reason source_without_pages) and, when the PDF is given and the source declares
+// the file it was parsed from, that file (else source_mismatch). Returns crop_identity.
+std::string crop_identity_for_verify(const Source& source, const std::optional<std::string>& pdf_fingerprint);
+
 // One plan per check of `report` (bare or Statement) whose evidence names a page of `source`, in
-// check order. Throws internal_error when the source has no fingerprint or two checks would share
-// a ref with different content, invalid_input when the report is not one of this source.
-std::vector<CropPlan> crop_plans_for_report(const Source& source, std::string_view report_json);
+// check order, named after crop_identity(source, pdf_fingerprint). Throws internal_error when
+// there is no identity or two checks would share a ref with different content, invalid_input when
+// the report is not one of this source, source_mismatch when its crop refs name another identity.
+std::vector<CropPlan> crop_plans_for_report(const Source& source, std::string_view report_json,
+                                            const std::optional<std::string>& pdf_fingerprint = std::nullopt);
 
 // A crop_element request, validated against `source` (every failure is exit 2 with a fixed
 // message): the plan of the requested element under `check_id`, and whether it asks for a
@@ -62,13 +76,17 @@ std::string crop_descriptor_json(const CropPlan& plan, std::string_view document
 // The PNG file name of a descriptor: its crop_ref with ".png" for ".json".
 std::string rendered_ref_for(std::string_view crop_ref);
 
-// The fixed failure for a PDF whose fingerprint is not the document's source fingerprint.
-void require_source_pdf(const Source& source, std::string_view pdf_fingerprint, const char* argument);
+// The fixed failure for a PDF whose fingerprint is not the document's source fingerprint; a
+// source that does not declare the file it was parsed from (Docling, OpenDataLoader) accepts any
+// PDF unless `strict` (crop_element requests name the PDF themselves).
+void require_source_pdf(const Source& source, std::string_view pdf_fingerprint, const char* argument, bool strict = true);
 
 // In-process entry points (C ABI): the descriptors of a report as a canonical JSON array, and the
 // descriptor of a crop_element request. Neither renders: a request asking for a rendering is
 // invalid_arguments for --crop-source-pdf here (rendering runs in ethos-core's workers).
-std::string crop_descriptors_json(const Source& source, std::string_view report_json);
+// options_json: empty or {"crop_source_pdf_fingerprint": "sha256:..."} (the PDF a foreign source
+// without a fingerprint is rendered from, as given to verify).
+std::string crop_descriptors_json(const Source& source, std::string_view report_json, std::string_view options_json = {});
 std::string crop_element_descriptor(const Source& source, std::string_view request_json, std::string_view check_id);
 
 }  // namespace ethos

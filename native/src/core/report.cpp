@@ -178,7 +178,7 @@ void write_check(CanonicalWriter& out, const Source& source, const Claim& claim,
       write_bbox(out, *target.bbox);
     }
     if (config.crop_refs && source.page_by_id(std::string(target.page)) != nullptr) {
-      out.member("crop_ref", crop_ref_for(id_of(index), *source.fingerprint, target.page));
+      out.member("crop_ref", crop_ref_for(id_of(index), config.crop_document_fingerprint, target.page));
     }
     if (!target.page.empty()) out.member("page", target.page);  // page-less sources have none
     if (config.include_text && target.text) out.member("text", *target.text);

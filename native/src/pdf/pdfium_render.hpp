@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/crop_geometry.hpp"
 #include "core/source.hpp"
 #include "pdf/pdfium_api.hpp"
 
@@ -21,6 +22,9 @@ struct CropRequest {
   std::int64_t page_width = 0, page_height = 0;  // the document's page size, quanta
   Bbox bbox;                                 // evidence rectangle (the margin is added here)
   std::vector<Bbox> highlights;
+  // How bbox, highlights and the page size relate to the PDF page (core/crop_geometry.hpp);
+  // render_crop expects display_quanta, pdf/crop_mapping.hpp converts the others.
+  CropGeometry geometry = CropGeometry::display_quanta;
 };
 
 // An 8-bit RGB image, rows top to bottom.

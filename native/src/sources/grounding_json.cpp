@@ -421,6 +421,8 @@ GroundingValidation validate_grounding_json(std::string_view bytes) {
   source->kind = "ethos-grounding-json";
   source->representation_sha256 = out.representation_sha256.substr(7);
   source->fingerprint = out.representation_sha256;
+  // The artifact names the file it describes: crops render only from that PDF.
+  source->source_fingerprint = out.source_sha256;
   source->build_indexes();
   out.source = std::move(source);
   return out;
