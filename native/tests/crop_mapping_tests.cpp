@@ -6,18 +6,11 @@
 #include "core/crop_geometry.hpp"
 #include "core/error.hpp"
 #include "pdf/crop_mapping.hpp"
+#include "test_check.hpp"
 
 namespace {
 
-int failures = 0;
-
-void check(bool condition, const char* what, int line) {
-  if (!condition) {
-    std::fprintf(stderr, "FAILED line %d: %s\n", line, what);
-    ++failures;
-  }
-}
-#define CHECK(cond) check((cond), #cond, __LINE__)
+using ethos_test::failures;
 
 using ethos::Bbox;
 using ethos::CropGeometry;
