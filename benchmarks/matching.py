@@ -163,10 +163,18 @@ def main() -> int:
     parser.add_argument("--quotes", type=int, default=1000)
     parser.add_argument("--scope", choices=["document", "page"], default="document")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="write the inputs (document, citations, config, text, quotes) under this directory "
+                             "(base/ and big/) and keep them, to time the two whole-process commands with another tool")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
-        base = measure(args.corpus, args.text_bytes, args.quotes, args.scope, args.repeat, Path(scratch))
-        big = measure(args.corpus, 4 * args.text_bytes, args.quotes, args.scope, args.repeat, Path(scratch))
+        root = args.keep or Path(scratch)
+        (root / "base").mkdir(parents=True, exist_ok=True)
+        (root / "big").mkdir(parents=True, exist_ok=True)
+        base = measure(args.corpus, args.text_bytes, args.quotes, args.scope, args.repeat, root / "base")
+        big = measure(args.corpus, 4 * args.text_bytes, args.quotes, args.scope, args.repeat, root / "big")
+    if args.keep:
+        (args.keep / "gtrex_run.py").write_text(GTREX_SCRIPT)
     print(f"source {base['chars']:,} chars, {base['quotes']} quotes, scope {args.scope}")
     print(f"end to end (whole process): ethos-core {base['ethos_wall'] * 1000:.0f} ms, gtrex {base['gtrex_wall'] * 1000:.0f} ms"
           f"  -> {base['gtrex_wall'] / base['ethos_wall']:.1f}x (target >= 20x)")

@@ -6,7 +6,8 @@
 
 namespace ethos::match {
 
-SuffixIndex::SuffixIndex(const std::u32string& text, std::size_t depth)
+template <typename CharT>
+BasicSuffixIndex<CharT>::BasicSuffixIndex(const Text& text, std::size_t depth)
     : text_(&text), depth_(depth == 0 ? text.size() + 1 : depth) {
   const std::size_t n = text.size();
   suffixes_.resize(n);
@@ -47,10 +48,11 @@ SuffixIndex::SuffixIndex(const std::u32string& text, std::size_t depth)
   }
 }
 
-std::vector<std::size_t> SuffixIndex::find_all(const std::u32string& needle) const {
+template <typename CharT>
+std::vector<std::size_t> BasicSuffixIndex<CharT>::find_all(const Text& needle) const {
   std::vector<std::size_t> positions;
   if (needle.empty()) return positions;
-  const std::u32string& text = *text_;
+  const Text& text = *text_;
   // Compares the suffix at i, cut to the needle's length, with the needle.
   const std::size_t key = std::min(needle.size(), depth_);  // the suffixes are sorted this deep
   // Compares the suffix at i, cut to the key's length, with the needle's key.
@@ -72,5 +74,8 @@ std::vector<std::size_t> SuffixIndex::find_all(const std::u32string& needle) con
   std::sort(positions.begin(), positions.end());
   return positions;
 }
+
+template class BasicSuffixIndex<char32_t>;
+template class BasicSuffixIndex<char16_t>;
 
 }  // namespace ethos::match
