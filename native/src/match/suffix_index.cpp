@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 
 namespace ethos::match {
 
@@ -15,7 +16,14 @@ BasicSuffixIndex<CharT>::BasicSuffixIndex(const Text& text, std::size_t depth)
   std::vector<std::uint32_t>& sa = suffixes_;
   std::vector<std::uint32_t> rank(n), next_rank(n), by_second(n);
   // Round 0: rank = dense rank of the first character (one sort of packed character/position keys).
-  {
+  if constexpr (sizeof(CharT) == 2) {
+    // 2-byte characters: one counting sort over the 65,536 possible values.
+    std::vector<std::uint32_t> starts(std::size_t{1} << 16, 0);
+    for (std::size_t i = 0; i < n; ++i) ++starts[static_cast<std::size_t>(text[i])];
+    std::uint32_t sum = 0;
+    for (std::uint32_t& start : starts) sum += std::exchange(start, sum);
+    for (std::size_t i = 0; i < n; ++i) sa[starts[static_cast<std::size_t>(text[i])]++] = static_cast<std::uint32_t>(i);
+  } else {
     std::vector<std::uint64_t> keys(n);
     for (std::size_t i = 0; i < n; ++i) keys[i] = (static_cast<std::uint64_t>(text[i]) << 32) | i;
     std::sort(keys.begin(), keys.end());
