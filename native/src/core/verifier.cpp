@@ -187,6 +187,7 @@ class ClaimVerifier {
   // range: first > last), or nullopt when the range's elements are not consecutive there.
   std::map<std::pair<std::size_t, std::size_t>, std::optional<std::pair<std::size_t, std::size_t>>> running_ranges_;
   std::unordered_map<const std::string*, match::NearMissIndex> near_miss_indexes_;  // built on a first miss
+  std::size_t near_miss_text_bytes_ = 0;  // size of the texts near_miss_indexes_ holds
   // A page's element list (by address: the source owns it) -> its running elements [first, last]
   // (empty: first > last), or nullopt when they are not consecutive in the running text.
   std::unordered_map<const std::vector<std::size_t>*, std::optional<std::pair<std::size_t, std::size_t>>> page_ranges_;
@@ -244,8 +245,9 @@ const Element* owner_of(const Source& source, const Target& target) {
 // first (tighter tier better), then clipped ones at accepted tiers, then whole ones at tiers the
 // policy does not accept; lower is better, kNone when nothing was found.
 constexpr int kNone = 1000;
-// Near-miss token indexes a verifier keeps at once (explain_miss).
-constexpr std::size_t kNearMissIndexes = 8;
+// Bytes of text whose near-miss token indexes a verifier keeps at once (explain_miss); a text
+// larger than this (a whole document) is still indexed, and kept until the next miss elsewhere.
+constexpr std::size_t kNearMissTextBytes = std::size_t{64} << 10;
 int rank_of(const match::LadderResult& found, const match::Policy& policy) {
   if (found.whole && policy.accepts(found.whole->tier)) return static_cast<int>(found.whole->tier);
   if (found.clipped && policy.accepts(found.clipped->tier)) return 100 + static_cast<int>(found.clipped->tier);
@@ -737,9 +739,14 @@ void ClaimVerifier::explain_miss(const Claim& claim, const std::string& expected
   if (reason == nullptr && policy.near_miss) {
     auto it = near_miss_indexes_.find(text);
     if (it == near_miss_indexes_.end()) {
-      // Kept for the next misses in the same text, but only a few at a time: page-cited misses
-      // each index their own pages, and the indexes (tokens, postings) outweigh the text.
-      if (near_miss_indexes_.size() >= kNearMissIndexes) near_miss_indexes_.clear();
+      // Kept for the next misses in the same text (a batch's elements), within a budget of text:
+      // page-cited misses each index their own pages, and an index (tokens, postings) weighs
+      // about 20 bytes per character of its text.
+      if (near_miss_text_bytes_ + text->size() > kNearMissTextBytes) {
+        near_miss_indexes_.clear();
+        near_miss_text_bytes_ = 0;
+      }
+      near_miss_text_bytes_ += text->size();
       it = near_miss_indexes_.emplace(text, match::build_near_miss_index(*text, policy.ladder)).first;
     }
     if (auto miss = match::find_near_miss(it->second, expected, policy)) {
