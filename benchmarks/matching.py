@@ -2,6 +2,7 @@
 """matching.py - quote verification speed on real text: Ethos vs gtrex side by side, whole process and once indexed.
 
     python benchmarks/matching.py CORPUS_DIR [--text-bytes 1000000] [--quotes 1000] [--scope document|page]
+                                  [--repeat 3] [--keep DIR]
 
 Takes real text (poppler's pdftotext of the corpus PDFs, page by page) until --text-bytes of
 UTF-8, builds a correctly hashed native document from it (one element per paragraph, one page per
@@ -17,6 +18,10 @@ in one run on the same inputs:
   (target <= 20 bytes per character).
 
 Targets (issue #4): >= 20x gtrex end to end, >= 100x per quote once both have indexed.
+
+--keep DIR keeps the generated inputs (DIR/base and DIR/big: document.json, citations.json,
+config.json, text.txt, quotes.json) and the gtrex script (DIR/gtrex_run.py TEXT QUOTES), so the
+two whole-process commands can be timed again, paired, with a harness of one's choice.
 """
 from __future__ import annotations
 
