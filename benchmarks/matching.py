@@ -2,6 +2,7 @@
 """matching.py - quote verification speed on real text: Ethos vs gtrex side by side, whole process and once indexed.
 
     python benchmarks/matching.py CORPUS_DIR [--text-bytes 1000000] [--quotes 1000] [--scope document|page]
+                                  [--repeat 3] [--keep DIR]
 
 Takes real text (poppler's pdftotext of the corpus PDFs, page by page) until --text-bytes of
 UTF-8, builds a correctly hashed native document from it (one element per paragraph, one page per
@@ -17,6 +18,10 @@ in one run on the same inputs:
   (target <= 20 bytes per character).
 
 Targets (issue #4): >= 20x gtrex end to end, >= 100x per quote once both have indexed.
+
+--keep DIR keeps the generated inputs (DIR/base and DIR/big: document.json, citations.json,
+config.json, text.txt, quotes.json) and the gtrex script (DIR/gtrex_run.py TEXT QUOTES), so the
+two whole-process commands can be timed again, paired, with a harness of one's choice.
 """
 from __future__ import annotations
 
@@ -163,10 +168,18 @@ def main() -> int:
     parser.add_argument("--quotes", type=int, default=1000)
     parser.add_argument("--scope", choices=["document", "page"], default="document")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="write the inputs (document, citations, config, text, quotes) under this directory "
+                             "(base/ and big/) and keep them, to time the two whole-process commands with another tool")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
-        base = measure(args.corpus, args.text_bytes, args.quotes, args.scope, args.repeat, Path(scratch))
-        big = measure(args.corpus, 4 * args.text_bytes, args.quotes, args.scope, args.repeat, Path(scratch))
+        root = args.keep or Path(scratch)
+        (root / "base").mkdir(parents=True, exist_ok=True)
+        (root / "big").mkdir(parents=True, exist_ok=True)
+        base = measure(args.corpus, args.text_bytes, args.quotes, args.scope, args.repeat, root / "base")
+        big = measure(args.corpus, 4 * args.text_bytes, args.quotes, args.scope, args.repeat, root / "big")
+    if args.keep:
+        (args.keep / "gtrex_run.py").write_text(GTREX_SCRIPT)
     print(f"source {base['chars']:,} chars, {base['quotes']} quotes, scope {args.scope}")
     print(f"end to end (whole process): ethos-core {base['ethos_wall'] * 1000:.0f} ms, gtrex {base['gtrex_wall'] * 1000:.0f} ms"
           f"  -> {base['gtrex_wall'] / base['ethos_wall']:.1f}x (target >= 20x)")

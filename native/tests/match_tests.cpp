@@ -240,6 +240,15 @@ void test_random_ladders() {
     const std::size_t from = next() % (scalars.size() - 2);
     const std::string quote = to_utf8(scalars.substr(from, 1 + next() % (scalars.size() - from - 1)));
     const auto expected = ethos::match::build_ladder(quote, policy->ladder);
+    // A claim's lazy ladder gives the same readings, whatever order its tiers are asked for in.
+    const auto lazy = ethos::match::build_claim_ladder(quote, policy->ladder);
+    for (int k = 0; k < ethos::match::kTierCount; ++k) {
+      const auto tier = static_cast<ethos::match::Tier>((k + round) % ethos::match::kTierCount);
+      const auto& want = expected.at(tier);
+      const auto& got = lazy.at(tier);
+      CHECK(got.size() == 1 && want.size() == 1 && got[0].text == want[0].text && got[0].start == want[0].start &&
+            got[0].end == want[0].end);
+    }
     const auto found = ethos::match::search_ladder(ladder, expected, ethos::match::TextRule::contains, *policy);
     for (const auto& located : {found.whole, found.clipped}) {
       if (located) CHECK(located->start < located->end && located->end <= scalars.size() && located->occurrences >= 1);

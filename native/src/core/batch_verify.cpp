@@ -53,8 +53,9 @@ std::vector<CitationSet> load_lines(const BatchRun& run, std::string_view ndjson
   return sets;
 }
 
-std::string report_for(const BatchRun& run, BatchVerifier& verifier, const CitationSet& set) {
-  return write_report(run.source, set, run.config, verifier.verify(set), run.statement_subject);
+std::string report_for(const BatchRun& run, BatchVerifier& verifier, const CitationSet& set,
+                       const ReportConstants& constants) {
+  return write_report(run.source, set, run.config, verifier.verify(set), run.statement_subject, constants);
 }
 
 }  // namespace
@@ -64,12 +65,13 @@ std::string verify_each(const BatchRun& run, std::string_view ndjson) {
   // Lines are independent and the source is immutable: verify them on two threads (each with a
   // verifier of its own, caches included), each writing its own slots, joined in input order.
   std::vector<std::string> reports(sets.size());
+  const ReportConstants constants = report_constants(run.source, run.config);  // read by both threads
   std::exception_ptr failures[2];
   const auto work = [&](std::size_t first, std::size_t step, std::exception_ptr& failure) {
     try {
       // One verifier per thread: its caches are reused by every line the thread verifies.
       BatchVerifier verifier(run.source, run.config);
-      for (std::size_t i = first; i < sets.size(); i += step) reports[i] = report_for(run, verifier, sets[i]);
+      for (std::size_t i = first; i < sets.size(); i += step) reports[i] = report_for(run, verifier, sets[i], constants);
     } catch (...) {
       failure = std::current_exception();
     }
@@ -130,7 +132,7 @@ std::string verify_merged(const BatchRun& run, std::string_view ndjson) {
   digest.update("]");
   merged.claims_sha256 = digest.hex();
   BatchVerifier verifier(run.source, run.config);
-  return report_for(run, verifier, merged);
+  return report_for(run, verifier, merged, report_constants(run.source, run.config));
 }
 
 }  // namespace ethos

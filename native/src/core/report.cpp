@@ -251,8 +251,8 @@ void write_dispersion(CanonicalWriter& out, const Source& source, const Verdicts
 }
 
 void write_bare_report(CanonicalWriter& out, const Source& source, const CitationSet& citations,
-                       const VerificationConfig& config, const Verdicts& verdicts) {
-  const std::vector<std::string> limits = capability_limits(source, config);
+                       const VerificationConfig& config, const Verdicts& verdicts, const ReportConstants& constants) {
+  const std::vector<std::string>& limits = constants.limits;
   out.begin_object();
   out.member_bool("all_evidence_grounded", all_evidence_grounded(verdicts));
   out.key("attestation");
@@ -280,12 +280,7 @@ void write_bare_report(CanonicalWriter& out, const Source& source, const Citatio
   if (source.fingerprint) out.member("document_fingerprint", *source.fingerprint);
   out.member_bool("fingerprint_stale", verdicts.fingerprint_stale);
   out.key("grounding");
-  out.begin_object();
-  out.key("capabilities");
-  out.value(config.crop_refs ? crop_capabilities(source.capabilities) : source.capabilities.to_json());
-  out.key("parser");
-  out.value(source.parser.to_json());
-  out.end_object();
+  out.raw(constants.grounding);
   out.member("policy_fingerprint", config.policy_fingerprint);
   out.member("schema_version", config.hardening.any() ? "1.1.0" : "1.0.0");
   out.key("unsupported_claim_kinds");
@@ -304,20 +299,39 @@ void write_bare_report(CanonicalWriter& out, const Source& source, const Citatio
 
 }  // namespace
 
+ReportConstants report_constants(const Source& source, const VerificationConfig& config) {
+  ReportConstants constants;
+  constants.limits = capability_limits(source, config);
+  CanonicalWriter out(constants.grounding);
+  out.begin_object();
+  out.key("capabilities");
+  out.value(config.crop_refs ? crop_capabilities(source.capabilities) : source.capabilities.to_json());
+  out.key("parser");
+  out.value(source.parser.to_json());
+  out.end_object();
+  return constants;
+}
+
 std::string write_report(const Source& source, const CitationSet& citations, const VerificationConfig& config,
                          const Verdicts& verdicts, const std::optional<std::string>& statement_subject) {
+  return write_report(source, citations, config, verdicts, statement_subject, report_constants(source, config));
+}
+
+std::string write_report(const Source& source, const CitationSet& citations, const VerificationConfig& config,
+                         const Verdicts& verdicts, const std::optional<std::string>& statement_subject,
+                         const ReportConstants& constants) {
   std::string text;
   text.reserve(256 + citations.claims.size() * 512);
   CanonicalWriter out(text);
   if (!statement_subject) {
-    write_bare_report(out, source, citations, config, verdicts);
+    write_bare_report(out, source, citations, config, verdicts, constants);
     return text;
   }
   // §2.14: keys _type, predicate, predicateType, subject (byte order: '_' < 'p' < 's').
   out.begin_object();
   out.member("_type", "https://in-toto.io/Statement/v1");
   out.key("predicate");
-  write_bare_report(out, source, citations, config, verdicts);
+  write_bare_report(out, source, citations, config, verdicts, constants);
   out.member("predicateType", "https://docushell.com/ethos/grounding/v1");
   out.key("subject");
   out.begin_array();

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/citations.hpp"
 #include "core/config.hpp"
@@ -15,5 +16,17 @@ namespace ethos {
 // of §2.14 whose subject[0] is the representation read (that name, digest of its bytes).
 std::string write_report(const Source& source, const CitationSet& citations, const VerificationConfig& config,
                          const Verdicts& verdicts, const std::optional<std::string>& statement_subject);
+
+// The parts of a report that depend on the source and the config alone (the capability limits
+// and the canonical `grounding` object), computed once: verify-batch writes one report per
+// request line, all with the same ones. The reports are byte for byte those of write_report.
+struct ReportConstants {
+  std::vector<std::string> limits;
+  std::string grounding;  // canonical JSON
+};
+ReportConstants report_constants(const Source& source, const VerificationConfig& config);
+std::string write_report(const Source& source, const CitationSet& citations, const VerificationConfig& config,
+                         const Verdicts& verdicts, const std::optional<std::string>& statement_subject,
+                         const ReportConstants& constants);
 
 }  // namespace ethos

@@ -115,7 +115,9 @@ struct ScopeText {
   std::vector<std::size_t> elements;
   std::vector<std::uint32_t> base;
   std::vector<std::int64_t> hyphen_breaks;  // the elements' line-end hyphens, shifted into text
-  match::Ladder ladder;
+  // Every tier of the text, built on first use (ladder_of): a near miss needs only the text, and
+  // a whole document's ladder is large.
+  mutable std::optional<match::Ladder> ladder;
 };
 
 bool is_running_furniture(const Element& element) { return element.kind == "header" || element.kind == "footer"; }
@@ -158,9 +160,11 @@ class ClaimVerifier {
                match::LadderResult* found = nullptr, bool fresh = false);
   const match::Ladder& expected_ladder(const std::string& claim_text);
   bool search_page(const Claim& claim, const std::string& expected, Target& target, match::LadderResult& found);
+  std::optional<std::pair<std::size_t, std::size_t>> page_running_range(const std::vector<std::size_t>& on_page);
   std::optional<CheckResult> resolve_scope(const Citation& c, Target& target);
   bool search_scope(const Claim& claim, const std::string& expected, Target& target, match::LadderResult& found);
   const ScopeText& scope_text(std::size_t first_page, std::size_t last_page);
+  const match::Ladder& ladder_of(const ScopeText& scope) const;
   std::optional<std::pair<std::size_t, std::size_t>> running_range(std::size_t first_page, std::size_t last_page);
   bool search_running(const std::string& expected, std::pair<std::size_t, std::size_t> range, Target& target,
                       match::LadderResult& found);
@@ -183,12 +187,17 @@ class ClaimVerifier {
   // range: first > last), or nullopt when the range's elements are not consecutive there.
   std::map<std::pair<std::size_t, std::size_t>, std::optional<std::pair<std::size_t, std::size_t>>> running_ranges_;
   std::unordered_map<const std::string*, match::NearMissIndex> near_miss_indexes_;  // built on a first miss
+  std::size_t near_miss_text_bytes_ = 0;  // size of the texts near_miss_indexes_ holds
+  // A page's element list (by address: the source owns it) -> its running elements [first, last]
+  // (empty: first > last), or nullopt when they are not consecutive in the running text.
+  std::unordered_map<const std::vector<std::size_t>*, std::optional<std::pair<std::size_t, std::size_t>>> page_ranges_;
 };
 
 const match::Ladder& ClaimVerifier::expected_ladder(const std::string& claim_text) {
   auto it = expected_ladders_.find(claim_text);
   if (it != expected_ladders_.end()) return it->second;
-  return expected_ladders_.emplace(claim_text, match::build_ladder(claim_text, config_.policy->ladder)).first->second;
+  // Tiers built on first use: most claims are found at the first tier searched.
+  return expected_ladders_.emplace(claim_text, match::build_claim_ladder(claim_text, config_.policy->ladder)).first->second;
 }
 
 bool ClaimVerifier::matches(const std::string& kind, const std::string& expected, const std::string& text,
@@ -236,6 +245,9 @@ const Element* owner_of(const Source& source, const Target& target) {
 // first (tighter tier better), then clipped ones at accepted tiers, then whole ones at tiers the
 // policy does not accept; lower is better, kNone when nothing was found.
 constexpr int kNone = 1000;
+// Bytes of text whose near-miss token indexes a verifier keeps at once (explain_miss); a text
+// larger than this (a whole document) is still indexed, and kept until the next miss elsewhere.
+constexpr std::size_t kNearMissTextBytes = std::size_t{64} << 10;
 int rank_of(const match::LadderResult& found, const match::Policy& policy) {
   if (found.whole && policy.accepts(found.whole->tier)) return static_cast<int>(found.whole->tier);
   if (found.clipped && policy.accepts(found.clipped->tier)) return 100 + static_cast<int>(found.clipped->tier);
@@ -585,11 +597,17 @@ const ScopeText& ClaimVerifier::scope_text(std::size_t first_page, std::size_t l
       scalars += utf8::scalar_count(*element.text);
     }
   }
-  match::LineArtifacts artifacts;
-  artifacts.hyphen_breaks = &scope.hyphen_breaks;
-  scope.ladder = match::build_ladder(scope.text, config_.policy->ladder, artifacts);
-  scope.ladder.indexed = true;  // a whole document: searched through suffix arrays
   return scopes_.emplace(key, std::move(scope)).first->second;
+}
+
+const match::Ladder& ClaimVerifier::ladder_of(const ScopeText& scope) const {
+  if (!scope.ladder) {
+    match::LineArtifacts artifacts;
+    artifacts.hyphen_breaks = &scope.hyphen_breaks;
+    scope.ladder = match::build_ladder(scope.text, config_.policy->ladder, artifacts);
+    scope.ladder->indexed = true;  // a whole document: searched through suffix arrays
+  }
+  return *scope.ladder;
 }
 
 // A scoped quote under a policy is searched in the running text of the range; values, cells and
@@ -628,7 +646,7 @@ bool ClaimVerifier::search_scope(const Claim& claim, const std::string& expected
   }
   const ScopeText& scope = scope_text(scope_pages_.front(), scope_pages_.back());
   if (scope.elements.empty()) return false;
-  found = match::search_ladder(scope.ladder, expected_ladder(expected), match::TextRule::contains, *config_.policy);
+  found = match::search_ladder(ladder_of(scope), expected_ladder(expected), match::TextRule::contains, *config_.policy);
   const match::Policy& policy = *config_.policy;
   const bool accepted = found.whole && policy.accepts(found.whole->tier);
   std::optional<match::Located>* shown = nullptr;
@@ -680,25 +698,26 @@ void ClaimVerifier::explain_miss(const Claim& claim, const std::string& expected
   const Citation& c = claim.citation;
   const ScopeText* scope = nullptr;
   const std::string* text = nullptr;
-  const match::Ladder* ladder = nullptr;
   if (c.is_scoped_search() || !c.has_primary_locator()) {
     if (scope_pages_.empty()) return;
     scope = &scope_text(scope_pages_.front(), scope_pages_.back());
     if (scope->elements.empty()) return;
     text = &scope->text;
-    ladder = &scope->ladder;
   } else {
     if (!result.target || !result.target->text || result.target->joined) return;
     text = result.target->text;
-    ladder = &ladders_.get(*text, owner_of(source_, *result.target));
   }
+  // The ladder of the text, only for a stitched quotation (a near miss works on the text).
+  const auto ladder = [&]() -> const match::Ladder& {
+    return scope != nullptr ? ladder_of(*scope) : ladders_.get(*text, owner_of(source_, *result.target));
+  };
   auto extras = std::make_shared<match::MatchExtras>();
   std::optional<match::Located> span;
   const char* reason = nullptr;
   if (policy.elision) {
     const std::vector<std::string> fragments = match::split_at_elisions(expected);
     if (!fragments.empty()) {
-      match::StitchResult stitched = match::locate_fragments(*ladder, fragments, policy);
+      match::StitchResult stitched = match::locate_fragments(ladder(), fragments, policy);
       reason = "stitched_quotation";
       span = stitched.span;
       extras->fragments = std::move(stitched.fragments);
@@ -720,6 +739,14 @@ void ClaimVerifier::explain_miss(const Claim& claim, const std::string& expected
   if (reason == nullptr && policy.near_miss) {
     auto it = near_miss_indexes_.find(text);
     if (it == near_miss_indexes_.end()) {
+      // Kept for the next misses in the same text (a batch's elements), within a budget of text:
+      // page-cited misses each index their own pages, and an index (tokens, postings) weighs
+      // about 20 bytes per character of its text.
+      if (near_miss_text_bytes_ + text->size() > kNearMissTextBytes) {
+        near_miss_indexes_.clear();
+        near_miss_text_bytes_ = 0;
+      }
+      near_miss_text_bytes_ += text->size();
       it = near_miss_indexes_.emplace(text, match::build_near_miss_index(*text, policy.ladder)).first;
     }
     if (auto miss = match::find_near_miss(it->second, expected, policy)) {
@@ -847,6 +874,29 @@ bool ClaimVerifier::search_onto_next_page(const std::string& expected, std::size
   return true;
 }
 
+// The running elements of one page's elements, when consecutive in the document index (always,
+// when the document lists its elements page by page).
+std::optional<std::pair<std::size_t, std::size_t>> ClaimVerifier::page_running_range(const std::vector<std::size_t>& on_page) {
+  auto it = page_ranges_.find(&on_page);
+  if (it != page_ranges_.end()) return it->second;
+  const match::DocumentIndex& index = source_.match_index();
+  std::optional<std::pair<std::size_t, std::size_t>> range = std::make_pair(std::size_t{1}, std::size_t{0});
+  bool any = false;
+  for (std::size_t element : on_page) {
+    const std::size_t r = index.running_number(element);
+    if (r == match::DocumentIndex::npos) continue;  // no text, or a running header or footer
+    if (!any) {
+      range = std::make_pair(r, r);
+      any = true;
+    } else if (range && r == range->second + 1) {
+      range->second = r;
+    } else {
+      range.reset();
+    }
+  }
+  return page_ranges_.emplace(&on_page, range).first->second;
+}
+
 // Page-only search under a policy: every element on the page, then (when none matched) every
 // span; the best-ranked text wins and becomes the target. Occurrences add up over the page.
 bool ClaimVerifier::search_page(const Claim& claim, const std::string& expected, Target& target,
@@ -857,9 +907,28 @@ bool ClaimVerifier::search_page(const Claim& claim, const std::string& expected,
   std::optional<Target> best_target;
   match::LadderResult best;
   std::size_t occurrences = 0;
+  // A quote is looked up in the page's running elements with one scan per tier over the page
+  // (DocumentIndex::search_each) instead of one per element: the same result per element.
+  const std::vector<std::size_t>& on_page = source_.elements_on_page(page);
+  const match::DocumentIndex& running = source_.match_index();
+  std::vector<match::LadderResult> each;
+  std::size_t first_running = match::DocumentIndex::npos;
+  if (claim.kind == "quote") {
+    if (const auto range = page_running_range(on_page); range && range->first <= range->second) {
+      first_running = range->first;
+      each = running.search_each(expected_ladder(expected), policy, range->first, range->second);
+    }
+  }
   const auto consider = [&](const std::string& text, const Element* owner, Target candidate) {
     match::LadderResult result;
-    matches(claim.kind, expected, text, owner, &result);
+    const std::size_t r = owner != nullptr && first_running != match::DocumentIndex::npos
+                              ? running.running_number(static_cast<std::size_t>(owner - source_.elements.data()))
+                              : match::DocumentIndex::npos;
+    if (r != match::DocumentIndex::npos && r >= first_running && r - first_running < each.size()) {
+      result = each[r - first_running];
+    } else {
+      matches(claim.kind, expected, text, owner, &result);
+    }
     const int rank = rank_of(result, policy);
     if (rank == kNone) return;
     if (rank < best_rank) {
@@ -870,9 +939,9 @@ bool ClaimVerifier::search_page(const Claim& claim, const std::string& expected,
     }
     if (rank == best_rank && result.whole && rank < 100) occurrences += result.whole->occurrences;
   };
-  for (std::size_t index : source_.elements_on_page(page)) {
-    const Element& element = source_.elements[index];
-    if (element.text) consider(*element.text, &element, element_target(source_, index));
+  for (std::size_t element_index : on_page) {
+    const Element& element = source_.elements[element_index];
+    if (element.text) consider(*element.text, &element, element_target(source_, element_index));
   }
   if (best_rank >= 100 && source_.capabilities.spans) {
     for (std::size_t index : source_.spans_on_page(page)) {

@@ -17,6 +17,51 @@ constexpr std::size_t kScanLimit = 1U << 15;
 // Suffix arrays are sorted this many scalars deep (quotes are longer; candidates are verified).
 constexpr std::size_t kSuffixDepth = 64;
 
+// Start positions of needle in text[window_begin, window_end): through the text's suffix array
+// (built on first use) for long windows when may_index, else by scanning the window.
+template <typename CharT, typename Index>
+std::vector<std::size_t> find_positions(const std::basic_string<CharT>& text, const std::basic_string<CharT>& needle,
+                                        std::size_t window_begin, std::size_t window_end, bool may_index,
+                                        std::once_flag& once, std::unique_ptr<Index>& index) {
+  std::vector<std::size_t> out;
+  if (window_end < window_begin + needle.size()) return out;
+  if (may_index && window_end - window_begin > kScanLimit) {
+    std::call_once(once, [&] { index = std::make_unique<Index>(text, kSuffixDepth); });
+    for (std::size_t pos : index->find_all(needle)) {
+      if (pos >= window_begin && pos + needle.size() <= window_end) out.push_back(pos);
+    }
+    return out;
+  }
+  const std::basic_string_view<CharT> window(text.data() + window_begin, window_end - window_begin);
+  for (std::size_t pos = window.find(needle); pos != std::basic_string_view<CharT>::npos; pos = window.find(needle, pos + 1)) {
+    out.push_back(window_begin + pos);
+  }
+  return out;
+}
+
+// Where a text may be cut to build a tier piece by piece: between two ASCII letters no step
+// carries anything across (no white-space run or skeleton run is open, no hyphen is being joined,
+// no dash run, no composition, no final-sigma context), so the pieces' readings put end to end
+// are the whole text's reading. Pieces of about `chunk` scalars bound the builder's working
+// memory. at(pos): the text's scalar at pos.
+template <typename At>
+std::vector<std::size_t> cut_points(std::size_t size, std::size_t chunk, At at) {
+  const auto letter = [](char32_t c) { return (c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z'); };
+  std::vector<std::size_t> out{0};
+  for (std::size_t target = chunk; target < size; target = out.back() + chunk) {
+    std::size_t p = target;
+    while (p < size && !(letter(at(p - 1)) && letter(at(p)))) ++p;
+    if (p >= size) break;
+    out.push_back(p);
+  }
+  out.push_back(size);
+  return out;
+}
+
+bool in_bmp(const std::u32string& text) {
+  return std::all_of(text.begin(), text.end(), [](char32_t c) { return c <= 0xFFFF; });
+}
+
 int option_key(const LadderOptions& options) {
   return (options.cjk_wrap_spaces ? 4 : 0) + (options.joined_reading ? 2 : 0) + (options.hyphenated_reading ? 1 : 0);
 }
@@ -32,13 +77,17 @@ struct DocumentIndex::Running {
 };
 
 // One reading of the running text at one tier; the exact tier's text is the running text itself.
+// A reading whose scalars all lie in the BMP (nearly every document) is held in 2 bytes per
+// scalar (`narrow`) instead of 4: it is searched with a needle narrowed the same way.
 struct DocumentIndex::TierReading {
-  std::u32string own_text;
-  const std::u32string* text = nullptr;
+  std::u32string own_text;               // a reading with a scalar beyond the BMP
+  std::u16string narrow;                 // a reading without one
+  const std::u32string* text = nullptr;  // own_text or the running text; nullptr: `narrow` holds it
   OffsetMap map;
   std::vector<std::uint32_t> window_begin, window_end;  // per running element: its normalized range
   mutable std::once_flag index_once;
   mutable std::unique_ptr<SuffixIndex> index;
+  mutable std::unique_ptr<SuffixIndex16> index16;
 };
 
 struct DocumentIndex::TierIndex {
@@ -117,57 +166,84 @@ const DocumentIndex::TierIndex& DocumentIndex::tier(const LadderOptions& options
   return *tiers_[slot];
 }
 
-// Where the running text may be cut to build a tier piece by piece: between two ASCII letters no
-// step carries anything across (no white-space run or skeleton run is open, no hyphen is being
-// joined, no dash run, no composition, no final-sigma context), so the pieces' readings put end to
-// end are the whole text's reading. Pieces bound the builder's per-scalar working memory.
+// Where the running text may be cut to build a tier piece by piece (cut_points).
 std::vector<std::size_t> DocumentIndex::cuts(const std::u32string& text) const {
-  const auto letter = [](char32_t c) { return (c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z'); };
-  std::vector<std::size_t> out{0};
-  for (std::size_t target = chunk_scalars_; target < text.size(); target = out.back() + chunk_scalars_) {
-    std::size_t p = target;
-    while (p < text.size() && !(letter(text[p - 1]) && letter(text[p]))) ++p;
-    if (p >= text.size()) break;
-    out.push_back(p);
-  }
-  out.push_back(text.size());
-  return out;
+  return cut_points(text.size(), chunk_scalars_, [&text](std::size_t pos) { return text[pos]; });
 }
 
 void DocumentIndex::build_chunked(const Running& run, Tier which, const LadderOptions& options, TierIndex& index) const {
-  // How many hyphenation readings the whole text has (build_tier's rule on the whole text).
-  bool any_hyphen = false;
-  for (std::int64_t h : run.hyphen_breaks) {
-    const char32_t c = run.original[static_cast<std::size_t>(h)];
-    any_hyphen = any_hyphen || c == U'-' || c == 0x2010 || c == 0x00AD;
-  }
-  const int allowed = (options.joined_reading ? 1 : 0) + (options.hyphenated_reading ? 1 : 0);
-  const std::size_t count = any_hyphen && allowed > 0 ? static_cast<std::size_t>(allowed) : 1;
-  for (std::size_t i = 0; i < count; ++i) {
-    index.readings.push_back(std::make_unique<TierReading>());
-    index.readings.back()->text = &index.readings.back()->own_text;
-    index.readings.back()->own_text.reserve(run.original.size());
-  }
-  const std::vector<std::size_t> bounds = cuts(run.original);
-  for (std::size_t c = 0; c + 1 < bounds.size(); ++c) {
-    const std::size_t from = bounds[c], to = bounds[c + 1];
-    std::vector<std::int64_t> hyphens;
-    for (std::int64_t h : run.hyphen_breaks) {
-      if (static_cast<std::size_t>(h) >= from && static_cast<std::size_t>(h) < to) hyphens.push_back(h - static_cast<std::int64_t>(from));
+  // Appends a piece's reading (its offsets shifted by `shift`): 2 bytes per scalar while every
+  // scalar so far lies in the BMP, 4 from the first that does not.
+  const auto append = [](TierReading& reading, const Reading& piece, std::uint32_t shift) {
+    if (reading.text == nullptr && !in_bmp(piece.text)) {
+      reading.own_text.assign(reading.narrow.begin(), reading.narrow.end());
+      std::u16string().swap(reading.narrow);
+      reading.text = &reading.own_text;
     }
-    const std::vector<Reading> built = build_tier(run.original.substr(from, to - from), which, options, &hyphens);
-    for (std::size_t i = 0; i < count; ++i) {
-      // A piece without recorded hyphens has one reading, the same under both hyphenations.
-      const Reading& piece = built[std::min(i, built.size() - 1)];
-      TierReading& reading = *index.readings[i];
+    if (reading.text == nullptr) {
+      for (char32_t scalar : piece.text) reading.narrow.push_back(static_cast<char16_t>(scalar));
+    } else {
       reading.own_text += piece.text;
-      const auto shift = static_cast<std::uint32_t>(from);
-      for (std::size_t k = 0; k < piece.start.size(); ++k) reading.map.push(piece.start[k] + shift, piece.end[k] + shift);
+    }
+    for (std::size_t k = 0; k < piece.start.size(); ++k) reading.map.push(piece.start[k] + shift, piece.end[k] + shift);
+  };
+  if (which == Tier::case_folded || which == Tier::skeleton) {
+    // Case and skeleton each add one step to the tier before: read that tier's reading (built
+    // first if no search has reached it) instead of redoing typography and composition.
+    const TierIndex& previous = tier(options, static_cast<Tier>(static_cast<int>(which) - 1));
+    for (const auto& slot : previous.readings) {
+      const TierReading& before = *slot;
+      const auto at = [&before](std::size_t pos) -> char32_t {
+        return before.text != nullptr ? (*before.text)[pos] : static_cast<char32_t>(before.narrow[pos]);
+      };
+      index.readings.push_back(std::make_unique<TierReading>());
+      TierReading& reading = *index.readings.back();
+      reading.narrow.reserve(before.map.size());
+      const std::vector<std::size_t> bounds = cut_points(before.map.size(), chunk_scalars_, at);
+      Reading piece;
+      for (std::size_t c = 0; c + 1 < bounds.size(); ++c) {
+        piece.text.clear();
+        piece.start.clear();
+        piece.end.clear();
+        before.map.for_each(bounds[c], bounds[c + 1], [&](std::size_t pos, std::uint32_t start, std::uint32_t end) {
+          piece.text.push_back(at(pos));
+          piece.start.push_back(start);
+          piece.end.push_back(end);
+        });
+        append(reading, extend_reading(piece, which), 0);
+      }
+    }
+  } else {
+    // How many hyphenation readings the whole text has (build_tier's rule on the whole text).
+    bool any_hyphen = false;
+    for (std::int64_t h : run.hyphen_breaks) {
+      const char32_t c = run.original[static_cast<std::size_t>(h)];
+      any_hyphen = any_hyphen || c == U'-' || c == 0x2010 || c == 0x00AD;
+    }
+    const int allowed = (options.joined_reading ? 1 : 0) + (options.hyphenated_reading ? 1 : 0);
+    const std::size_t count = any_hyphen && allowed > 0 ? static_cast<std::size_t>(allowed) : 1;
+    for (std::size_t i = 0; i < count; ++i) {
+      index.readings.push_back(std::make_unique<TierReading>());
+      index.readings.back()->narrow.reserve(run.original.size());
+    }
+    const std::vector<std::size_t> bounds = cuts(run.original);
+    for (std::size_t c = 0; c + 1 < bounds.size(); ++c) {
+      const std::size_t from = bounds[c], to = bounds[c + 1];
+      std::vector<std::int64_t> hyphens;
+      for (std::int64_t h : run.hyphen_breaks) {
+        if (static_cast<std::size_t>(h) >= from && static_cast<std::size_t>(h) < to) hyphens.push_back(h - static_cast<std::int64_t>(from));
+      }
+      const std::vector<Reading> built = build_tier(run.original.substr(from, to - from), which, options, &hyphens);
+      for (std::size_t i = 0; i < count; ++i) {
+        // A piece without recorded hyphens has one reading, the same under both hyphenations.
+        append(*index.readings[i], built[std::min(i, built.size() - 1)], static_cast<std::uint32_t>(from));
+      }
     }
   }
   for (auto& slot : index.readings) {
     TierReading& reading = *slot;
     reading.own_text.shrink_to_fit();
+    reading.narrow.shrink_to_fit();
     reading.map.shrink();
     reading.window_begin.resize(run.bases.size());
     reading.window_end.resize(run.bases.size());
@@ -179,22 +255,19 @@ void DocumentIndex::build_chunked(const Running& run, Tier which, const LadderOp
 }
 
 std::vector<std::size_t> DocumentIndex::positions(const TierReading& reading, const std::u32string& needle,
-                                                  std::size_t window_begin, std::size_t window_end) const {
-  std::vector<std::size_t> out;
-  if (window_end < window_begin + needle.size()) return out;
-  const std::u32string& text = *reading.text;
-  if (window_end - window_begin > kScanLimit) {
-    std::call_once(reading.index_once, [&] { reading.index = std::make_unique<SuffixIndex>(text, kSuffixDepth); });
-    for (std::size_t pos : reading.index->find_all(needle)) {
-      if (pos >= window_begin && pos + needle.size() <= window_end) out.push_back(pos);
-    }
-    return out;
+                                                  std::size_t window_begin, std::size_t window_end,
+                                                  bool may_index) const {
+  if (reading.text != nullptr) {
+    return find_positions(*reading.text, needle, window_begin, window_end, may_index, reading.index_once, reading.index);
   }
-  const std::u32string_view window(text.data() + window_begin, window_end - window_begin);
-  for (std::size_t pos = window.find(needle); pos != std::u32string_view::npos; pos = window.find(needle, pos + 1)) {
-    out.push_back(window_begin + pos);
+  std::u16string narrow_needle;
+  narrow_needle.reserve(needle.size());
+  for (char32_t c : needle) {
+    if (c > 0xFFFF) return {};  // a BMP-only reading cannot hold it
+    narrow_needle.push_back(static_cast<char16_t>(c));
   }
-  return out;
+  return find_positions(reading.narrow, narrow_needle, window_begin, window_end, may_index, reading.index_once,
+                        reading.index16);
 }
 
 LadderResult DocumentIndex::search(const Ladder& expected, const Policy& policy, std::size_t first, std::size_t last) const {
@@ -240,6 +313,67 @@ LadderResult DocumentIndex::search(const Ladder& expected, const Policy& policy,
   return result;
 }
 
+std::vector<LadderResult> DocumentIndex::search_each(const Ladder& expected, const Policy& policy, std::size_t first,
+                                                     std::size_t last) const {
+  const Running& run = running();
+  const std::size_t n = last - first + 1;
+  std::vector<LadderResult> results(n);
+  std::vector<char> done(n, 0);  // element has its whole-token occurrence: search(e, e) stopped
+  std::vector<std::optional<Located>> whole(n), clipped(n);  // this tier's, per element
+  std::vector<std::size_t> count(n), clipped_count(n);       // this reading's, per element
+  for (Tier which : policy.tiers) {
+    const std::u32string& needle = expected.at(which).front().text;
+    if (needle.empty()) break;
+    std::fill(whole.begin(), whole.end(), std::nullopt);
+    std::fill(clipped.begin(), clipped.end(), std::nullopt);
+    for (const auto& reading_slot : tier(policy.ladder, which).readings) {
+      const TierReading& reading = *reading_slot;
+      const OffsetMap& map = reading.map;
+      std::fill(count.begin(), count.end(), 0);
+      std::fill(clipped_count.begin(), clipped_count.end(), 0);
+      for (std::size_t pos : positions(reading, needle, reading.window_begin[first], reading.window_end[last], false)) {
+        // search()'s rules, then the element holding the whole occurrence (none: it crosses an edge).
+        const std::size_t end_pos = pos + needle.size() - 1;
+        if (pos > 0 && map.end(pos - 1) > map.start(pos)) continue;
+        if (end_pos + 1 < map.size() && map.start(end_pos + 1) < map.end(end_pos)) continue;
+        const std::uint32_t start = map.start(pos);
+        const std::uint32_t end = map.end(end_pos);
+        if (start < run.bases[first]) continue;
+        const std::size_t r = running_at(start);
+        if (r > last || end > run.bases[r] + run.lengths[r]) continue;
+        const std::size_t e = r - first;
+        if (done[e]) continue;
+        const bool whole_tokens = !policy.whole_tokens ||
+                                  (is_token_boundary(run.original, start) && is_token_boundary(run.original, end));
+        const std::uint32_t base = run.bases[r];
+        if (whole_tokens) {
+          ++count[e];
+          if (!whole[e]) whole[e] = Located{which, start - base, end - base, 0};
+        } else {
+          ++clipped_count[e];
+          if (!clipped[e]) clipped[e] = Located{which, start - base, end - base, 0};
+        }
+      }
+      for (std::size_t e = 0; e < n; ++e) {
+        if (whole[e]) whole[e]->occurrences = std::max(whole[e]->occurrences, count[e]);
+        if (clipped[e]) clipped[e]->occurrences = std::max(clipped[e]->occurrences, clipped_count[e]);
+      }
+    }
+    bool settled = false;
+    for (std::size_t e = 0; e < n; ++e) {
+      if (done[e]) continue;
+      if (clipped[e] && !results[e].clipped) results[e].clipped = clipped[e];
+      if (whole[e]) {
+        results[e].whole = whole[e];
+        done[e] = 1;
+        settled = settled || policy.accepts(which);
+      }
+    }
+    if (settled) break;
+  }
+  return results;
+}
+
 std::size_t DocumentIndex::memory_bytes() const {
   std::size_t bytes = 0;
   if (running_) {
@@ -250,9 +384,11 @@ std::size_t DocumentIndex::memory_bytes() const {
   for (const auto& index : tiers_) {
     if (!index) continue;
     for (const auto& reading : index->readings) {
-      bytes += reading->own_text.capacity() * sizeof(char32_t) + reading->map.memory_bytes();
+      bytes += reading->own_text.capacity() * sizeof(char32_t) + reading->narrow.capacity() * sizeof(char16_t);
+      bytes += reading->map.memory_bytes();
       bytes += (reading->window_begin.capacity() + reading->window_end.capacity()) * sizeof(std::uint32_t);
       if (reading->index) bytes += reading->index->memory_bytes();
+      if (reading->index16) bytes += reading->index16->memory_bytes();
     }
   }
   return bytes;

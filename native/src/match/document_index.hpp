@@ -59,6 +59,16 @@ class DocumentIndex {
   // scalars of the running text (subtract base(r) for element-relative offsets).
   LadderResult search(const Ladder& expected, const Policy& policy, std::size_t first, std::size_t last) const;
 
+  // Searches every running element of [first, last] on its own, as search(e, e) would, with one
+  // scan per tier over the whole range instead of one per element (a page-only citation). Entry
+  // e - first is element e's result, in offsets of the element's own text. The scans stop after
+  // the first tier at which some element has a whole-token occurrence the policy accepts: no
+  // element can then be found at a tighter tier, so the elements found there are complete, and
+  // an element without a whole-token occurrence so far keeps only what the tiers scanned gave
+  // (its clipped occurrence, if any). The range is always scanned (never builds a suffix array).
+  std::vector<LadderResult> search_each(const Ladder& expected, const Policy& policy, std::size_t first,
+                                        std::size_t last) const;
+
   // Bytes held by the parts built so far (running text, tier readings, maps, suffix arrays).
   std::size_t memory_bytes() const;
 
@@ -71,7 +81,7 @@ class DocumentIndex {
   std::vector<std::size_t> cuts(const std::u32string& text) const;
   void build_chunked(const Running& run, Tier which, const LadderOptions& options, TierIndex& index) const;
   std::vector<std::size_t> positions(const TierReading& reading, const std::u32string& needle, std::size_t window_begin,
-                                     std::size_t window_end) const;
+                                     std::size_t window_end, bool may_index = true) const;
 
   static constexpr int kOptionKeys = 8;  // cjk_wrap_spaces x joined_reading x hyphenated_reading
   std::vector<Piece> pieces_;

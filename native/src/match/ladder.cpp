@@ -77,6 +77,36 @@ const char32_t* typographic_fold(char32_t c) {
   }
 }
 
+// Canonical composition (NFC) of the units. Only a stretch holding a scalar at or above U+0300
+// can change: every scalar below it is a starter that is already NFC and never composes with a
+// scalar before it (the quick check of UAX #15), so a cut before one is a cut NFC respects. Each
+// stretch of scalars >= U+0300, with the scalar before it, is composed on its own; the rest (in
+// Latin text, nearly everything) is copied.
+Units compose(const Units& in) {
+  Units out;
+  out.reserve(in.size());
+  std::u32string text;
+  std::vector<unicode::ScalarRange32> ranges;
+  for (std::size_t i = 0; i < in.size();) {
+    if (in[i].c < 0x300 && (i + 1 >= in.size() || in[i + 1].c < 0x300)) {
+      out.push_back(in[i++]);
+      continue;
+    }
+    std::size_t j = i + 1;
+    while (j < in.size() && in[j].c >= 0x300) ++j;
+    text.clear();
+    ranges.clear();
+    for (std::size_t k = i; k < j; ++k) {
+      text.push_back(in[k].c);
+      ranges.push_back({in[k].start, in[k].end});
+    }
+    unicode::to_nfc(text, ranges);
+    for (std::size_t k = 0; k < text.size(); ++k) out.push_back(Unit{text[k], ranges[k].start, ranges[k].end});
+    i = j;
+  }
+  return out;
+}
+
 // Typography on exact units: line-end hyphenation (one reading), dash runs, deletions, folds,
 // full-width ASCII, canonical composition; then whitespace again, since deletions can join two runs.
 Units typography(const Units& in, const std::unordered_set<std::uint32_t>& hyphens, bool join, const LadderOptions& options) {
@@ -118,19 +148,7 @@ Units typography(const Units& in, const std::unordered_set<std::uint32_t>& hyphe
     }
     folded.push_back(unit);
   }
-  std::u32string text;
-  std::vector<unicode::ScalarRange32> ranges;
-  text.reserve(folded.size());
-  ranges.reserve(folded.size());
-  for (const Unit& unit : folded) {
-    text.push_back(unit.c);
-    ranges.push_back({unit.start, unit.end});
-  }
-  unicode::to_nfc(text, ranges);
-  Units composed;
-  composed.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) composed.push_back(Unit{text[i], ranges[i].start, ranges[i].end});
-  return collapse_whitespace(composed, options.cjk_wrap_spaces);
+  return collapse_whitespace(compose(folded), options.cjk_wrap_spaces);
 }
 
 Units lowercase(const Units& in) {
@@ -139,6 +157,10 @@ Units lowercase(const Units& in) {
   std::u32string lowered;
   for (std::size_t i = 0; i < in.size(); ++i) {
     const char32_t c = in[i].c;
+    if (c < 0x80) {  // ASCII lowercases within ASCII, one for one
+      out.push_back(Unit{c >= U'A' && c <= U'Z' ? c + 32 : c, in[i].start, in[i].end});
+      continue;
+    }
     bool final_sigma = false;
     if (c == 0x03A3) {  // final sigma: after a cased letter and not before one (SpecialCasing)
       final_sigma = i > 0 && is_cased_letter(in[i - 1].c) && !(i + 1 < in.size() && is_cased_letter(in[i + 1].c));
@@ -168,6 +190,13 @@ Units skeleton(const Units& in) {
     out.push_back(unit);
   }
   return out;
+}
+
+Units units_of(const Reading& reading) {
+  Units units;
+  units.reserve(reading.text.size());
+  for (std::size_t i = 0; i < reading.text.size(); ++i) units.push_back(Unit{reading.text[i], reading.start[i], reading.end[i]});
+  return units;
 }
 
 Reading to_reading(const Units& units) {
@@ -222,6 +251,32 @@ std::vector<bool> hyphenation_readings(const std::u32string& original, const std
 
 }  // namespace
 
+const std::vector<Reading>& Ladder::at(Tier tier) const {
+  const int t = static_cast<int>(tier);
+  if (lazy && tiers[t].empty()) {
+    // build_ladder's steps without hyphenation artifacts (one reading per tier); each tier from
+    // the one it extends, as build_ladder does.
+    Units units;
+    switch (tier) {
+      case Tier::exact: units = exact_units(original); break;
+      case Tier::whitespace: units = collapse_whitespace(exact_units(original), options.cjk_wrap_spaces); break;
+      case Tier::typography: units = typography(exact_units(original), {}, false, options); break;
+      case Tier::case_folded: units = lowercase(units_of(at(Tier::typography).front())); break;
+      case Tier::skeleton: units = skeleton(units_of(at(Tier::case_folded).front())); break;
+    }
+    tiers[t].push_back(to_reading(units));
+  }
+  return tiers[t];
+}
+
+Ladder build_claim_ladder(std::string_view utf8_text, const LadderOptions& options) {
+  Ladder ladder;
+  ladder.original = decode(utf8_text);
+  ladder.lazy = true;
+  ladder.options = options;
+  return ladder;
+}
+
 Ladder build_ladder(std::string_view utf8_text, const LadderOptions& options, LineArtifacts artifacts) {
   Ladder ladder;
   ladder.original = decode(utf8_text);
@@ -257,6 +312,11 @@ std::vector<Reading> build_tier(const std::u32string& original, Tier tier, const
     readings.push_back(to_reading(units));
   }
   return readings;
+}
+
+Reading extend_reading(const Reading& previous, Tier tier) {
+  const Units units = units_of(previous);
+  return to_reading(tier == Tier::skeleton ? skeleton(units) : lowercase(units));
 }
 
 Reading normalize_for_tier(std::string_view utf8_text, Tier tier, const LadderOptions& options) {

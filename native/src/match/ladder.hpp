@@ -36,8 +36,13 @@ struct LineArtifacts {
 // policy allows when the parser recorded line-end hyphens (else exactly one).
 struct Ladder {
   std::u32string original;
-  std::vector<Reading> tiers[kTierCount];
-  const std::vector<Reading>& at(Tier tier) const { return tiers[static_cast<int>(tier)]; }
+  // Filled by build_ladder; a claim's ladder (build_claim_ladder) fills a tier on its first at().
+  mutable std::vector<Reading> tiers[kTierCount];
+  const std::vector<Reading>& at(Tier tier) const;
+
+  // Set by build_claim_ladder: the tiers are built lazily, with these options.
+  bool lazy = false;
+  LadderOptions options;
 
   // Long texts (scoped searches) set `indexed`: each reading then gets a suffix array on first
   // use, so only the tiers a search reaches pay for one. Ladders live inside one verify call
@@ -48,11 +53,22 @@ struct Ladder {
 
 Ladder build_ladder(std::string_view utf8_text, const LadderOptions& options, LineArtifacts artifacts = {});
 
+// The ladder of a claim text (no parser artifacts): each tier is built on first use, so a claim
+// found at the exact tier never pays for the others. Every tier it gives is build_ladder's.
+// Single-threaded, like the suffix-array cache.
+Ladder build_claim_ladder(std::string_view utf8_text, const LadderOptions& options);
+
 // The readings of one tier of an already decoded text (a document's running text: the index
 // builds each tier on first use, so it never holds the tiers a search does not reach).
 // hyphen_breaks: scalar offsets of recorded line-end hyphens, or nullptr.
 std::vector<Reading> build_tier(const std::u32string& original, Tier tier, const LadderOptions& options,
                                 const std::vector<std::int64_t>* hyphen_breaks);
+
+// The reading at `tier` (case or skeleton) of a piece of the reading at the tier before it (the
+// steps that tier adds: lowercase, or the skeleton): what build_tier gives, without redoing the
+// tiers below. The piece must not cut inside a run those steps join (the document index cuts
+// between two ASCII letters).
+Reading extend_reading(const Reading& previous, Tier tier);
 
 // The reading of a single tier (quotes need one tier at a time; no hyphenation artifacts).
 Reading normalize_for_tier(std::string_view utf8_text, Tier tier, const LadderOptions& options);

@@ -24,6 +24,23 @@ class OffsetMap {
   // The first position whose start is >= original (size() when none); starts never decrease.
   std::size_t first_at_or_after(std::uint32_t original) const;
   std::size_t memory_bytes() const { return segments_.capacity() * sizeof(Segment); }
+  // Calls f(pos, start, end) for every position in [from, to), in order (one walk, not one
+  // lookup per position).
+  template <typename F>
+  void for_each(std::size_t from, std::size_t to, F f) const {
+    if (from >= to) return;
+    std::size_t index = static_cast<std::size_t>(&segment_of(from) - segments_.data());
+    for (std::size_t pos = from; pos < to; ++pos) {
+      while (index + 1 < segments_.size() && segments_[index + 1].pos <= pos) ++index;
+      const Segment& segment = segments_[index];
+      const auto k = static_cast<std::uint32_t>(pos - segment.pos);
+      if (segment.end == kIdentity) {
+        f(pos, segment.start + k, segment.start + k + 1);
+      } else {
+        f(pos, segment.start, segment.end);
+      }
+    }
+  }
   void shrink() { segments_.shrink_to_fit(); }
 
  private:

@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 
 namespace ethos::match {
 
-SuffixIndex::SuffixIndex(const std::u32string& text, std::size_t depth)
+template <typename CharT>
+BasicSuffixIndex<CharT>::BasicSuffixIndex(const Text& text, std::size_t depth)
     : text_(&text), depth_(depth == 0 ? text.size() + 1 : depth) {
   const std::size_t n = text.size();
   suffixes_.resize(n);
@@ -14,7 +16,14 @@ SuffixIndex::SuffixIndex(const std::u32string& text, std::size_t depth)
   std::vector<std::uint32_t>& sa = suffixes_;
   std::vector<std::uint32_t> rank(n), next_rank(n), by_second(n);
   // Round 0: rank = dense rank of the first character (one sort of packed character/position keys).
-  {
+  if constexpr (sizeof(CharT) == 2) {
+    // 2-byte characters: one counting sort over the 65,536 possible values.
+    std::vector<std::uint32_t> starts(std::size_t{1} << 16, 0);
+    for (std::size_t i = 0; i < n; ++i) ++starts[static_cast<std::size_t>(text[i])];
+    std::uint32_t sum = 0;
+    for (std::uint32_t& start : starts) sum += std::exchange(start, sum);
+    for (std::size_t i = 0; i < n; ++i) sa[starts[static_cast<std::size_t>(text[i])]++] = static_cast<std::uint32_t>(i);
+  } else {
     std::vector<std::uint64_t> keys(n);
     for (std::size_t i = 0; i < n; ++i) keys[i] = (static_cast<std::uint64_t>(text[i]) << 32) | i;
     std::sort(keys.begin(), keys.end());
@@ -47,10 +56,11 @@ SuffixIndex::SuffixIndex(const std::u32string& text, std::size_t depth)
   }
 }
 
-std::vector<std::size_t> SuffixIndex::find_all(const std::u32string& needle) const {
+template <typename CharT>
+std::vector<std::size_t> BasicSuffixIndex<CharT>::find_all(const Text& needle) const {
   std::vector<std::size_t> positions;
   if (needle.empty()) return positions;
-  const std::u32string& text = *text_;
+  const Text& text = *text_;
   // Compares the suffix at i, cut to the needle's length, with the needle.
   const std::size_t key = std::min(needle.size(), depth_);  // the suffixes are sorted this deep
   // Compares the suffix at i, cut to the key's length, with the needle's key.
@@ -72,5 +82,8 @@ std::vector<std::size_t> SuffixIndex::find_all(const std::u32string& needle) con
   std::sort(positions.begin(), positions.end());
   return positions;
 }
+
+template class BasicSuffixIndex<char32_t>;
+template class BasicSuffixIndex<char16_t>;
 
 }  // namespace ethos::match
