@@ -236,3 +236,56 @@ def test_headers_far_apart_in_a_long_document_still_match_their_neighbours(tmp_p
     for number in range(1, 13):
         headers = [text for kind, text in by_page[number] if kind == "header"]
         assert headers == [f"Field Guide - Section {'ABCD'[(number - 1) // 3]}"], number
+
+
+def test_page_numbers_in_a_wide_bottom_margin_are_footers(tmp_path: Path) -> None:
+    # A4 pages with wide margins (as LaTeX sets them): the page number sits 150 pt above the foot,
+    # 18% of the height - outside the 12% band, but nothing of the page lies below it. Page 3 has
+    # no number; a one-line closing remark sits where the others have theirs: it is the outermost
+    # text of its page too, but neither recurs nor numbers the page, so it stays text.
+    a4 = (595.28, 841.89)
+
+    def draw(number: int) -> Callable[[Canvas], None]:
+        def run(canvas: Canvas) -> None:
+            _body(canvas, number, top=700)
+            canvas.setFont(fx.BODY_FONT, 10)
+            canvas.drawCentredString(a4[0] / 2, 150, str(number) if number < 3 else "A closing remark ends the third page.")
+
+        return run
+
+    document = _parse(tmp_path, "a4.pdf", fx._draw([draw(n) for n in (1, 2, 3)], pagesize=a4))
+    by_page = _types_by_page(document)
+    for number in (1, 2):
+        assert [text for kind, text in by_page[number] if kind == "footer"] == [str(number)], number
+    assert ("text_block", "A closing remark ends the third page.") in by_page[3]
+    assert all(kind not in ("header", "footer") for kind, _ in by_page[3])
+
+
+def test_reference_manual_lookalikes_are_not_furniture(tmp_path: Path) -> None:
+    # Four pages of the kind a reference manual has: two appendix headings that open pages 1 and
+    # 2 ("Appendix A" / "Appendix B": nearly the same text, but headings); one sentence that ends
+    # pages 1 and 3 (a sentence, on only one other page); "Example:" ending pages 2 and 4, which
+    # page 3 also has in its body; table-of-contents lines with dot leaders opening pages 3 and 4.
+    sentence = "The options are listed in the table below for every terminal."
+    top = {1: "Appendix A", 2: "Appendix B", 3: "Installation . . . . . . . . . . . 12", 4: "Configuration . . . . . . . . . 14"}
+    bottom = {1: sentence, 2: "Example:", 3: sentence, 4: "Example:"}
+
+    def draw(number: int) -> Callable[[Canvas], None]:
+        def run(canvas: Canvas) -> None:
+            heading = number <= 2
+            canvas.setFont(fx.BOLD_FONT if heading else fx.BODY_FONT, 14 if heading else 11)
+            canvas.drawString(72, 752, top[number])
+            canvas.setFont(fx.BODY_FONT, 11)
+            canvas.drawString(72, 60, bottom[number])
+            if number == 3:
+                canvas.drawString(72, 400, "Example:")
+            _body(canvas, number)
+
+        return run
+
+    document = _parse(tmp_path, "manual.pdf", fx._draw([draw(n) for n in (1, 2, 3, 4)]))
+    by_page = _types_by_page(document)
+    furniture = [(page, kind, text) for page, elements in by_page.items() for kind, text in elements if kind in ("header", "footer")]
+    assert furniture == []
+    assert ("heading", "Appendix A") in by_page[1] and ("heading", "Appendix B") in by_page[2]
+    assert sum(text == "Example:" for _, text in by_page[3]) == 1

@@ -2,6 +2,7 @@
 #include "pdf/assemble_running.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <optional>
@@ -9,6 +10,7 @@
 #include <string_view>
 
 #include "pdf/layout_params.hpp"
+#include "text/utf8.hpp"
 
 namespace ethos::pdf {
 namespace {
@@ -42,11 +44,26 @@ std::string running_key(const std::string& text) {
 bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
-// Text worth comparing across pages: at least one letter (any non-ASCII byte counts, so CJK
-// headers qualify). Lone punctuation such as "}" at the top of two code pages is not a header.
-bool has_letter(const std::string& text) {
-  return std::any_of(text.begin(), text.end(), [](char c) { return is_ascii_letter(c) || static_cast<unsigned char>(c) >= 0x80; });
+// A letter or ideograph: ASCII letters, and every non-ASCII scalar outside the punctuation, symbol
+// and dingbat blocks (so CJK and accented headers qualify, while a bullet or a dash does not).
+bool is_letter(char32_t c) {
+  if (c < 0x80) return is_ascii_letter(static_cast<char>(c));
+  const bool punctuation = (c >= 0xA0 && c <= 0xBF) || c == 0xD7 || c == 0xF7 || (c >= 0x2000 && c <= 0x2BFF) ||
+                           (c >= 0x3000 && c <= 0x303F) || (c >= 0xFF00 && c <= 0xFF0F) || c == 0xFFFD;
+  return !punctuation;
 }
+
+// The letters of a text, in order: what two keys are compared on for "nearly the same text"
+// (dot leaders, digits and spacing say nothing about whether two lines are the same header).
+std::u32string letters_of(const std::string& text) {
+  std::u32string out;
+  for (std::size_t pos = 0; pos < text.size();) {
+    const char32_t c = utf8::next(text, pos);
+    if (is_letter(c)) out.push_back(c);
+  }
+  return out;
+}
+
 
 // Decoration around a page number: "- 12 -", "[12]", "| 12 |", "– 12 –", "· 12 ·".
 std::string_view strip_decoration(std::string_view s) {
@@ -154,8 +171,8 @@ std::optional<std::int64_t> edge_number(const std::string& text) {
   return arabic_value(s.substr(0, first_space));
 }
 
-// Edit-distance similarity of two keys in percent (bytes; keys are short, bounded by kMaxRunningBytes).
-std::int64_t similarity_percent(const std::string& a, const std::string& b) {
+// Edit-distance similarity of two letter sequences in percent (short: bounded by kMaxRunningBytes).
+std::int64_t similarity_percent(const std::u32string& a, const std::u32string& b) {
   if (a.empty() || b.empty()) return 0;
   std::vector<std::size_t> row(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
@@ -180,7 +197,13 @@ struct Candidate {
   std::optional<PageNumber> number;
   std::int64_t page_index;
   std::int64_t font_size_q;
+  std::u32string letters;
+  bool heading;
+  bool sentence;
 };
+
+// Keys of the short elements that are not candidates (the body of the page): (page index, type size).
+using BodyKeys = std::map<std::string, std::vector<std::pair<std::int64_t, std::int64_t>>>;
 
 // Same band, about the same height, about the same type size (a 20 pt title on the first page is
 // not the 9 pt running header below it on the next), on another page near enough.
@@ -191,23 +214,74 @@ bool same_place(const Candidate& a, const Candidate& b) {
          std::abs(a.page_index - b.page_index) <= static_cast<std::int64_t>(kRunningWindowPages);
 }
 
-std::vector<Candidate> collect_candidates(const std::vector<PageLayout>& pages) {
+// Six words or more closed by a sentence mark: text, not a label.
+bool is_sentence(const std::string& text) {
+  std::string_view s = text;
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\n')) s.remove_suffix(1);
+  if (s.empty() || std::string_view(".:;!?").find(s.back()) == std::string_view::npos) return false;
+  std::size_t words = 0;
+  bool in_word = false;
+  for (char ch : s) {
+    const bool space = ch == ' ' || ch == '\n' || ch == '\t';
+    if (!space && !in_word) ++words;
+    in_word = !space;
+  }
+  return words >= 6;
+}
+
+// The two smallest values of `values` (the second is what every element but the smallest sees).
+std::pair<std::int64_t, std::int64_t> two_smallest(const std::vector<std::int64_t>& values) {
+  std::int64_t first = INT64_MAX, second = INT64_MAX;
+  for (std::int64_t v : values) {
+    if (v < first) {
+      second = first;
+      first = v;
+    } else if (v < second) {
+      second = v;
+    }
+  }
+  return {first, second};
+}
+
+// Is the element in the top (zone 0) or bottom (zone 1) band: the outer kEdgeBandPercent of the
+// page height, or - for the outermost elements, with nothing of the page wholly beyond them - the
+// outer kOuterBandPercent, where pages with wide margins (a LaTeX page on A4) put their numbers.
+std::optional<int> edge_zone(const PageLayout& page, const LayoutElement& element, std::pair<std::int64_t, std::int64_t> tops,
+                             std::pair<std::int64_t, std::int64_t> bottoms) {
+  const Bbox& b = element.bbox;
+  if (b.y1 * 100 <= page.height * kEdgeBandPercent) return 0;
+  if (b.y0 * 100 >= page.height * (100 - kEdgeBandPercent)) return 1;
+  // tops: the two smallest y1 of the page's elements; nothing lies wholly above this element when
+  // it starts above every other element's bottom. bottoms: the same for -y0, below.
+  const std::int64_t others_bottom = b.y1 == tops.first ? tops.second : tops.first;
+  if (b.y1 * 100 <= page.height * kOuterBandPercent && b.y0 < others_bottom) return 0;
+  const std::int64_t others_top = -b.y0 == bottoms.first ? -bottoms.second : -bottoms.first;
+  if (b.y0 * 100 >= page.height * (100 - kOuterBandPercent) && b.y1 > others_top) return 1;
+  return std::nullopt;
+}
+
+std::vector<Candidate> collect_candidates(const std::vector<PageLayout>& pages, BodyKeys& body) {
   std::vector<Candidate> out;
   for (std::size_t p = 0; p < pages.size(); ++p) {
     const PageLayout& page = pages[p];
+    std::vector<std::int64_t> bottoms_of, tops_of;  // every element's y1, and -y0
+    for (const LayoutElement& element : page.elements) {
+      bottoms_of.push_back(element.bbox.y1);
+      tops_of.push_back(-element.bbox.y0);
+    }
+    const auto tops = two_smallest(bottoms_of), bottoms = two_smallest(tops_of);
     for (std::size_t e = 0; e < page.elements.size(); ++e) {
       const LayoutElement& element = page.elements[e];
       if (element.text.empty() || element.type == "table" || element.type == "region") continue;
       if (element.line_breaks.size() + 1 > kMaxRunningLines || element.text.size() > kMaxRunningBytes) continue;
-      Candidate c{p, e, 0, 0, running_key(element.text), page_number(element.text), page.index, element.font_size_q};
-      if (element.bbox.y1 * 100 <= page.height * kEdgeBandPercent) {
-        c.y = element.bbox.y0;
-      } else if (element.bbox.y0 * 100 >= page.height * (100 - kEdgeBandPercent)) {
-        c.zone = 1;
-        c.y = page.height - element.bbox.y1;
-      } else {
+      const std::optional<int> zone = edge_zone(page, element, tops, bottoms);
+      if (!zone) {
+        body[running_key(element.text)].emplace_back(page.index, element.font_size_q);
         continue;
       }
+      Candidate c{p, e, *zone, 0, running_key(element.text), page_number(element.text), page.index, element.font_size_q,
+                  letters_of(element.text), element.type == "heading", is_sentence(element.text)};
+      c.y = *zone == 0 ? element.bbox.y0 : page.height - element.bbox.y1;
       out.push_back(std::move(c));
     }
   }
@@ -227,11 +301,34 @@ bool bare_numeral_is_page_number(const Candidate& c, const std::vector<Candidate
   return false;
 }
 
-bool recurs_nearby(const Candidate& c, const std::vector<Candidate>& all) {
-  if (!has_letter(c.key)) return false;
+bool in_body_nearby(const Candidate& c, const BodyKeys& body) {
+  const auto it = body.find(c.key);
+  if (it == body.end()) return false;
+  return std::any_of(it->second.begin(), it->second.end(), [&](const std::pair<std::int64_t, std::int64_t>& seen) {
+    return std::abs(seen.first - c.page_index) <= static_cast<std::int64_t>(kRunningWindowPages) &&
+           std::abs(seen.second - c.font_size_q) * 100 <= std::max(seen.second, c.font_size_q) * kRunningSizeTolerancePercent;
+  });
+}
+
+// Rule 1. Text that also stands in the body of a nearby page at the same type size ("Comments" or
+// "Example:" opening and closing the sections of a reference manual) is body text that happens to
+// open or close pages, not a running header. Nearly-the-same text (letters compared,
+// >= kRunningSimilarityPercent alike) is only for non-headings: "Appendix A" / "Appendix B"
+// opening two pages are two headings.
+bool recurs_nearby(const Candidate& c, const std::vector<Candidate>& all, const BodyKeys& body) {
+  // Text worth comparing holds a letter: "}" atop two code pages, or a bullet, is no header.
+  if (c.letters.empty() || in_body_nearby(c, body)) return false;
+  // Furniture is a label; a sentence (six words or more closed by . : ; ! ?) that two pages
+  // of a reference manual happen to end with is not, unless it recurs on two other pages.
+  const std::size_t needed = c.sentence ? 2 : 1;
+  std::vector<std::int64_t> alike;
   for (const Candidate& other : all) {
     if (!same_place(c, other)) continue;
-    if (other.key == c.key || similarity_percent(other.key, c.key) >= kRunningSimilarityPercent) return true;
+    if (other.key == c.key ||
+        (!c.heading && !other.heading && similarity_percent(other.letters, c.letters) >= kRunningSimilarityPercent)) {
+      if (std::find(alike.begin(), alike.end(), other.page_index) == alike.end()) alike.push_back(other.page_index);
+      if (alike.size() >= needed) return true;
+    }
   }
   return false;
 }
@@ -239,14 +336,15 @@ bool recurs_nearby(const Candidate& c, const std::vector<Candidate>& all) {
 }  // namespace
 
 void mark_running_headers_and_footers(std::vector<PageLayout>& pages) {
-  const std::vector<Candidate> candidates = collect_candidates(pages);
+  BodyKeys body;
+  const std::vector<Candidate> candidates = collect_candidates(pages, body);
   std::vector<bool> running(candidates.size(), false);
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const Candidate& c = candidates[i];
     if (c.number) {
       running[i] = c.number->spelled || bare_numeral_is_page_number(c, candidates, pages[c.page]);
     } else {
-      running[i] = recurs_nearby(c, candidates);
+      running[i] = recurs_nearby(c, candidates, body);
     }
   }
   // A line with the page number at one end ("Chapter 3: Vectors 9", "10   An Introduction to R")
@@ -259,7 +357,7 @@ void mark_running_headers_and_footers(std::vector<PageLayout>& pages) {
     const Candidate& c = candidates[i];
     if (c.number && !c.number->roman) {
       offset[i] = c.number->value - c.page_index;
-    } else if (!c.number && has_letter(c.key)) {
+    } else if (!c.number && !c.letters.empty()) {
       if (const auto number = edge_number(pages[c.page].elements[c.element].text)) offset[i] = *number - c.page_index;
     }
   }

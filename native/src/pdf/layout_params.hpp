@@ -28,6 +28,7 @@ constexpr std::size_t kMaxBoldHeadingScalars = 120;
 constexpr std::size_t kMaxHeadingLines = 3;
 // Running headers and footers (assemble_running.cpp).
 constexpr std::int64_t kEdgeBandPercent = 12;      // top/bottom band of the page height
+constexpr std::int64_t kOuterBandPercent = 25;     // ... for the outermost elements of a page
 constexpr std::int64_t kSameHeight = 600;          // "the same position" across pages
 constexpr std::size_t kRunningWindowPages = 4;     // neighbours compared on each side (both parities)
 constexpr std::size_t kMaxRunningLines = 2;        // a taller element is body text, not furniture
@@ -51,7 +52,8 @@ inline nlohmann::json layout_parameters() {
           {"same_height_q", kSameHeight},
           {"running_window_pages", kRunningWindowPages}, {"max_running_lines", kMaxRunningLines},
           {"max_running_bytes", kMaxRunningBytes},      {"running_similarity_percent", kRunningSimilarityPercent},
-          {"running_size_tolerance_percent", kRunningSizeTolerancePercent}};
+          {"running_size_tolerance_percent", kRunningSizeTolerancePercent},
+          {"outer_band_percent", kOuterBandPercent}};
 }
 
 }  // namespace ethos::pdf::params
