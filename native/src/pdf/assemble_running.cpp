@@ -214,6 +214,17 @@ bool same_place(const Candidate& a, const Candidate& b) {
          std::abs(a.page_index - b.page_index) <= static_cast<std::int64_t>(kRunningWindowPages);
 }
 
+// The candidates of the pages within kRunningWindowPages of c's, as [first, last) indices:
+// candidates are collected page by page in index order, so the window is one contiguous run.
+std::pair<std::size_t, std::size_t> window_of(const Candidate& c, const std::vector<Candidate>& all) {
+  const std::int64_t reach = static_cast<std::int64_t>(kRunningWindowPages);
+  const auto first = std::lower_bound(all.begin(), all.end(), c.page_index - reach,
+                                      [](const Candidate& x, std::int64_t index) { return x.page_index < index; });
+  const auto last = std::upper_bound(first, all.end(), c.page_index + reach,
+                                     [](std::int64_t index, const Candidate& x) { return index < x.page_index; });
+  return {static_cast<std::size_t>(first - all.begin()), static_cast<std::size_t>(last - all.begin())};
+}
+
 // Six words or more closed by a sentence mark: text, not a label.
 bool is_sentence(const std::string& text) {
   std::string_view s = text;
@@ -294,7 +305,9 @@ std::vector<Candidate> collect_candidates(const std::vector<PageLayout>& pages, 
 bool bare_numeral_is_page_number(const Candidate& c, const std::vector<Candidate>& all, const PageLayout& page) {
   if (!page.label.empty() && strip_decoration(page.elements[c.element].text) == page.label) return true;
   if (!c.number->roman && c.number->value == c.page_index) return true;
-  for (const Candidate& other : all) {
+  const auto [first, last] = window_of(c, all);
+  for (std::size_t k = first; k < last; ++k) {
+    const Candidate& other = all[k];
     if (!other.number || other.number->spelled || other.number->roman != c.number->roman || !same_place(c, other)) continue;
     if (other.number->value - other.page_index == c.number->value - c.page_index) return true;
   }
@@ -322,7 +335,9 @@ bool recurs_nearby(const Candidate& c, const std::vector<Candidate>& all, const 
   // of a reference manual happen to end with is not, unless it recurs on two other pages.
   const std::size_t needed = c.sentence ? 2 : 1;
   std::vector<std::int64_t> alike;
-  for (const Candidate& other : all) {
+  const auto [first, last] = window_of(c, all);
+  for (std::size_t k = first; k < last; ++k) {
+    const Candidate& other = all[k];
     if (!same_place(c, other)) continue;
     if (other.key == c.key ||
         (!c.heading && !other.heading && similarity_percent(other.letters, c.letters) >= kRunningSimilarityPercent)) {
@@ -364,7 +379,8 @@ void mark_running_headers_and_footers(std::vector<PageLayout>& pages) {
   std::vector<bool> numbered(candidates.size(), false);
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     if (running[i] || candidates[i].number || !offset[i]) continue;
-    for (std::size_t j = 0; j < candidates.size() && !numbered[i]; ++j) {
+    const auto [first, last] = window_of(candidates[i], candidates);
+    for (std::size_t j = first; j < last && !numbered[i]; ++j) {
       numbered[i] = j != i && offset[j] == offset[i] && same_place(candidates[i], candidates[j]);
     }
   }
