@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "pdf/layout_params.hpp"
 #include "text/utf8.hpp"
@@ -63,7 +65,6 @@ std::u32string letters_of(const std::string& text) {
   }
   return out;
 }
-
 
 // Decoration around a page number: "- 12 -", "[12]", "| 12 |", "– 12 –", "· 12 ·".
 std::string_view strip_decoration(std::string_view s) {
