@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """accuracy.py - quotation verification accuracy on real PDFs: Ethos vs a literal check vs gtrex, per variant.
 
-    python benchmarks/accuracy.py CORPUS_DIR [--set FILE] [--per-variant 40] [--policy NAME]
+    python benchmarks/accuracy.py CORPUS_DIR [--set FILE] [--per-variant 40] [--no-gtrex] [--failures OUT.jsonl]
 
 Builds (or reads) the labelled quotation set of quotation_set.py: quotes taken from poppler's
 pdftotext text of real PDFs with presentation-only changes (faithful), content changes (altered)
@@ -16,6 +16,9 @@ texts of the cited pages), two peers are scored side by side:
 Accepted = grounded. Targets (issue #4): <= 1 % of faithful quotes rejected, <= 0.5 % of altered
 quotes accepted, no number or negation variant accepted, >= 99 % of stitched quotes reported as
 stitched (reason stitched_quotation; for gtrex: its stitched outcome).
+
+--failures writes every record Ethos got wrong (with its reason and the cited pages' element
+types and texts) as JSON lines, to look at why.
 """
 from __future__ import annotations
 
@@ -44,6 +47,22 @@ def page_texts(document: dict) -> dict[int, str]:
         if "text" in element:
             texts[index_of[element["page"]]].append(element["text"])
     return {index: "\n".join(parts) for index, parts in texts.items()}
+
+
+def page_elements(document: dict, pages: range) -> list[dict]:
+    """[{page, type, text}] of the elements on the given page indexes, in reading order."""
+    index_of = {page["id"]: page["index"] for page in document["payload"]["pages"]}
+    return [{"page": index_of[e["page"]], "type": e["type"], "text": e.get("text", "")}
+            for e in document["payload"]["elements"] if index_of[e["page"]] in pages]
+
+
+def _ok(record: dict, outcome: tuple[bool, bool]) -> bool:
+    grounded, stitched = outcome
+    if record["label"] == "faithful":
+        return grounded
+    if record["label"] == "altered":
+        return not grounded
+    return stitched and not grounded
 
 
 def claim(record: dict) -> dict:
@@ -87,6 +106,7 @@ def main() -> int:
     parser.add_argument("--set", type=Path, default=HERE / ".cache" / "quotation-set.jsonl")
     parser.add_argument("--per-variant", type=int, default=40)
     parser.add_argument("--no-gtrex", action="store_true")
+    parser.add_argument("--failures", type=Path, default=None, help="write the records Ethos got wrong here (JSON lines)")
     args = parser.parse_args()
 
     if not args.set.exists():
@@ -101,6 +121,7 @@ def main() -> int:
     results: dict[str, dict[int, tuple[bool, bool]]] = {"ethos": {}, "literal": {}, "gtrex": {}}
     verifiers: dict = {}
     reason_of: dict[int, str] = {}
+    cited_pages: dict[int, list[dict]] = {}
     for name, indexes in sorted(by_pdf.items()):
         parsed = ethos_py.parse_pdf_json(args.corpus / name)
         texts = page_texts(parsed)
@@ -116,8 +137,14 @@ def main() -> int:
             results["literal"][i] = (literal(r["quote"], text), False)
             if not args.no_gtrex:
                 results["gtrex"][i] = gtrex_outcome(verifiers, (name, tuple(pages)), text, r["quote"])
+            if args.failures is not None and not _ok(r, results["ethos"][i]):
+                cited_pages[i] = page_elements(parsed, pages)
         print(f"  {name}: {len(indexes)} quotes", file=sys.stderr)
 
+    if args.failures is not None:
+        args.failures.write_text("".join(
+            json.dumps({**records[i], "reason": reason_of[i], "elements": cited_pages[i]}, ensure_ascii=False, sort_keys=True) + "\n"
+            for i in sorted(cited_pages)), encoding="utf-8")
     tools = ["ethos", "literal"] + ([] if args.no_gtrex else ["gtrex"])
     variants: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i, record in enumerate(records):

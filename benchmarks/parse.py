@@ -110,7 +110,12 @@ def main() -> int:
         print("pdftotext not found: apt-get install poppler-utils", file=sys.stderr)
         return 2
 
-    core = str(_locate.find_bundled("ethos-core"))
+    # The ethos-core beside ETHOS_LIBRARY for a dev build, else the installed one.
+    found = _locate.find_core_binary()
+    if found is None:
+        print("ethos-core not found: install ethos-py or set ETHOS_LIBRARY to a dev build", file=sys.stderr)
+        return 2
+    core = str(found)
     env = _pdfium.parse_environment()  # ETHOS_PDFIUM_LIBRARY_PATH = pypdfium2's libpdfium
     pdfs = sorted(p for p in args.corpus.glob("*.pdf") if args.only is None or p.name in args.only)
     header = f"{'pdf':28} {'pages':>5} {'pypdfium2 p/s':>13} {'(loop)':>8} {'ethos p/s':>10} {'ratio':>6} {'RSS MiB':>8} {'fidelity':>9}"

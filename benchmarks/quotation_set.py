@@ -43,6 +43,34 @@ def body_lines(page: str) -> list[str]:
     return lines
 
 
+def _furniture_key(line: str) -> str:
+    return re.sub(r"\d+", "#", " ".join(line.split()))
+
+
+def running_text_lines(pages: list[str], number: int) -> list[str]:
+    """Page ``number``'s non-empty lines without its running furniture, as pdftotext gives it:
+    lone page numbers ("12", "xii") and lines that (digits aside) open or close another page
+    within four of it, at either end. Unlike body_lines, a short last line of real text stays, so
+    a page that ends in a display, a code line or a footnote is seen to end there."""
+    def ends(index: int) -> set[str]:
+        lines = [line for line in pages[index - 1].split("\n") if line.strip()] if 1 <= index <= len(pages) else []
+        return {_furniture_key(line) for line in lines[:3] + lines[-3:]}
+
+    nearby = set().union(*(ends(other) for other in range(number - 4, number + 5) if other != number))
+    lines = [line for line in pages[number - 1].split("\n") if line.strip()]
+
+    def furniture(line: str) -> bool:
+        bare = line.strip().lower()
+        return bool(re.fullmatch(r"\d+|[ivxlc]+", bare)) or _furniture_key(line) in nearby
+
+    for _ in range(3):
+        if lines and furniture(lines[0]):
+            lines.pop(0)
+        if lines and furniture(lines[-1]):
+            lines.pop()
+    return lines
+
+
 def prose_like(text: str) -> bool:
     tokens = text.split()
     if not 8 <= len(tokens) <= 40:
@@ -310,8 +338,12 @@ def build(corpus: Path, per_variant: int, seed: int) -> list[dict]:
         for number in range(1, len(texts) - 1):
             if count >= per_variant * (names.index(name) + 1) // len(names):
                 break
-            tail, head = body_lines(texts[number - 1]), body_lines(texts[number])
+            # The page's own last and the next page's own first line of text, furniture left out;
+            # both must be prose lines (a short line is a display, a code line or a heading).
+            tail, head = running_text_lines(texts, number), running_text_lines(texts, number + 1)
             if not tail or not head or tail[-1].rstrip().endswith((".", ":", "!", "?")):
+                continue
+            if len(tail[-1].split()) < 6 or len(head[0].split()) < 6:
                 continue
             end, start = " ".join(tail[-2:]).split(), " ".join(head[:2]).split()
             if len(end) < 8 or len(start) < 8 or "-" in end[-1]:

@@ -7,9 +7,13 @@
 
 namespace ethos::pdf {
 
-// Retypes elements as header/footer when the same text (digit runs compared as one digit, so
-// page numbers match) sits at about the same height in the top or bottom band of at least two
-// pages and at least 40% of them. A single page has none.
+// Retypes short elements (at most two lines) of a page's top or bottom band (12% of the height,
+// 25% for its outermost elements) as header/footer when they are running furniture: the same text
+// (digit runs compared as one digit, or nearly the same text) at the same place on a page at most
+// kRunningWindowPages away (both parities, for alternating even/odd headers); a page number
+// ("Page 12", "12 of 40", "- 12 -", or a bare "12"/"xii" that is the page's label or index, or
+// numbers pages like a neighbour's does); or a line that starts or ends with its page's number
+// like a line at the same place nearby. See docs/pdf-parsing.md "Running headers and footers".
 void mark_running_headers_and_footers(std::vector<PageLayout>& pages);
 
 }  // namespace ethos::pdf

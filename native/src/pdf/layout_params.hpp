@@ -28,8 +28,13 @@ constexpr std::size_t kMaxBoldHeadingScalars = 120;
 constexpr std::size_t kMaxHeadingLines = 3;
 // Running headers and footers (assemble_running.cpp).
 constexpr std::int64_t kEdgeBandPercent = 12;      // top/bottom band of the page height
+constexpr std::int64_t kOuterBandPercent = 25;     // ... for the outermost elements of a page
 constexpr std::int64_t kSameHeight = 600;          // "the same position" across pages
-constexpr std::size_t kMinSharePercent = 40;       // of the document's pages
+constexpr std::size_t kRunningWindowPages = 4;     // neighbours compared on each side (both parities)
+constexpr std::size_t kMaxRunningLines = 2;        // a taller element is body text, not furniture
+constexpr std::size_t kMaxRunningBytes = 240;      // a longer one too
+constexpr std::int64_t kRunningSimilarityPercent = 85;  // "the same text" when not digit-for-digit equal
+constexpr std::int64_t kRunningSizeTolerancePercent = 10;  // "the same type size" across pages
 // Chunks (assemble.cpp).
 constexpr std::int64_t kChunkTokens = 512;
 
@@ -37,14 +42,18 @@ constexpr std::int64_t kChunkTokens = 512;
 inline nlohmann::json layout_parameters() {
   return {{"caption_distance_q", kCaptionDistance},     {"chunk_tokens", kChunkTokens},
           {"edge_band_percent", kEdgeBandPercent},      {"heading_size_percent", kHeadingSizePercent},
-          {"layout_version", 1},                        {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
+          {"layout_version", 2},                        {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
           {"max_heading_lines", kMaxHeadingLines},      {"max_heading_scalars", kMaxHeadingScalars},
           {"max_words_per_cell", kMaxWordsPerCell},     {"min_column_words", kMinColumnWords},     {"min_cell_extent_q", kMinCellExtent},       {"min_rule_length_q", kMinRuleLength},
           {"max_grid_lines", kMaxGridLines},
           {"min_gutter_q", kMinGutter},                 {"min_region_extent_q", kMinRegionExtent},
-          {"min_share_percent", kMinSharePercent},      {"min_visible_font_size_cpt", static_cast<std::int64_t>(kMinVisibleFontSizePt * 100)},
+          {"min_visible_font_size_cpt", static_cast<std::int64_t>(kMinVisibleFontSizePt * 100)},
           {"near_white_channel", kNearWhiteChannel},    {"rule_tolerance_q", kRuleTolerance},
-          {"same_height_q", kSameHeight}};
+          {"same_height_q", kSameHeight},
+          {"running_window_pages", kRunningWindowPages}, {"max_running_lines", kMaxRunningLines},
+          {"max_running_bytes", kMaxRunningBytes},      {"running_similarity_percent", kRunningSimilarityPercent},
+          {"running_size_tolerance_percent", kRunningSizeTolerancePercent},
+          {"outer_band_percent", kOuterBandPercent}};
 }
 
 }  // namespace ethos::pdf::params
