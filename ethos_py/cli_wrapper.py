@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ._locate import find_bundled
+from ._locate import find_core_binary
 from ._pdfium import parse_environment
 from .errors import (
     EthosNotFoundError,
@@ -72,7 +72,9 @@ class EthosCli:
             # Unresolved names are kept: running them raises EthosNotFoundError with the name.
             return (shutil.which(name, path=search_path) or name,)
         if binary is None:
-            bundled = find_bundled(_BUNDLED)
+            # The bundled ethos-core, or the one beside a dev or sanitizer ETHOS_LIBRARY, so that
+            # parsing and in-process verification always come from the same build.
+            bundled = find_core_binary()
             return (os.fspath(bundled) if bundled is not None else _BUNDLED,)
         if isinstance(binary, (str, os.PathLike)):
             return (os.fspath(binary),)

@@ -554,3 +554,18 @@ def test_dev_library_pairs_with_the_checkout_header(monkeypatch: pytest.MonkeyPa
     assert _locate.find_header() == checkout
     monkeypatch.delenv("ETHOS_LIBRARY")
     assert _locate.find_header() == Path("/nonexistent/shipped/ethos.h")
+
+
+def test_default_cli_runs_the_core_beside_a_dev_library(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """EthosCli() (and so parse_pdf_json) runs the ethos-core built with ETHOS_LIBRARY, so a dev or
+    sanitizer run never parses with an older installed core while it verifies with the new one."""
+    from ethos_py import _locate
+
+    (tmp_path / "libethos.so").write_bytes(b"")
+    core = tmp_path / "ethos-core"
+    core.write_bytes(b"")
+    monkeypatch.setattr(_locate, "find_bundled", lambda name: Path("/nonexistent/shipped") / name)
+    monkeypatch.setenv("ETHOS_LIBRARY", str(tmp_path / "libethos.so"))
+    assert EthosCli().command_prefix == (str(core),)
+    monkeypatch.delenv("ETHOS_LIBRARY")
+    assert EthosCli().command_prefix == ("/nonexistent/shipped/ethos-core",)
