@@ -179,6 +179,24 @@ def test_bad_line_fails_the_batch(doc: Any, document: dict[str, Any], bad: bytes
             assert caught.value.details[key] == value
 
 
+@pytest.mark.parametrize("positions", [(130, 200), (260, 5), (64, 63)])
+def test_first_bad_line_of_a_large_batch_is_named(doc: Any, document: dict[str, Any], positions: tuple[int, int]) -> None:
+    # 300 lines are read on two threads, block by block: whichever thread meets a bad line first,
+    # the error names the first one in input order.
+    lines = [json.dumps(r).encode() for r in requests_for(document["fingerprint"]) * 50]
+    for position, bad in zip(positions, (BAD_LINES[1][0], BAD_LINES[4][0])):
+        lines[position] = bad
+    first = min(positions)
+    with pytest.raises(EthosError) as caught:
+        doc.verify_batch_json(b"\n".join(lines) + b"\n")
+    assert caught.value.error_code == "invalid_input"
+    assert caught.value.details["line"] == first + 1
+    if first == positions[0]:  # the claim without text
+        assert caught.value.details == {"line": first + 1, "path": "$[0].text"}
+    else:  # the line cut short
+        assert caught.value.details["input"] == "citations"
+
+
 def test_per_line_limit(doc: Any, document: dict[str, Any]) -> None:
     config = {"schema_version": "1.0.0", "config_version": "small", "claim_kinds": ["quote", "presence"],
               "matching": {"text_normalization": "collapse_whitespace", "case_sensitive": True},

@@ -1,8 +1,11 @@
 // batch_verify.cpp - verify-batch: line splitting, per-line validation with line numbers, per-line and merged reports.
 #include "core/batch_verify.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <exception>
-#include <functional>
+#include <memory>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -17,6 +20,10 @@ namespace {
 
 // Below this many lines a second thread costs more than it saves.
 constexpr std::size_t kParallelLines = 64;
+// Lines are handed to the threads in blocks of this many consecutive lines: a block's reports
+// are written one after another into one buffer (no string per report), and a block is small
+// enough that two threads stay busy to the end whatever the mix of cheap and costly lines.
+constexpr std::size_t kBlockLines = 64;
 
 // The request lines of an NDJSON input: split at "\n"; the "\n" after the last line is optional.
 std::vector<std::string_view> split_lines(std::string_view ndjson) {
@@ -39,68 +46,98 @@ EthosError at_line(const EthosError& error, std::size_t line) {
   return EthosError(error.code(), error.what(), std::move(details));
 }
 
-std::vector<CitationSet> load_lines(const BatchRun& run, std::string_view ndjson) {
-  const std::vector<std::string_view> lines = split_lines(ndjson);
-  std::vector<CitationSet> sets;
-  sets.reserve(lines.size());
-  for (std::size_t i = 0; i < lines.size(); ++i) {
+// The first failure of a worker: the line it happened on and what was thrown.
+struct Failure {
+  std::size_t line = SIZE_MAX;
+  std::exception_ptr error;
+};
+
+// Runs work(worker, first, last) over lines [0, count) in blocks taken in input order by one or
+// two workers (each with its own state, made by the work on its first block). A worker stops at
+// its first failure (work returns it); the other goes on, so every line before the earliest
+// failure has been run when this rethrows that failure, and the caller's first bad line is the
+// one it reports.
+template <typename Work>
+void run_blocks(std::size_t count, const Work& work) {
+  std::atomic<std::size_t> next{0};
+  Failure failures[2];
+  const auto worker = [&](std::size_t id) {
+    for (;;) {
+      const std::size_t first = next.fetch_add(kBlockLines);
+      if (first >= count) return;
+      const Failure failure = work(id, first, std::min(count, first + kBlockLines));
+      if (failure.error) {
+        failures[id] = failure;
+        return;
+      }
+    }
+  };
+  const bool parallel = count >= kParallelLines && std::thread::hardware_concurrency() > 1;
+  std::thread helper;
+  if (parallel) {
     try {
-      sets.push_back(load_citations(lines[i], run.config.max_checks, run.claim_validation));
-    } catch (const EthosError& error) {
-      throw at_line(error, i + 1);
+      helper = std::thread(worker, 1);
+    } catch (const std::system_error&) {
+      // No thread to be had: the one we are on does all the work.
     }
   }
-  return sets;
+  worker(0);
+  if (helper.joinable()) helper.join();
+  const Failure& first = failures[0].line <= failures[1].line ? failures[0] : failures[1];
+  if (first.error) std::rethrow_exception(first.error);
 }
 
-std::string report_for(const BatchRun& run, BatchVerifier& verifier, const CitationSet& set,
-                       const ReportConstants& constants) {
-  return write_report(run.source, set, run.config, verifier.verify(set), run.statement_subject, constants);
+// Every line parsed and validated (on two threads for a large batch) before anything is
+// verified; the first bad line in input order fails the batch.
+std::vector<CitationSet> load_lines(const BatchRun& run, std::string_view ndjson) {
+  const std::vector<std::string_view> lines = split_lines(ndjson);
+  std::vector<CitationSet> sets(lines.size());
+  run_blocks(lines.size(), [&](std::size_t, std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) {
+      try {
+        sets[i] = load_citations(lines[i], run.config.max_checks, run.claim_validation);
+      } catch (const EthosError& error) {
+        return Failure{i, std::make_exception_ptr(at_line(error, i + 1))};
+      } catch (...) {
+        return Failure{i, std::current_exception()};
+      }
+    }
+    return Failure{};
+  });
+  return sets;
 }
 
 }  // namespace
 
 std::string verify_each(const BatchRun& run, std::string_view ndjson) {
   const std::vector<CitationSet> sets = load_lines(run, ndjson);
-  // Lines are independent and the source is immutable: verify them on two threads (each with a
-  // verifier of its own, caches included), each writing its own slots, joined in input order.
-  std::vector<std::string> reports(sets.size());
-  const ReportConstants constants = report_constants(run.source, run.config);  // read by both threads
-  std::exception_ptr failures[2];
-  const auto work = [&](std::size_t first, std::size_t step, std::exception_ptr& failure) {
+  // Lines are independent and the source is immutable: each worker verifies with a verifier of
+  // its own (caches included, reused by every line it verifies) and writes each block's reports
+  // into that block's buffer; the buffers are joined in input order.
+  std::vector<std::string> blocks((sets.size() + kBlockLines - 1) / kBlockLines);
+  const ReportConstants constants = report_constants(run.source, run.config);  // read by both workers
+  std::unique_ptr<BatchVerifier> verifiers[2];
+  run_blocks(sets.size(), [&](std::size_t worker, std::size_t first, std::size_t last) {
     try {
-      // One verifier per thread: its caches are reused by every line the thread verifies.
-      BatchVerifier verifier(run.source, run.config);
-      for (std::size_t i = first; i < sets.size(); i += step) reports[i] = report_for(run, verifier, sets[i], constants);
+      if (!verifiers[worker]) verifiers[worker] = std::make_unique<BatchVerifier>(run.source, run.config);
+      std::string& out = blocks[first / kBlockLines];
+      for (std::size_t i = first; i < last; ++i) {
+        append_report(out, run.source, sets[i], run.config, verifiers[worker]->verify(sets[i]), run.statement_subject,
+                      constants);
+        out += '\n';
+      }
     } catch (...) {
-      failure = std::current_exception();
+      return Failure{first, std::current_exception()};
     }
-  };
-  const bool parallel = sets.size() >= kParallelLines && std::thread::hardware_concurrency() > 1;
-  std::thread helper;
-  if (parallel) {
-    try {
-      helper = std::thread(work, 1, 2, std::ref(failures[1]));
-    } catch (const std::system_error&) {
-      // No thread to be had: the one we are on does all the work.
-    }
-  }
-  if (helper.joinable()) {
-    work(0, 2, failures[0]);
-    helper.join();
-  } else {
-    work(0, 1, failures[0]);
-  }
-  for (const std::exception_ptr& failure : failures) {
-    if (failure) std::rethrow_exception(failure);
-  }
+    return Failure{};
+  });
   std::size_t total = 0;
-  for (const std::string& report : reports) total += report.size() + 1;
+  for (const std::string& block : blocks) total += block.size();
   std::string out;
   out.reserve(total);
-  for (const std::string& report : reports) {
-    out += report;
-    out += '\n';
+  for (std::string& block : blocks) {
+    out += block;
+    std::string().swap(block);  // give the block's memory back as soon as it is copied
   }
   return out;
 }
@@ -132,7 +169,8 @@ std::string verify_merged(const BatchRun& run, std::string_view ndjson) {
   digest.update("]");
   merged.claims_sha256 = digest.hex();
   BatchVerifier verifier(run.source, run.config);
-  return report_for(run, verifier, merged, report_constants(run.source, run.config));
+  return write_report(run.source, merged, run.config, verifier.verify(merged), run.statement_subject,
+                      report_constants(run.source, run.config));
 }
 
 }  // namespace ethos

@@ -322,10 +322,17 @@ std::string write_report(const Source& source, const CitationSet& citations, con
                          const ReportConstants& constants) {
   std::string text;
   text.reserve(256 + citations.claims.size() * 512);
+  append_report(text, source, citations, config, verdicts, statement_subject, constants);
+  return text;
+}
+
+void append_report(std::string& text, const Source& source, const CitationSet& citations,
+                   const VerificationConfig& config, const Verdicts& verdicts,
+                   const std::optional<std::string>& statement_subject, const ReportConstants& constants) {
   CanonicalWriter out(text);
   if (!statement_subject) {
     write_bare_report(out, source, citations, config, verdicts, constants);
-    return text;
+    return;
   }
   // §2.14: keys _type, predicate, predicateType, subject (byte order: '_' < 'p' < 's').
   out.begin_object();
@@ -344,7 +351,6 @@ std::string write_report(const Source& source, const CitationSet& citations, con
   out.end_object();
   out.end_array();
   out.end_object();
-  return text;
 }
 
 }  // namespace ethos

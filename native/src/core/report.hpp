@@ -28,5 +28,10 @@ ReportConstants report_constants(const Source& source, const VerificationConfig&
 std::string write_report(const Source& source, const CitationSet& citations, const VerificationConfig& config,
                          const Verdicts& verdicts, const std::optional<std::string>& statement_subject,
                          const ReportConstants& constants);
+// The same report appended to `out` (verify-batch writes its reports one after another into
+// shared buffers instead of a string each).
+void append_report(std::string& out, const Source& source, const CitationSet& citations,
+                   const VerificationConfig& config, const Verdicts& verdicts,
+                   const std::optional<std::string>& statement_subject, const ReportConstants& constants);
 
 }  // namespace ethos

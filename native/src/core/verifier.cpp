@@ -122,6 +122,14 @@ struct ScopeText {
 
 bool is_running_furniture(const Element& element) { return element.kind == "header" || element.kind == "footer"; }
 
+// Bytes of text whose near-miss token indexes a verifier keeps at once (explain_miss); a text
+// larger than this (a whole document) is still indexed, and kept until the next miss elsewhere.
+constexpr std::size_t kNearMissTextBytes = std::size_t{64} << 10;
+// The same for a batch's verifier, which sees the misses of every request: with the one-call
+// budget, a batch whose misses are spread over a document's elements rebuilt an index per miss.
+// About 20 MiB of index per thread at most (20 bytes per character).
+constexpr std::size_t kBatchNearMissTextBytes = std::size_t{1} << 20;
+
 class ClaimVerifier {
  public:
   ClaimVerifier(const Source& source, const CitationSet& citations, const VerificationConfig& config)
@@ -129,14 +137,17 @@ class ClaimVerifier {
         citations_(&citations),
         config_(config),
         cache_(config.normalization),
-        ladders_(config.policy ? config.policy->ladder : match::LadderOptions{}) {}
+        ladders_(config.policy ? config.policy->ladder : match::LadderOptions{}),
+        near_miss_budget_(kNearMissTextBytes) {}
 
   CheckResult run(const Claim& claim, Verdicts& verdicts);
   // verify-batch (BatchVerifier): the next claims belong to `citations`; the memoized source
   // texts and ladders stay, and trim() bounds the caches that grow with the claims.
   void use(const CitationSet& citations) { citations_ = &citations; }
+  // Bytes of text whose near-miss token indexes are kept at once (explain_miss).
+  void keep_near_miss_text(std::size_t bytes) { near_miss_budget_ = bytes; }
   void trim() {
-    if (expected_ladders_.size() > 4096) expected_ladders_.clear();
+    if (expected_ladders_.size() > 64) expected_ladders_.clear();
     if (scopes_.size() > 64) scopes_.clear();
   }
 
@@ -188,6 +199,7 @@ class ClaimVerifier {
   std::map<std::pair<std::size_t, std::size_t>, std::optional<std::pair<std::size_t, std::size_t>>> running_ranges_;
   std::unordered_map<const std::string*, match::NearMissIndex> near_miss_indexes_;  // built on a first miss
   std::size_t near_miss_text_bytes_ = 0;  // size of the texts near_miss_indexes_ holds
+  std::size_t near_miss_budget_;          // the most near_miss_text_bytes_ may reach before a clear
   // A page's element list (by address: the source owns it) -> its running elements [first, last]
   // (empty: first > last), or nullopt when they are not consecutive in the running text.
   std::unordered_map<const std::vector<std::size_t>*, std::optional<std::pair<std::size_t, std::size_t>>> page_ranges_;
@@ -245,9 +257,6 @@ const Element* owner_of(const Source& source, const Target& target) {
 // first (tighter tier better), then clipped ones at accepted tiers, then whole ones at tiers the
 // policy does not accept; lower is better, kNone when nothing was found.
 constexpr int kNone = 1000;
-// Bytes of text whose near-miss token indexes a verifier keeps at once (explain_miss); a text
-// larger than this (a whole document) is still indexed, and kept until the next miss elsewhere.
-constexpr std::size_t kNearMissTextBytes = std::size_t{64} << 10;
 int rank_of(const match::LadderResult& found, const match::Policy& policy) {
   if (found.whole && policy.accepts(found.whole->tier)) return static_cast<int>(found.whole->tier);
   if (found.clipped && policy.accepts(found.clipped->tier)) return 100 + static_cast<int>(found.clipped->tier);
@@ -742,7 +751,7 @@ void ClaimVerifier::explain_miss(const Claim& claim, const std::string& expected
       // Kept for the next misses in the same text (a batch's elements), within a budget of text:
       // page-cited misses each index their own pages, and an index (tokens, postings) weighs
       // about 20 bytes per character of its text.
-      if (near_miss_text_bytes_ + text->size() > kNearMissTextBytes) {
+      if (near_miss_text_bytes_ + text->size() > near_miss_budget_) {
         near_miss_indexes_.clear();
         near_miss_text_bytes_ = 0;
       }
@@ -968,7 +977,9 @@ Verdicts verify_claims(const Source& source, const CitationSet& citations, const
 struct BatchVerifier::Impl {
   CitationSet none;  // what the verifier points at between two sets
   ClaimVerifier verifier;
-  Impl(const Source& source, const VerificationConfig& config) : verifier(source, none, config) {}
+  Impl(const Source& source, const VerificationConfig& config) : verifier(source, none, config) {
+    verifier.keep_near_miss_text(kBatchNearMissTextBytes);
+  }
 };
 
 BatchVerifier::BatchVerifier(const Source& source, const VerificationConfig& config)

@@ -58,8 +58,13 @@ OccurrenceGuards guard_occurrence(std::string_view target_utf8, std::string_view
 }
 
 std::optional<Guard> negation_before(std::string_view target_utf8, const Located& where) {
+  // Only the scalars up to the occurrence's first one are read (the token boundaries before it
+  // look one scalar ahead at most), so a grounded quote does not decode the rest of its text.
   std::u32string original;
-  for (std::size_t pos = 0; pos < target_utf8.size();) original.push_back(utf8::next(target_utf8, pos));
+  original.reserve(std::min<std::size_t>(target_utf8.size(), std::size_t{where.start} + 1));
+  for (std::size_t pos = 0; pos < target_utf8.size() && original.size() <= where.start;) {
+    original.push_back(utf8::next(target_utf8, pos));
+  }
   std::size_t end = std::min<std::size_t>(where.start, original.size());
   std::size_t spaces = 0;
   while (end > 0 && (original[end - 1] == U' ' || original[end - 1] == U'\t' || original[end - 1] == U'\n' ||
