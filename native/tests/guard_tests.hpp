@@ -218,6 +218,11 @@ void test_negation_before() {
   CHECK(!negation_before(text, at("never.")));                 // a comma between
   CHECK(!negation_before(text, at("methods fit")));            // "all" is no negator
   CHECK(negation_before("Das ist nicht  gut.", ethos::match::Located{Tier::exact, 15, 18, 1}).has_value());
+  // Upper case reads as the case tier reads it; a word beyond ASCII letters takes that tier.
+  CHECK(negation_before("We NEVER agree.", ethos::match::Located{Tier::exact, 9, 14, 1}).has_value());
+  CHECK(negation_before("Es ist NICHT gut.", ethos::match::Located{Tier::exact, 13, 16, 1}).has_value());
+  CHECK(negation_before("Eso JAM\u00C1S pasa.", ethos::match::Located{Tier::exact, 10, 14, 1}).has_value());
+  CHECK(!negation_before("We DO agree.", ethos::match::Located{Tier::exact, 6, 11, 1}));
 }
 
 }  // namespace

@@ -117,15 +117,20 @@ std::string verify_each(const BatchRun& run, std::string_view ndjson) {
   std::vector<std::string> blocks((sets.size() + kBlockLines - 1) / kBlockLines);
   const ReportConstants constants = report_constants(run.source, run.config);  // read by both workers
   std::unique_ptr<BatchVerifier> verifiers[2];
+  std::size_t last_block_bytes[2] = {0, 0};
   run_blocks(sets.size(), [&](std::size_t worker, std::size_t first, std::size_t last) {
     try {
       if (!verifiers[worker]) verifiers[worker] = std::make_unique<BatchVerifier>(run.source, run.config);
       std::string& out = blocks[first / kBlockLines];
+      // Sized like the worker's last block, with a margin: a block grown by doubling would copy
+      // and touch fresh memory several times over.
+      out.reserve(last_block_bytes[worker] + last_block_bytes[worker] / 4);
       for (std::size_t i = first; i < last; ++i) {
         append_report(out, run.source, sets[i], run.config, verifiers[worker]->verify(sets[i]), run.statement_subject,
                       constants);
         out += '\n';
       }
+      last_block_bytes[worker] = out.size();
     } catch (...) {
       return Failure{first, std::current_exception()};
     }

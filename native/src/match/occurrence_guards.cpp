@@ -80,8 +80,21 @@ std::optional<Guard> negation_before(std::string_view target_utf8, const Located
   }
   std::string word;
   for (std::size_t i = begin; i < end; ++i) utf8::append(word, original[i]);
-  const std::vector<Token> tokens = tokenize_text(word, LadderOptions{});
-  if (tokens.size() != 1 || tokens[0].kind != TokenKind::word || !guard_words::is_negation(tokens[0].key)) return std::nullopt;
+  // A word of ASCII letters (nearly every word before a quote) reads at the case tier as its
+  // lowercase: looked up without building that tier.
+  const bool ascii_letters = std::all_of(word.begin(), word.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  });
+  if (ascii_letters) {
+    std::string key = word;
+    for (char& c : key) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    if (!guard_words::is_negation(key)) return std::nullopt;
+  } else {
+    const std::vector<Token> tokens = tokenize_text(word, LadderOptions{});
+    if (tokens.size() != 1 || tokens[0].kind != TokenKind::word || !guard_words::is_negation(tokens[0].key)) {
+      return std::nullopt;
+    }
+  }
   return Guard{"polarity", true, "the quote starts right after the negation \"" + word + "\" in the source, which it leaves out"};
 }
 
