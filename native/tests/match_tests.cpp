@@ -9,6 +9,7 @@
 #include "json/c14n.hpp"
 #include "json/sha256.hpp"
 #include "json/strict_json.hpp"
+#include "match/find_all.hpp"
 #include "match/ladder.hpp"
 #include "match/matcher.hpp"
 #include "match/policy.hpp"
@@ -153,6 +154,47 @@ void test_token_boundaries() {
 }
 
 // The suffix array must find exactly what a scan finds, on repetitive and on varied texts.
+// find_all against repeated std::find on random texts: small alphabets (overlapping and adjacent
+// occurrences), scalars that share a low byte (U+0061 and U+0161: one skip-table entry), empty
+// and one-scalar needles, needles longer than the text; UTF-32 and UTF-16.
+template <typename CharT>
+void check_find_all(const std::basic_string<CharT>& text, const std::basic_string<CharT>& needle) {
+  std::vector<std::size_t> want;
+  for (std::size_t pos = text.find(needle); pos != std::basic_string<CharT>::npos; pos = text.find(needle, pos + 1)) {
+    want.push_back(pos);
+  }
+  CHECK(ethos::match::find_all(std::basic_string_view<CharT>(text), std::basic_string_view<CharT>(needle)) == want);
+}
+
+void test_find_all() {
+  std::uint32_t seed = 777;
+  const auto next = [&seed]() {
+    seed = seed * 1103515245U + 12345U;
+    return (seed >> 16) & 0x7FFFU;
+  };
+  const char32_t letters[] = {U'a', U'b', U'\u0161', U'\u0162', U'c', U'\u4e2d', U'd', U'e'};
+  for (int round = 0; round < 300; ++round) {
+    const std::size_t alphabet = 1 + next() % (round % 2 == 0 ? 3 : 8);
+    std::u32string text(next() % 200, U'a');
+    for (char32_t& c : text) c = letters[next() % alphabet];
+    for (int probe = 0; probe < 20; ++probe) {
+      std::u32string needle;
+      if (probe % 4 == 0 && !text.empty()) {  // taken from the text: at least one occurrence
+        const std::size_t at = next() % text.size();
+        needle = text.substr(at, 1 + next() % 12);
+      } else {
+        needle.resize(next() % 6);
+        for (char32_t& c : needle) c = letters[next() % alphabet];
+      }
+      check_find_all(text, needle);
+      check_find_all(std::u16string(text.begin(), text.end()), std::u16string(needle.begin(), needle.end()));
+    }
+  }
+  check_find_all(std::u32string(U"aaaa"), std::u32string(U"aa"));            // overlapping: 0, 1, 2
+  check_find_all(std::u32string(U"ab"), std::u32string(U"abc"));             // longer than the text
+  check_find_all(std::u32string(U"x\u0161a\u0161"), std::u32string(U"a\u0161"));  // low bytes shared
+}
+
 void test_suffix_index() {
   std::uint32_t seed = 12345;
   const auto next = [&seed]() {
@@ -263,6 +305,7 @@ void test_random_ladders() {
 int main(int argc, char** argv) {
   test_policies();
   test_suffix_index();
+  test_find_all();
   test_random_ladders();
   test_token_boundaries();
   test_guards();  // guard_tests.hpp: stitched quotations, near misses, numeric and polarity guards

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "match/find_all.hpp"
 #include "match/tokens.hpp"
 #include "text/utf8.hpp"
 
@@ -33,9 +34,8 @@ std::vector<std::size_t> find_positions(const std::basic_string<CharT>& text, co
     return out;
   }
   const std::basic_string_view<CharT> window(text.data() + window_begin, window_end - window_begin);
-  for (std::size_t pos = window.find(needle); pos != std::basic_string_view<CharT>::npos; pos = window.find(needle, pos + 1)) {
-    out.push_back(window_begin + pos);
-  }
+  out = find_all(window, std::basic_string_view<CharT>(needle));
+  for (std::size_t& pos : out) pos += window_begin;
   return out;
 }
 

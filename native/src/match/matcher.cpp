@@ -1,6 +1,7 @@
 // matcher.cpp - tier-by-tier search with scalar-aligned, whole-token occurrences.
 #include "match/matcher.hpp"
 
+#include "match/find_all.hpp"
 #include "match/tokens.hpp"
 
 namespace ethos::match {
@@ -25,11 +26,7 @@ std::vector<std::size_t> positions_of(const Ladder& ladder, Tier tier, std::size
     if (!slots[reading_index]) slots[reading_index] = std::make_unique<SuffixIndex>(reading.text);
     return slots[reading_index]->find_all(needle);
   }
-  std::vector<std::size_t> positions;
-  for (std::size_t pos = reading.text.find(needle); pos != std::u32string::npos; pos = reading.text.find(needle, pos + 1)) {
-    positions.push_back(pos);
-  }
-  return positions;
+  return find_all(std::u32string_view(reading.text), std::u32string_view(needle));
 }
 
 }  // namespace
