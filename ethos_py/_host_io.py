@@ -107,6 +107,16 @@ def write_file_atomic(path: PathInput, data: bytes) -> None:
     is left untouched.
     """
     target = os.fspath(path)
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        # A device or pipe (/dev/null, /dev/stdout, a FIFO) is written in place: renaming a file
+        # over it would replace the device node itself, and nothing partial can be left on one.
+        with open(target, "wb") as stream:
+            stream.write(data)
+        return
     directory = os.path.dirname(target) or "."
     fd, temp = tempfile.mkstemp(prefix=".ethos-out-", dir=directory)
     try:

@@ -14,8 +14,10 @@ import json
 import os
 import resource
 import signal
+import stat
 import subprocess
 import sys
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -423,6 +425,24 @@ def test_out_replaces_atomically_with_the_stdout_bytes(
         mask = os.umask(0)
         os.umask(mask)
         assert out.stat().st_mode & 0o777 == 0o666 & ~mask
+    assert _leftovers(tmp_path) == []
+
+
+def test_out_onto_a_pipe_writes_through_and_keeps_the_pipe(files: dict[str, Path], tmp_path: Path) -> None:
+    """--out onto a FIFO (as onto /dev/null or /dev/stdout) writes into it; the atomic rename would
+    replace the node itself (as root: /dev/null becoming a regular file)."""
+    expected = run("ethos-core", ["verify", files["source"], "--citations", files["grounded"]]).stdout
+    for program in PROGRAMS:
+        fifo = tmp_path / f"{program}.fifo"
+        os.mkfifo(fifo)
+        received: list[bytes] = []
+        reader = threading.Thread(target=lambda path=fifo: received.append(path.read_bytes()))
+        reader.start()
+        result = run(program, ["verify", files["source"], "--citations", files["grounded"], "--out", fifo])
+        reader.join(timeout=60)
+        assert result.returncode == 0 and result.stdout == b"" and result.stderr == b""
+        assert received == [expected]
+        assert stat.S_ISFIFO(fifo.lstat().st_mode)
     assert _leftovers(tmp_path) == []
 
 

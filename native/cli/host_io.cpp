@@ -132,6 +132,17 @@ std::string read_input_file(const std::string& path, const std::string& argument
 }
 
 void write_file_atomic(const std::string& path, std::string_view bytes, const std::string& argument) {
+  // A device or pipe (--out /dev/null, --out /dev/stdout, a FIFO) is written in place: renaming a
+  // file over it would replace the device node itself, and nothing partial can be left on one.
+  struct stat target {};
+  if (::stat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode) && !S_ISDIR(target.st_mode)) {
+    FdGuard fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+    if (fd.get() < 0) throw io_error(argument, errno);
+    int err = write_all(fd.get(), bytes);
+    if (fd.close_now() != 0 && err == 0) err = errno;
+    if (err != 0) throw io_error(argument, err);
+    return;
+  }
   // The temp file lives next to the target so rename() stays within one filesystem (atomic).
   std::string temp = dirname_of(path) + "/.ethos-out-XXXXXX";
   int raw = ::mkstemp(temp.data());
