@@ -786,6 +786,31 @@ void ClaimVerifier::explain_miss(const Claim& claim, const std::string& expected
   result.extras = std::move(extras);
 }
 
+namespace {
+
+// Running numbers fed in order: their [first, last] while each follows the one before, nullopt once
+// one does not; the empty range (1, 0) when none was fed.
+class ConsecutiveRange {
+ public:
+  void add(std::size_t r) {
+    if (!any_) {
+      range_ = std::make_pair(r, r);
+      any_ = true;
+    } else if (range_ && r == range_->second + 1) {
+      range_->second = r;
+    } else {
+      range_.reset();
+    }
+  }
+  std::optional<std::pair<std::size_t, std::size_t>> result() const { return range_; }
+
+ private:
+  std::optional<std::pair<std::size_t, std::size_t>> range_ = std::make_pair(std::size_t{1}, std::size_t{0});
+  bool any_ = false;
+};
+
+}  // namespace
+
 // The scope's elements as running elements of the document index: consecutive there whenever the
 // document lists its elements page by page (then the index answers exactly what the scope's own
 // running text would); otherwise the caller builds that text.
@@ -795,24 +820,16 @@ std::optional<std::pair<std::size_t, std::size_t>> ClaimVerifier::running_range(
   auto it = running_ranges_.find(key);
   if (it != running_ranges_.end()) return it->second;
   const match::DocumentIndex& index = source_.match_index();
-  std::optional<std::pair<std::size_t, std::size_t>> range = std::make_pair(std::size_t{1}, std::size_t{0});
-  bool any = false;
+  ConsecutiveRange range;
   for (std::size_t page : scope_pages_) {
     for (std::size_t element : source_.elements_on_page(source_.pages[page].id)) {
       const Element& e = source_.elements[element];
       if (!e.text || is_running_furniture(e)) continue;
       const std::size_t r = index.running_number(element);
-      if (!any) {
-        range = std::make_pair(r, r);
-        any = true;
-      } else if (range && r == range->second + 1) {
-        range->second = r;
-      } else {
-        range.reset();
-      }
+      range.add(r);
     }
   }
-  return running_ranges_.emplace(key, range).first->second;
+  return running_ranges_.emplace(key, range.result()).first->second;
 }
 
 // A scoped quote searched in running elements [first, last] of the document index; the evidence
@@ -889,21 +906,13 @@ std::optional<std::pair<std::size_t, std::size_t>> ClaimVerifier::page_running_r
   auto it = page_ranges_.find(&on_page);
   if (it != page_ranges_.end()) return it->second;
   const match::DocumentIndex& index = source_.match_index();
-  std::optional<std::pair<std::size_t, std::size_t>> range = std::make_pair(std::size_t{1}, std::size_t{0});
-  bool any = false;
+  ConsecutiveRange range;
   for (std::size_t element : on_page) {
     const std::size_t r = index.running_number(element);
     if (r == match::DocumentIndex::npos) continue;  // no text, or a running header or footer
-    if (!any) {
-      range = std::make_pair(r, r);
-      any = true;
-    } else if (range && r == range->second + 1) {
-      range->second = r;
-    } else {
-      range.reset();
-    }
+    range.add(r);
   }
-  return page_ranges_.emplace(&on_page, range).first->second;
+  return page_ranges_.emplace(&on_page, range.result()).first->second;
 }
 
 // Page-only search under a policy: every element on the page, then (when none matched) every
