@@ -8,6 +8,7 @@
 #include "core/native_document.hpp"
 #include "core/error.hpp"
 #include "json/c14n.hpp"
+#include "json/canonical_writer.hpp"
 #include "json/sha256.hpp"
 #include "json/strict_json.hpp"
 #include "text/normalize.hpp"
@@ -124,10 +125,62 @@ void test_vector_file(const std::string& path) {
   }
 }
 
+// The c14n v1 escape of one string, byte by byte: the reference the writer's word-at-a-time scan
+// must match.
+std::string reference_escape(const std::string& text) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out = "\"";
+  for (const char byte : text) {
+    const auto c = static_cast<unsigned char>(byte);
+    if (c == '"') out += "\\\"";
+    else if (c == '\\') out += "\\\\";
+    else if (c == '\b') out += "\\b";
+    else if (c == '\t') out += "\\t";
+    else if (c == '\n') out += "\\n";
+    else if (c == '\f') out += "\\f";
+    else if (c == '\r') out += "\\r";
+    else if (c < 0x20) out += std::string("\\u00") + kHex[c >> 4] + kHex[c & 0x0f];
+    else out += byte;
+  }
+  return out + "\"";
+}
+
+std::string writer_escape(const std::string& text) {
+  std::string out;
+  ethos::CanonicalWriter writer(out);
+  writer.string(text);
+  return out;
+}
+
+// Every byte value at every position of an 8-byte word, in strings long enough for the clean-word
+// skip to run before, over and after it, alone and next to other escapes.
+void test_string_escape() {
+  int mismatches = 0;
+  for (int value = 0; value < 256; ++value) {
+    for (std::size_t length = 1; length <= 26; ++length) {
+      for (std::size_t at = 0; at < length; ++at) {
+        std::string text(length, 'a');
+        text[at] = static_cast<char>(value);
+        if (writer_escape(text) != reference_escape(text)) ++mismatches;
+        text[length - 1 - at] = '"';  // a second escape in the same or another word
+        text[at] = static_cast<char>(value);
+        if (writer_escape(text) != reference_escape(text)) ++mismatches;
+      }
+    }
+  }
+  CHECK(mismatches == 0);
+  // Bytes next to the escape set's bounds (0x1f/0x20, 0x21/0x22/0x23, 0x5b/0x5c/0x5d, 0x7f, 0x80+).
+  const std::string edges = "\x1f\x20\x21\x22\x23\x5b\x5c\x5d\x7f\x80\xff\xc3\xa9 tail of clean text";
+  CHECK(writer_escape(edges) == reference_escape(edges));
+  CHECK(writer_escape("") == "\"\"");
+  CHECK(writer_escape(std::string(40, 'x') + "\n") == "\"" + std::string(40, 'x') + "\\n\"");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   test_c14n_and_hashes();
+  test_string_escape();
   test_strict_json();
   test_normalization();
   test_document_error_precedence();

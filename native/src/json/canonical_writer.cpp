@@ -2,6 +2,8 @@
 #include "json/canonical_writer.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
 #include "core/error.hpp"
 
@@ -62,29 +64,59 @@ void CanonicalWriter::key(std::string_view name) {
   put(':');
 }
 
+namespace {
+
+// True when one of the 8 bytes of `word` needs escaping: below 0x20, `"` or `\`. Exact for the
+// word as a whole (the classic "has a byte less than n" and "has a zero byte" tricks: a borrow can
+// only mark bytes above a byte that really matched, never create a match), so a clean word is
+// copied without looking at its bytes one by one; report texts are almost all clean.
+inline bool word_needs_escape(std::uint64_t word) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+  const std::uint64_t quote = word ^ (kOnes * '"');
+  const std::uint64_t backslash = word ^ (kOnes * '\\');
+  const std::uint64_t control = (word - kOnes * 0x20) & ~word;
+  const std::uint64_t is_quote = (quote - kOnes) & ~quote;
+  const std::uint64_t is_backslash = (backslash - kOnes) & ~backslash;
+  return ((control | is_quote | is_backslash) & kHighs) != 0;
+}
+
+}  // namespace
+
 // The c14n v1 escape set: `"`, `\`, \b \t \n \f \r, other C0 as lowercase \u00xx; all else raw
-// (the same bytes as Python's json.dumps(..., ensure_ascii=False)).
+// (the same bytes as Python's json.dumps(..., ensure_ascii=False)). Runs of bytes that need no
+// escape are appended whole; words of 8 clean bytes are skipped without a per-byte test.
 void CanonicalWriter::string(std::string_view text) {
   if (!levels_.empty() && !levels_.back().is_object) before_value();
   static const char kHex[] = "0123456789abcdef";
   put('"');
+  const char* const data = text.data();
+  const std::size_t size = text.size();
   std::size_t run_start = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    put(text.substr(run_start, i - run_start));
-    run_start = i + 1;
-    switch (c) {
-      case '"': put("\\\""); break;
-      case '\\': put("\\\\"); break;
-      case '\b': put("\\b"); break;
-      case '\t': put("\\t"); break;
-      case '\n': put("\\n"); break;
-      case '\f': put("\\f"); break;
-      case '\r': put("\\r"); break;
-      default: {
-        const char escaped[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0x0f]};
-        put(std::string_view(escaped, 6));
+  std::size_t i = 0;
+  while (i < size) {
+    for (std::uint64_t word = 0; i + 8 <= size; i += 8) {
+      std::memcpy(&word, data + i, 8);
+      if (word_needs_escape(word)) break;
+    }
+    const std::size_t stop = std::min(size, i + 8);
+    for (; i < stop; ++i) {
+      const auto c = static_cast<unsigned char>(data[i]);
+      if (c >= 0x20 && c != '"' && c != '\\') continue;
+      put(text.substr(run_start, i - run_start));
+      run_start = i + 1;
+      switch (c) {
+        case '"': put("\\\""); break;
+        case '\\': put("\\\\"); break;
+        case '\b': put("\\b"); break;
+        case '\t': put("\\t"); break;
+        case '\n': put("\\n"); break;
+        case '\f': put("\\f"); break;
+        case '\r': put("\\r"); break;
+        default: {
+          const char escaped[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0x0f]};
+          put(std::string_view(escaped, 6));
+        }
       }
     }
   }
