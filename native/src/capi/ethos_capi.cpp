@@ -7,6 +7,7 @@
 
 #include "core/anchor_report.hpp"
 #include "core/api.hpp"
+#include "core/batch_verify.hpp"
 #include "core/chunk_export.hpp"
 #include "core/security_report.hpp"
 #include "core/release_decision.hpp"
@@ -234,7 +235,18 @@ ETHOS_EXPORT int ethos_verify_batch(const ethos_document* document, const char* 
     // NULL config = built-in default-v1; non-NULL empty bytes are an (invalid) config.
     const std::optional<std::string_view> config_bytes =
         config == nullptr ? std::nullopt : std::optional<std::string_view>(std::string_view(config, config_len));
-    *out_reports = to_c_string(ethos::verify_batch(*document->source, view(ndjson, ndjson_len), config_bytes,
-                                                   view(options_json, options_len)));
+    // The workers' blocks are copied once, straight into the caller's buffer (no joined copy first).
+    ethos::BatchOutput output =
+        ethos::verify_batch_blocks(*document->source, view(ndjson, ndjson_len), config_bytes, view(options_json, options_len));
+    const std::size_t size = output.size();
+    char* reports = static_cast<char*>(std::malloc(size + 1));
+    if (reports == nullptr) throw std::bad_alloc();
+    std::size_t at = 0;
+    output.drain([&](std::string_view block) {
+      std::memcpy(reports + at, block.data(), block.size());
+      at += block.size();
+    });
+    reports[size] = '\0';
+    *out_reports = reports;
   });
 }

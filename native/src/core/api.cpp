@@ -154,14 +154,25 @@ std::string verify(const Source& source, std::string_view citations, std::option
                       options.statement ? std::optional<std::string>(options.subject_name) : std::nullopt);
 }
 
-std::string verify_batch(const Source& source, std::string_view ndjson, std::optional<std::string_view> config_bytes,
-                         std::string_view options_json) {
+BatchOutput verify_batch_blocks(const Source& source, std::string_view ndjson,
+                                std::optional<std::string_view> config_bytes, std::string_view options_json) {
   // Options, config and policy are read once for every request of the batch.
   const VerifyOptions options = read_verify_options(options_json, true);
   const VerificationConfig config = config_for(config_bytes, options);
   const BatchRun run{source, config, options.claim_validation,
                      options.statement ? std::optional<std::string>(options.subject_name) : std::nullopt};
-  return options.merged ? verify_merged(run, ndjson) : verify_each(run, ndjson);
+  if (options.merged) return BatchOutput{BatchOutput::Blocks{verify_merged(run, ndjson)}};
+  return verify_each_blocks(run, ndjson);
+}
+
+std::string verify_batch(const Source& source, std::string_view ndjson, std::optional<std::string_view> config_bytes,
+                         std::string_view options_json) {
+  BatchOutput output = verify_batch_blocks(source, ndjson, config_bytes, options_json);
+  if (output.blocks.size() == 1) return std::move(output.blocks.front());
+  std::string out;
+  out.reserve(output.size());
+  output.drain([&](std::string_view block) { out += block; });
+  return out;
 }
 
 std::string proof_summary_json(std::string_view report) {

@@ -33,6 +33,10 @@ std::string verify(const Source& source, std::string_view citations, std::option
 // trailing newline; core/batch_verify.hpp). A bad line throws EthosError with details.line.
 std::string verify_batch(const Source& source, std::string_view ndjson, std::optional<std::string_view> config,
                          std::string_view options_json);
+struct BatchOutput;  // core/batch_verify.hpp
+// The same output as blocks (core/batch_verify.hpp BatchOutput), for a host copying it once.
+BatchOutput verify_batch_blocks(const Source& source, std::string_view ndjson, std::optional<std::string_view> config,
+                                std::string_view options_json);
 
 // Proof summary (canonical JSON) of a report or Statement.
 std::string proof_summary_json(std::string_view report);

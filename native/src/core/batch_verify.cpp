@@ -92,10 +92,13 @@ void run_blocks(std::size_t count, const Work& work) {
 std::vector<CitationSet> load_lines(const BatchRun& run, std::string_view ndjson) {
   const std::vector<std::string_view> lines = split_lines(ndjson);
   std::vector<CitationSet> sets(lines.size());
-  run_blocks(lines.size(), [&](std::size_t, std::size_t first, std::size_t last) {
+  // One JSON parser per worker, reused line after line (its buffers are allocated once).
+  std::unique_ptr<simdjson::dom::parser> parsers[2];
+  run_blocks(lines.size(), [&](std::size_t worker, std::size_t first, std::size_t last) {
+    if (!parsers[worker]) parsers[worker] = std::make_unique<simdjson::dom::parser>();
     for (std::size_t i = first; i < last; ++i) {
       try {
-        sets[i] = load_citations(lines[i], run.config.max_checks, run.claim_validation);
+        sets[i] = load_citations(*parsers[worker], lines[i], run.config.max_checks, run.claim_validation);
       } catch (const EthosError& error) {
         return Failure{i, std::make_exception_ptr(at_line(error, i + 1))};
       } catch (...) {
@@ -109,12 +112,12 @@ std::vector<CitationSet> load_lines(const BatchRun& run, std::string_view ndjson
 
 }  // namespace
 
-std::string verify_each(const BatchRun& run, std::string_view ndjson) {
+BatchOutput verify_each_blocks(const BatchRun& run, std::string_view ndjson) {
   const std::vector<CitationSet> sets = load_lines(run, ndjson);
   // Lines are independent and the source is immutable: each worker verifies with a verifier of
   // its own (caches included, reused by every line it verifies) and writes each block's reports
-  // into that block's buffer; the buffers are joined in input order.
-  std::vector<std::string> blocks((sets.size() + kBlockLines - 1) / kBlockLines);
+  // into that block's buffer; the buffers are handed back in input order (joined by the caller).
+  BatchOutput::Blocks blocks((sets.size() + kBlockLines - 1) / kBlockLines);
   const ReportConstants constants = report_constants(run.source, run.config);  // read by both workers
   std::unique_ptr<BatchVerifier> verifiers[2];
   std::size_t last_block_bytes[2] = {0, 0};
@@ -136,15 +139,21 @@ std::string verify_each(const BatchRun& run, std::string_view ndjson) {
     }
     return Failure{};
   });
+  return BatchOutput{std::move(blocks)};
+}
+
+std::string verify_each(const BatchRun& run, std::string_view ndjson) {
+  BatchOutput output = verify_each_blocks(run, ndjson);
+  std::string out;
+  out.reserve(output.size());
+  output.drain([&](std::string_view block) { out += block; });
+  return out;
+}
+
+std::size_t BatchOutput::size() const {
   std::size_t total = 0;
   for (const std::string& block : blocks) total += block.size();
-  std::string out;
-  out.reserve(total);
-  for (std::string& block : blocks) {
-    out += block;
-    std::string().swap(block);  // give the block's memory back as soon as it is copied
-  }
-  return out;
+  return total;
 }
 
 std::string verify_merged(const BatchRun& run, std::string_view ndjson) {

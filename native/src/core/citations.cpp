@@ -95,8 +95,13 @@ bool is_blank(std::string_view text) {
 }
 
 CitationSet load_citations(std::string_view bytes, std::int64_t max_checks, ClaimValidation validation) {
-  const ParsedJson parsed = parse_strict(bytes, "citations");
-  const JsonValue document = parsed.root();
+  simdjson::dom::parser parser;
+  return load_citations(parser, bytes, max_checks, validation);
+}
+
+CitationSet load_citations(simdjson::dom::parser& parser, std::string_view bytes, std::int64_t max_checks,
+                           ClaimValidation validation) {
+  const JsonValue document = parse_strict(parser, bytes, "citations");
   CitationSet set;
   simdjson::dom::array claims;
   std::string claims_path = "$";

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 #include "core/source.hpp"
 
@@ -49,6 +50,9 @@ enum class ClaimValidation { strict, report };
 
 // Parses and validates citations. max_checks is the config's limit (input_limit_exceeded).
 CitationSet load_citations(std::string_view bytes, std::int64_t max_checks, ClaimValidation validation);
+// The same with a JSON parser the caller reuses across inputs (verify-batch: one per thread).
+CitationSet load_citations(simdjson::dom::parser& parser, std::string_view bytes, std::int64_t max_checks,
+                           ClaimValidation validation);
 
 // True when text is empty or only Unicode White_Space.
 bool is_blank(std::string_view text);

@@ -125,7 +125,10 @@ void write_match(CanonicalWriter& out, const Source& source, const CheckResult& 
   const match::Located& located = *check.located;
   const std::string_view text = *check.target->text;
   const std::size_t begin = utf8::byte_offset_of_scalar(text, located.start);
-  const std::size_t end = utf8::byte_offset_of_scalar(text, located.end);
+  // The end counted on from the start, not from the text's first byte again.
+  const std::size_t end = located.end >= located.start
+                              ? begin + utf8::byte_offset_of_scalar(text.substr(begin), located.end - located.start)
+                              : utf8::byte_offset_of_scalar(text, located.end);
   out.begin_object();
   out.key("boxes");
   out.begin_array();

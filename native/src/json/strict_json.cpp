@@ -227,19 +227,31 @@ ParsedJson::~ParsedJson() = default;
 ParsedJson::ParsedJson(ParsedJson&&) noexcept = default;
 ParsedJson& ParsedJson::operator=(ParsedJson&&) noexcept = default;
 
-ParsedJson parse_syntax(std::string_view bytes, const char* what, const JsonLimits& limits) {
+namespace {
+
+// Syntax and UTF-8 (simdjson) into `parser`; on failure the envelope the streaming reader gives.
+JsonValue parse_syntax_into(simdjson::dom::parser& parser, std::string_view bytes, const char* what,
+                            const JsonLimits& limits) {
   check_envelope(bytes, what, limits);
-  ParsedJson parsed;
-  parsed.parser_ = std::make_unique<simdjson::dom::parser>();
+  JsonValue root;
   // simdjson reads up to SIMDJSON_PADDING bytes past the end; `true` lets it copy into a padded
-  // buffer since our inputs are caller-owned views.
-  const auto error = parsed.parser_->parse(bytes.data(), bytes.size(), true).get(parsed.root_);
+  // buffer (the parser's own, reused by its next parse) since our inputs are caller-owned views.
+  const auto error = parser.parse(bytes.data(), bytes.size(), true).get(root);
   if (error) {
     // Let the streaming reader find and name the first problem (syntax, UTF-8, or a rule
     // violation that comes before the syntax error); it throws in every case simdjson rejects.
     parse_strict_dom(bytes, what, limits);
     throw invalid_input("invalid JSON syntax", "$", {{"input", what}});
   }
+  return root;
+}
+
+}  // namespace
+
+ParsedJson parse_syntax(std::string_view bytes, const char* what, const JsonLimits& limits) {
+  ParsedJson parsed;
+  parsed.parser_ = std::make_unique<simdjson::dom::parser>();
+  parsed.root_ = parse_syntax_into(*parsed.parser_, bytes, what, limits);
   return parsed;
 }
 
@@ -251,6 +263,13 @@ ParsedJson parse_strict(std::string_view bytes, const char* what, const JsonLimi
   ParsedJson parsed = parse_syntax(bytes, what, limits);
   enforce_rules(parsed, what, limits);
   return parsed;
+}
+
+JsonValue parse_strict(simdjson::dom::parser& parser, std::string_view bytes, const char* what,
+                       const JsonLimits& limits) {
+  const JsonValue root = parse_syntax_into(parser, bytes, what, limits);
+  RuleWalk(what, limits.max_depth).walk(root);
+  return root;
 }
 
 json parse_strict_dom(std::string_view bytes, const char* what, const JsonLimits& limits) {

@@ -41,6 +41,12 @@ class ParsedJson {
 // error is located by re-reading the input with nlohmann::json (slow path, errors only).
 ParsedJson parse_strict(std::string_view bytes, const char* what, const JsonLimits& limits = {});
 
+// parse_strict into a parser the caller keeps and reuses (verify-batch parses one request line
+// after another on each thread: a parser per input allocated and freed its buffers every time).
+// The value borrows from `parser` and is valid until its next parse.
+JsonValue parse_strict(simdjson::dom::parser& parser, std::string_view bytes, const char* what,
+                       const JsonLimits& limits = {});
+
 // parse_strict in two halves, for a caller that overlaps the rule walk with other reading of the
 // same parse: parse_syntax (syntax and UTF-8; on failure the same envelope parse_strict gives)
 // and enforce_rules. Nothing read from the parse may be reported before enforce_rules returned.
