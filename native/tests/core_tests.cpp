@@ -173,6 +173,17 @@ void test_string_escape() {
   const std::string edges = "\x1f\x20\x21\x22\x23\x5b\x5c\x5d\x7f\x80\xff\xc3\xa9 tail of clean text";
   CHECK(writer_escape(edges) == reference_escape(edges));
   CHECK(writer_escape("") == "\"\"");
+  // Keys: plain short ones take the one-append path, others the escaping one.
+  std::string object;
+  const std::string long_key(40, 'k');  // keys must outlive the next key() (order check)
+  ethos::CanonicalWriter keys(object);
+  keys.begin_object();
+  keys.member("a", std::int64_t{1});
+  keys.member("a\"b", std::int64_t{2});
+  keys.member(long_key, std::int64_t{3});
+  keys.member("z\n", std::int64_t{4});
+  keys.end_object();
+  CHECK(object == "{\"a\":1,\"a\\\"b\":2,\"" + long_key + "\":3,\"z\\n\":4}");
   CHECK(writer_escape(std::string(40, 'x') + "\n") == "\"" + std::string(40, 'x') + "\\n\"");
 }
 

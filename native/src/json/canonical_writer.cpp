@@ -52,14 +52,43 @@ void CanonicalWriter::end_array() {
   put(']');
 }
 
+namespace {
+
+constexpr std::size_t kShortKey = 32;
+
+// True when a byte of text is in the c14n escape set (C0, `"`, `\`).
+bool has_escape(std::string_view text) {
+  for (const char byte : text) {
+    const auto c = static_cast<unsigned char>(byte);
+    if (c < 0x20 || c == '"' || c == '\\') return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 void CanonicalWriter::key(std::string_view name) {
   Level& level = levels_.back();
   if (!level.empty && !(level.last_key < name)) {
     throw EthosError("internal_error", "canonical JSON keys out of order", {{"key", std::string(name)}});
   }
-  if (!level.empty) put(',');
+  const bool first = level.empty;
   level.empty = false;
   level.last_key = name;
+  if (name.size() <= kShortKey && !has_escape(name)) {
+    // The common key (a short plain name): separator, quotes and colon in one append.
+    char buffer[kShortKey + 4];
+    std::size_t size = 0;
+    if (!first) buffer[size++] = ',';
+    buffer[size++] = '"';
+    std::memcpy(buffer + size, name.data(), name.size());
+    size += name.size();
+    buffer[size++] = '"';
+    buffer[size++] = ':';
+    put(std::string_view(buffer, size));
+    return;
+  }
+  if (!first) put(',');
   string(name);
   put(':');
 }
