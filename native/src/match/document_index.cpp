@@ -386,10 +386,32 @@ const DocumentIndex::NearMissTokens& DocumentIndex::near_miss_tokens_of(const La
     built->index.borrowed = &run.original;
     built->first_token.reserve(run.elements.size() + 1);
     // Element by element: the line-break joiner ends every token and normalization step, so the
-    // pieces' tokens are the running text's, and no reading of the whole text is ever held.
+    // pieces' tokens are the running text's, and no reading of the whole text is ever held. With
+    // no line-end hyphen recorded, the case tier's one reading is the plain case reading the
+    // tokens come from: each element's stretch of it is tokenized instead of normalizing again.
+    const TierReading* reading = nullptr;
+    if (run.hyphen_breaks.empty()) {
+      const TierIndex& case_tier = tier(options, Tier::case_folded);
+      if (case_tier.readings.size() == 1) reading = case_tier.readings.front().get();
+    }
+    Reading piece;
     for (std::size_t r = 0; r < run.elements.size(); ++r) {
       built->first_token.push_back(static_cast<std::uint32_t>(built->index.tokens.size()));
-      add_near_miss_tokens(built->index, *pieces_[run.elements[r]].text, run.bases[r], options);
+      if (reading == nullptr) {
+        add_near_miss_tokens(built->index, *pieces_[run.elements[r]].text, run.bases[r], options);
+        continue;
+      }
+      piece.text.clear();
+      piece.start.clear();
+      piece.end.clear();
+      reading->map.for_each(reading->window_begin[r], reading->window_end[r],
+                            [&](std::size_t pos, std::uint32_t start, std::uint32_t end) {
+                              piece.text.push_back(reading->text != nullptr ? (*reading->text)[pos]
+                                                                            : static_cast<char32_t>(reading->narrow[pos]));
+                              piece.start.push_back(start);
+                              piece.end.push_back(end);
+                            });
+      add_near_miss_tokens(built->index, piece);
     }
     built->first_token.push_back(static_cast<std::uint32_t>(built->index.tokens.size()));
     built->index.tokens.shrink_to_fit();

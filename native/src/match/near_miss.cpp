@@ -106,9 +106,10 @@ NearMissIndex build_near_miss_index(std::string_view utf8_text, const LadderOpti
   return index;
 }
 
-void add_near_miss_tokens(NearMissIndex& index, std::string_view utf8_text, std::uint32_t shift,
-                          const LadderOptions& options) {
-  for (Token& token : tokenize_text(utf8_text, options)) {
+namespace {
+
+void add_tokens(NearMissIndex& index, std::vector<Token> tokens, std::uint32_t shift) {
+  for (Token& token : tokens) {
     const auto at = static_cast<std::uint32_t>(index.tokens.size());
     auto [it, added] = index.key_ids.emplace(token.key, static_cast<std::uint32_t>(index.keys.size()));
     if (added) {
@@ -118,6 +119,17 @@ void add_near_miss_tokens(NearMissIndex& index, std::string_view utf8_text, std:
     if (token.kind != TokenKind::symbol) index.postings[it->second].push_back(at);
     index.tokens.push_back(IndexedToken{it->second, token.start + shift, token.end + shift, token.kind});
   }
+}
+
+}  // namespace
+
+void add_near_miss_tokens(NearMissIndex& index, std::string_view utf8_text, std::uint32_t shift,
+                          const LadderOptions& options) {
+  add_tokens(index, tokenize_text(utf8_text, options), shift);
+}
+
+void add_near_miss_tokens(NearMissIndex& index, const Reading& case_reading) {
+  add_tokens(index, tokenize(case_reading), 0);
 }
 
 std::vector<Token> NearMissIndex::slice(std::size_t begin, std::size_t end) const {

@@ -40,6 +40,8 @@ struct NearMissIndex {
 };
 
 NearMissIndex build_near_miss_index(std::string_view utf8_text, const LadderOptions& options);
+// Appends the tokens of a case-tier reading (its offsets already the target's) to an index.
+void add_near_miss_tokens(NearMissIndex& index, const Reading& case_reading);
 // Appends a text's tokens (offsets shifted by `shift` scalars) to an index's tokens and postings:
 // a document's index is built element by element (docs/matching.md "Index").
 void add_near_miss_tokens(NearMissIndex& index, std::string_view utf8_text, std::uint32_t shift,
