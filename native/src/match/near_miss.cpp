@@ -111,8 +111,10 @@ namespace {
 void add_tokens(NearMissIndex& index, std::vector<Token> tokens, std::uint32_t shift) {
   for (Token& token : tokens) {
     const auto at = static_cast<std::uint32_t>(index.tokens.size());
-    auto [it, added] = index.key_ids.emplace(token.key, static_cast<std::uint32_t>(index.keys.size()));
-    if (added) {
+    // find before emplace: emplace allocates a node even for a key already there (most tokens).
+    auto it = index.key_ids.find(token.key);
+    if (it == index.key_ids.end()) {
+      it = index.key_ids.emplace(token.key, static_cast<std::uint32_t>(index.keys.size())).first;
       index.keys.push_back(std::move(token.key));
       index.postings.emplace_back();
     }
