@@ -127,7 +127,7 @@ bool is_running_furniture(const Element& element) { return element.kind == "head
 constexpr std::size_t kNearMissTextBytes = std::size_t{64} << 10;
 // The same for a batch's verifier, which sees the misses of every request: with the one-call
 // budget, a batch whose misses are spread over a document's elements rebuilt an index per miss.
-// About 20 MiB of index per thread at most (20 bytes per character).
+// About 10 MiB of index per thread at most (about 10 bytes per character).
 constexpr std::size_t kBatchNearMissTextBytes = std::size_t{1} << 20;
 
 class ClaimVerifier {
@@ -724,8 +724,8 @@ std::optional<match::NearMiss> ClaimVerifier::near_miss(const ScopeText* scope, 
   auto it = near_miss_indexes_.find(&text);
   if (it == near_miss_indexes_.end()) {
     // Kept for the next misses in the same text (a batch's elements), within a budget of text:
-    // misses in element texts each index their own element, and an index (tokens, postings)
-    // weighs about 20 bytes per character of its text.
+    // misses in element texts each index their own element, and an index (its text, tokens,
+    // postings) weighs about 10 bytes per character of its text.
     if (near_miss_text_bytes_ + text.size() > near_miss_budget_) {
       near_miss_indexes_.clear();
       near_miss_text_bytes_ = 0;
