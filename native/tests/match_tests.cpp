@@ -153,7 +153,6 @@ void test_token_boundaries() {
   CHECK(ethos::match::is_token_boundary(compound, 4));
 }
 
-// The suffix array must find exactly what a scan finds, on repetitive and on varied texts.
 // find_all against repeated std::find on random texts: small alphabets (overlapping and adjacent
 // occurrences), scalars that share a low byte (U+0061 and U+0161: one skip-table entry), empty
 // and one-scalar needles, needles longer than the text; UTF-32 and UTF-16.
