@@ -448,6 +448,9 @@ std::size_t DocumentIndex::memory_bytes() const {
       if (reading->index16) bytes += reading->index16->memory_bytes();
     }
   }
+  for (const auto& tokens : near_miss_) {
+    if (tokens) bytes += tokens->index.memory_bytes() + tokens->first_token.capacity() * sizeof(std::uint32_t);
+  }
   return bytes;
 }
 

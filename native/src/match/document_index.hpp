@@ -80,7 +80,7 @@ class DocumentIndex {
   std::pair<std::size_t, std::size_t> near_miss_tokens(const LadderOptions& options, std::size_t first,
                                                        std::size_t last) const;
 
-  // Bytes held by the parts built so far (running text, tier readings, maps, gram indexes).
+  // Bytes held by the parts built so far (running text, tier readings, maps, gram indexes, near-miss tokens).
   std::size_t memory_bytes() const;
 
  private:
