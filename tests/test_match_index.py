@@ -80,7 +80,7 @@ def test_untyped_page_furniture_blocks_the_crossing() -> None:
 
 
 def _large_document() -> tuple[bytes, list[dict[str, Any]]]:
-    """About 60,000 characters on 30 pages (so document scope uses suffix arrays), and quotes of
+    """About 60,000 characters on 30 pages (so document scope uses gram indexes), and quotes of
     every outcome: exact, typography (dash runs, curly quotes), case, misses, clipped tokens."""
     words = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
              "sigma tau upsilon phi chi psi omega revenue grew 12.5% year over year").split()

@@ -1,15 +1,17 @@
 // document_index_tests.cpp - the document match index answers exactly what a ladder built for the
 // searched element or range answers (randomized texts rich in normalization edge cases), through
-// scans and suffix arrays, from several threads at once.
+// scans and gram indexes, from several threads at once; near misses by range the same as per range.
 #include <cstdio>
 #include <random>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
 #include "match/document_index.hpp"
 #include "match/ladder.hpp"
 #include "match/matcher.hpp"
+#include "match/near_miss.hpp"
 #include "match/policy.hpp"
 #include "text/utf8.hpp"
 #include "test_check.hpp"
@@ -206,11 +208,11 @@ void each_equivalence(std::uint32_t seed, std::size_t elements, std::size_t atom
 }
 
 // Several threads search one fresh index at once (so they race to build the tiers and the
-// suffix arrays) and find what one thread finds alone.
+// gram indexes) and find what one thread finds alone.
 void concurrent_searches() {
   std::mt19937 rng(99);
   beyond_bmp = false;
-  const Document doc = random_document(rng, 600, 40);  // large enough for suffix arrays
+  const Document doc = random_document(rng, 600, 40);  // large enough for gram indexes
   std::vector<std::string> needles;
   for (int i = 0; i < 64; ++i) needles.push_back(random_needle(rng, doc));
   const ethos::match::Policy& policy = *ethos::match::preset_policy("permissive");
@@ -240,7 +242,7 @@ void concurrent_searches() {
 }
 
 // Memory stays lean on prose: the running text (4 bytes per character), 2 per tier reading
-// reached, a few bytes of runs for the offset maps, 4 per suffix array built.
+// reached, a few bytes of runs for the offset maps, about 4 per gram index built.
 void lean_memory() {
   std::mt19937 rng(5);
   const std::vector<std::string> words = {"the", "results", "were", "significant", "across", "all", "groups,", "and",
@@ -260,22 +262,144 @@ void lean_memory() {
   const ethos::match::Ladder missing = ethos::match::build_ladder("no such words here", policy.ladder);
   index.search(missing, policy, 0, 0);  // one element: every tier built, scanned
   const double scanned = static_cast<double>(index.memory_bytes()) / static_cast<double>(chars);
-  index.search(missing, policy, 0, index.running_count() - 1);  // the document: suffix arrays too
+  index.search(missing, policy, 0, index.running_count() - 1);  // the document: gram indexes too
   const double indexed = static_cast<double>(index.memory_bytes()) / static_cast<double>(chars);
-  std::printf("index memory per character: %.1f bytes (tiers), %.1f bytes (tiers and suffix arrays)\n", scanned, indexed);
+  std::printf("index memory per character: %.1f bytes (tiers), %.1f bytes (tiers and gram indexes)\n", scanned, indexed);
   CHECK(scanned < 15.0);
   CHECK(indexed < 36.0);
+}
+
+// The running text of running elements [first, last]: what a scope's own text holds.
+std::string range_text(const Document& doc, const DocumentIndex& index, std::size_t first, std::size_t last) {
+  std::string text;
+  for (std::size_t r = first; r <= last; ++r) {
+    if (r != first) text += '\n';
+    text += doc.texts[index.element_of(r)];
+  }
+  return text;
+}
+
+bool same_near_miss(const std::optional<ethos::match::NearMiss>& a, const std::optional<ethos::match::NearMiss>& b,
+                    std::uint32_t base) {
+  if (a.has_value() != b.has_value()) return false;
+  if (!a) return true;
+  bool same = a->start - base == b->start && a->end - base == b->end && a->score_bp == b->score_bp &&
+              std::string_view(a->reason) == b->reason && a->diff.size() == b->diff.size() &&
+              a->guards.size() == b->guards.size();
+  for (std::size_t i = 0; same && i < a->diff.size(); ++i) {
+    same = a->diff[i].op == b->diff[i].op && a->diff[i].quote == b->diff[i].quote && a->diff[i].source == b->diff[i].source;
+  }
+  for (std::size_t i = 0; same && i < a->guards.size(); ++i) {
+    same = a->guards[i].block == b->guards[i].block && a->guards[i].detail == b->guards[i].detail;
+  }
+  return same;
+}
+
+// The document's near-miss index searched over running elements [first, last] finds what an
+// index of just that range's text finds (a verify call built one per miss before), offsets
+// rebased. Texts mix prose with the normalization edge cases; quotes are stretches of the
+// document with words changed, dropped or negated.
+void near_miss_equivalence(std::uint32_t seed, std::size_t elements, int quotes) {
+  std::mt19937 rng(seed);
+  beyond_bmp = seed % 3 == 0;
+  const std::vector<std::string> words = {"the", "results", "were", "not", "significant", "across", "all", "groups,",
+                                          "increased", "decreased", "12.5%", "in", "2024.", "Revenue", "grew", "never"};
+  Document doc;
+  for (std::size_t e = 0; e < elements; ++e) {
+    std::string text;
+    const std::size_t count = 4 + rng() % 30;
+    for (std::size_t w = 0; w < count; ++w) {
+      if (w != 0) text += rng() % 5 == 0 ? utf8_of(random_text(rng, 1)) : " ";
+      text += words[rng() % words.size()];
+    }
+    // Odd seeds record the line-end hyphens: the index then tokenizes element texts itself
+    // instead of reading the case tier (which then has a joined and a hyphenated reading).
+    std::vector<std::int64_t> hyphens;
+    if (seed % 2 == 1) {
+      std::int64_t scalar = 0;
+      for (std::size_t pos = 0; pos < text.size(); ++scalar) {
+        if (ethos::utf8::next(text, pos) == U'-') hyphens.push_back(scalar);
+      }
+    }
+    doc.texts.push_back(text);
+    doc.hyphens.push_back(hyphens);
+    doc.furniture.push_back(rng() % 10 == 0);
+  }
+  const DocumentIndex index(pieces_of(doc));
+  const std::size_t count = index.running_count();
+  if (count == 0) return;
+  for (const char* name : {"default", "permissive"}) {
+    const ethos::match::Policy& policy = *ethos::match::preset_policy(name);
+    const ethos::match::NearMissIndex& document = index.near_miss(policy.ladder);
+    for (int q = 0; q < quotes; ++q) {
+      std::uniform_int_distribution<std::size_t> pick(0, count - 1);
+      std::size_t first = pick(rng), last = pick(rng);
+      if (first > last) std::swap(first, last);
+      if (q % 5 == 0) {  // the whole document
+        first = 0;
+        last = count - 1;
+      }
+      // A quote: some words of one element of the range, one of them changed or dropped.
+      const std::string& source = doc.texts[index.element_of(first + rng() % (last - first + 1))];
+      std::vector<std::string> tokens;
+      for (std::size_t pos = 0, next = 0; pos < source.size(); pos = next + 1) {
+        next = source.find(' ', pos);
+        if (next == std::string::npos) next = source.size();
+        tokens.push_back(source.substr(pos, next - pos));
+      }
+      const std::size_t from = rng() % tokens.size();
+      const std::size_t to = std::min(tokens.size(), from + 3 + rng() % 12);
+      std::string quote;
+      const std::size_t changed = from + rng() % (to - from);
+      for (std::size_t t = from; t < to; ++t) {
+        if (t == changed && rng() % 2 == 0) continue;
+        if (!quote.empty()) quote += ' ';
+        quote += t == changed ? words[rng() % words.size()] : tokens[t];
+      }
+      const auto [token_begin, token_end] = index.near_miss_tokens(policy.ladder, first, last);
+      const auto got = ethos::match::find_near_miss(document, token_begin, token_end, quote, policy);
+      const std::string text = range_text(doc, index, first, last);
+      const auto want = ethos::match::find_near_miss(ethos::match::build_near_miss_index(text, policy.ladder), quote, policy);
+      const bool same = same_near_miss(got, want, index.base(first));
+      if (!same) {
+        std::fprintf(stderr, "seed %u policy %s quote \"%s\" range [%zu, %zu]: near miss differs\n", seed, name,
+                     quote.c_str(), first, last);
+      }
+      CHECK(same);
+    }
+  }
+}
+
+// Threads racing to build a fresh index's near-miss tokens all get the one index.
+void concurrent_near_miss() {
+  std::mt19937 rng(7);
+  beyond_bmp = false;
+  const Document doc = random_document(rng, 400, 30);
+  const DocumentIndex shared(pieces_of(doc));
+  const ethos::match::Policy& policy = *ethos::match::preset_policy("default");
+  std::vector<const ethos::match::NearMissIndex*> seen(4, nullptr);
+  std::vector<std::thread> threads;
+  for (auto& slot : seen) threads.emplace_back([&] { slot = &shared.near_miss(policy.ladder); });
+  for (auto& thread : threads) thread.join();
+  const DocumentIndex alone(pieces_of(doc));
+  const std::size_t tokens = alone.near_miss(policy.ladder).tokens.size();
+  for (const auto* index : seen) CHECK(index == seen.front() && index->tokens.size() == tokens);
+  CHECK(tokens > 0);
+  // The index's memory counts the near-miss tokens once built (16 bytes each at least).
+  CHECK(shared.memory_bytes() >= alone.memory_bytes() && alone.memory_bytes() >= tokens * 16);
 }
 
 }  // namespace
 
 int main() {
   for (std::uint32_t seed = 1; seed <= 40; ++seed) equivalence(seed, 12, 8, 30);
-  equivalence(1000, 3000, 10, 40);  // whole-document ranges above the scan limit: suffix arrays
-  equivalence(999, 3000, 10, 20);   // the same beyond the BMP (4-byte readings and their suffix arrays)
+  equivalence(1000, 3000, 10, 40);  // whole-document ranges above the scan limit: gram indexes
+  equivalence(999, 3000, 10, 20);   // the same beyond the BMP (4-byte readings and their gram indexes)
   for (std::uint32_t seed = 1; seed <= 40; ++seed) each_equivalence(seed, 12, 8, 30);
   each_equivalence(2000, 400, 10, 20);  // long ranges (a range of many elements is still scanned)
   concurrent_searches();
+  for (std::uint32_t seed = 1; seed <= 30; ++seed) near_miss_equivalence(seed, 6 + seed * 10, 20);
+  concurrent_near_miss();
   lean_memory();
   if (failures != 0) {
     std::fprintf(stderr, "%d failure(s)\n", failures);

@@ -13,7 +13,7 @@
 #include "match/ladder.hpp"
 #include "match/matcher.hpp"
 #include "match/policy.hpp"
-#include "match/suffix_index.hpp"
+#include "match/gram_index.hpp"
 #include "match/tokens.hpp"
 #include "text/utf8.hpp"
 #include "test_check.hpp"
@@ -153,7 +153,6 @@ void test_token_boundaries() {
   CHECK(ethos::match::is_token_boundary(compound, 4));
 }
 
-// The suffix array must find exactly what a scan finds, on repetitive and on varied texts.
 // find_all against repeated std::find on random texts: small alphabets (overlapping and adjacent
 // occurrences), scalars that share a low byte (U+0061 and U+0161: one skip-table entry), empty
 // and one-scalar needles, needles longer than the text; UTF-32 and UTF-16.
@@ -195,36 +194,46 @@ void test_find_all() {
   check_find_all(std::u32string(U"x\u0161a\u0161"), std::u32string(U"a\u0161"));  // low bytes shared
 }
 
-void test_suffix_index() {
-  std::uint32_t seed = 12345;
+// The gram index finds exactly what a scan finds, ascending: small and large alphabets (long
+// buckets of repeats), texts of thousands of scalars (many buckets), needles shorter than a gram,
+// absent needles, both character widths.
+template <typename Text>
+void check_gram_index(std::uint32_t seed) {
+  using Char = typename Text::value_type;
   const auto next = [&seed]() {
     seed = seed * 1103515245U + 12345U;
     return (seed >> 16) & 0x7FFFU;
   };
-  for (int round = 0; round < 200; ++round) {
-    const std::size_t alphabet = 1 + next() % (round % 3 == 0 ? 2 : 30);
-    std::u32string text(next() % 300, U'a');
-    for (char32_t& c : text) c = static_cast<char32_t>(U'a' + next() % alphabet);
-    const ethos::match::SuffixIndex index(text);
-    for (int probe = 0; probe < 20; ++probe) {
-      std::u32string needle;
+  for (int round = 0; round < 120; ++round) {
+    const std::size_t alphabet = 1 + next() % (round % 3 == 0 ? 2 : 40);
+    Text text(next() % (round % 4 == 0 ? 6000 : 300), Char{'a'});
+    for (Char& c : text) c = static_cast<Char>(0x61 + next() % alphabet + (alphabet > 30 ? 0x4000 : 0));
+    const ethos::match::BasicGramIndex<Char> index(text);
+    for (int probe = 0; probe < 30; ++probe) {
+      Text needle;
       if (!text.empty() && probe % 2 == 0) {
         const std::size_t start = next() % text.size();
-        needle = text.substr(start, 1 + next() % 8);
+        needle = text.substr(start, 1 + next() % 12);
       } else {
-        needle = std::u32string(1 + next() % 4, static_cast<char32_t>(U'a' + next() % (alphabet + 1)));
+        needle = Text(1 + next() % 6, static_cast<Char>(0x61 + next() % (alphabet + 1)));
       }
       std::vector<std::size_t> scanned;
-      for (std::size_t pos = text.find(needle); pos != std::u32string::npos; pos = text.find(needle, pos + 1)) {
-        scanned.push_back(pos);
-      }
+      for (std::size_t pos = text.find(needle); pos != Text::npos; pos = text.find(needle, pos + 1)) scanned.push_back(pos);
       if (index.find_all(needle) != scanned) {
         ++failures;
-        std::fprintf(stderr, "suffix index disagrees with a scan (round %d, probe %d)\n", round, probe);
+        std::fprintf(stderr, "gram index disagrees with a scan (round %d, probe %d)\n", round, probe);
         return;
       }
     }
   }
+}
+
+void test_gram_index() {
+  check_gram_index<std::u32string>(777);
+  check_gram_index<std::u16string>(4242);
+}
+
+void test_indexed_ladder() {
   // An indexed ladder gives the same result as a scanned one.
   const auto policy = ethos::match::preset_policy("default");
   const std::string text = "Revenue grew. revenue grew 12.5%; REVENUE grew, revenue\ngrew";
@@ -304,7 +313,8 @@ void test_random_ladders() {
 
 int main(int argc, char** argv) {
   test_policies();
-  test_suffix_index();
+  test_indexed_ladder();
+  test_gram_index();
   test_find_all();
   test_random_ladders();
   test_token_boundaries();

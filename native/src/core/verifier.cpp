@@ -127,7 +127,7 @@ bool is_running_furniture(const Element& element) { return element.kind == "head
 constexpr std::size_t kNearMissTextBytes = std::size_t{64} << 10;
 // The same for a batch's verifier, which sees the misses of every request: with the one-call
 // budget, a batch whose misses are spread over a document's elements rebuilt an index per miss.
-// About 20 MiB of index per thread at most (20 bytes per character).
+// About 10 MiB of index per thread at most (about 10 bytes per character).
 constexpr std::size_t kBatchNearMissTextBytes = std::size_t{1} << 20;
 
 class ClaimVerifier {
@@ -182,6 +182,7 @@ class ClaimVerifier {
   bool search_onto_next_page(const std::string& expected, std::size_t page, Target& target, match::LadderResult& found);
   Target scope_target(const ScopeText& scope, match::Located& located) const;
   void explain_miss(const Claim& claim, const std::string& expected, CheckResult& result);
+  std::optional<match::NearMiss> near_miss(const ScopeText* scope, const std::string& text, const std::string& expected);
   void find_nearest(const std::string& expected, CheckResult& result);
 
   const Source& source_;
@@ -614,7 +615,7 @@ const match::Ladder& ClaimVerifier::ladder_of(const ScopeText& scope) const {
     match::LineArtifacts artifacts;
     artifacts.hyphen_breaks = &scope.hyphen_breaks;
     scope.ladder = match::build_ladder(scope.text, config_.policy->ladder, artifacts);
-    scope.ladder->indexed = true;  // a whole document: searched through suffix arrays
+    scope.ladder->indexed = true;  // a whole document: searched through gram indexes
   }
   return *scope.ladder;
 }
@@ -699,6 +700,42 @@ Target ClaimVerifier::scope_target(const ScopeText& scope, match::Located& locat
   return joined;
 }
 
+// The near miss of a quote in a target text or a scope's running text (offsets of that text).
+std::optional<match::NearMiss> ClaimVerifier::near_miss(const ScopeText* scope, const std::string& text,
+                                                        const std::string& expected) {
+  const match::Policy& policy = *config_.policy;
+  // A scope whose elements are consecutive running elements (always, when the document lists its
+  // elements page by page) is searched in the document's own near-miss index, built once per
+  // document rather than per verify call: the scope text is that stretch of the running text, so
+  // the span found there, rebased, is the one an index of the scope text gives.
+  if (scope != nullptr) {
+    if (const auto range = running_range(scope_pages_.front(), scope_pages_.back()); range && range->first <= range->second) {
+      const match::DocumentIndex& index = source_.match_index();
+      const auto [token_begin, token_end] = index.near_miss_tokens(policy.ladder, range->first, range->second);
+      auto miss = match::find_near_miss(index.near_miss(policy.ladder), token_begin, token_end, expected, policy);
+      if (miss) {
+        const std::uint32_t base = index.base(range->first);
+        miss->start -= base;
+        miss->end -= base;
+      }
+      return miss;
+    }
+  }
+  auto it = near_miss_indexes_.find(&text);
+  if (it == near_miss_indexes_.end()) {
+    // Kept for the next misses in the same text (a batch's elements), within a budget of text:
+    // misses in element texts each index their own element, and an index (its text, tokens,
+    // postings) weighs about 10 bytes per character of its text.
+    if (near_miss_text_bytes_ + text.size() > near_miss_budget_) {
+      near_miss_indexes_.clear();
+      near_miss_text_bytes_ = 0;
+    }
+    near_miss_text_bytes_ += text.size();
+    it = near_miss_indexes_.emplace(&text, match::build_near_miss_index(text, policy.ladder)).first;
+  }
+  return match::find_near_miss(it->second, expected, policy);
+}
+
 // A quote the ladder did not ground (docs/matching.md): a stitched quotation is located fragment
 // by fragment, any other quote as a near miss; both stay mismatches, with the detail in
 // result.extras. Page-only and scoped citations look in the running text of their pages.
@@ -746,19 +783,7 @@ void ClaimVerifier::explain_miss(const Claim& claim, const std::string& expected
     return;
   }
   if (reason == nullptr && policy.near_miss) {
-    auto it = near_miss_indexes_.find(text);
-    if (it == near_miss_indexes_.end()) {
-      // Kept for the next misses in the same text (a batch's elements), within a budget of text:
-      // page-cited misses each index their own pages, and an index (tokens, postings) weighs
-      // about 20 bytes per character of its text.
-      if (near_miss_text_bytes_ + text->size() > near_miss_budget_) {
-        near_miss_indexes_.clear();
-        near_miss_text_bytes_ = 0;
-      }
-      near_miss_text_bytes_ += text->size();
-      it = near_miss_indexes_.emplace(text, match::build_near_miss_index(*text, policy.ladder)).first;
-    }
-    if (auto miss = match::find_near_miss(it->second, expected, policy)) {
+    if (auto miss = near_miss(scope, *text, expected)) {
       reason = miss->reason;
       span = match::Located{match::Tier::exact, miss->start, miss->end, 1};
       extras->score_bp = miss->score_bp;

@@ -12,22 +12,21 @@
 namespace ethos::match {
 namespace {
 
-// Ranges longer than this (in normalized scalars) are searched through the reading's suffix
-// array; shorter ones (an element, a page) are scanned, so page-scoped work never builds one.
+// Ranges longer than this (in normalized scalars) are searched through the reading's gram index;
+// shorter ones (an element, a page) are scanned, so page-scoped work never builds one.
 constexpr std::size_t kScanLimit = 1U << 15;
-// Suffix arrays are sorted this many scalars deep (quotes are longer; candidates are verified).
-constexpr std::size_t kSuffixDepth = 64;
 
-// Start positions of needle in text[window_begin, window_end): through the text's suffix array
-// (built on first use) for long windows when may_index, else by scanning the window.
+// Start positions of needle in text[window_begin, window_end): through the text's gram index
+// (built on first use) for long windows when may_index, else by scanning the window. A needle
+// shorter than a gram is always scanned for.
 template <typename CharT, typename Index>
 std::vector<std::size_t> find_positions(const std::basic_string<CharT>& text, const std::basic_string<CharT>& needle,
                                         std::size_t window_begin, std::size_t window_end, bool may_index,
                                         std::once_flag& once, std::unique_ptr<Index>& index) {
   std::vector<std::size_t> out;
   if (window_end < window_begin + needle.size()) return out;
-  if (may_index && window_end - window_begin > kScanLimit) {
-    std::call_once(once, [&] { index = std::make_unique<Index>(text, kSuffixDepth); });
+  if (may_index && window_end - window_begin > kScanLimit && needle.size() >= Index::kGram) {
+    std::call_once(once, [&] { index = std::make_unique<Index>(text); });
     for (std::size_t pos : index->find_all(needle)) {
       if (pos >= window_begin && pos + needle.size() <= window_end) out.push_back(pos);
     }
@@ -86,12 +85,17 @@ struct DocumentIndex::TierReading {
   OffsetMap map;
   std::vector<std::uint32_t> window_begin, window_end;  // per running element: its normalized range
   mutable std::once_flag index_once;
-  mutable std::unique_ptr<SuffixIndex> index;
-  mutable std::unique_ptr<SuffixIndex16> index16;
+  mutable std::unique_ptr<GramIndex> index;
+  mutable std::unique_ptr<GramIndex16> index16;
 };
 
 struct DocumentIndex::TierIndex {
   std::vector<std::unique_ptr<TierReading>> readings;  // one per hyphenation reading
+};
+
+struct DocumentIndex::NearMissTokens {
+  NearMissIndex index;
+  std::vector<std::uint32_t> first_token;  // per running element, then the token count
 };
 
 DocumentIndex::DocumentIndex(std::vector<Piece> pieces, std::size_t chunk_scalars)
@@ -374,6 +378,59 @@ std::vector<LadderResult> DocumentIndex::search_each(const Ladder& expected, con
   return results;
 }
 
+const DocumentIndex::NearMissTokens& DocumentIndex::near_miss_tokens_of(const LadderOptions& options) const {
+  const auto slot = static_cast<std::size_t>(option_key(options));
+  std::call_once(near_miss_once_[slot], [&] {
+    const Running& run = running();
+    auto built = std::make_unique<NearMissTokens>();
+    built->index.borrowed = &run.original;
+    built->first_token.reserve(run.elements.size() + 1);
+    // Element by element: the line-break joiner ends every token and normalization step, so the
+    // pieces' tokens are the running text's, and no reading of the whole text is ever held. With
+    // no line-end hyphen recorded, the case tier's one reading is the plain case reading the
+    // tokens come from: each element's stretch of it is tokenized instead of normalizing again.
+    const TierReading* reading = nullptr;
+    if (run.hyphen_breaks.empty()) {
+      const TierIndex& case_tier = tier(options, Tier::case_folded);
+      if (case_tier.readings.size() == 1) reading = case_tier.readings.front().get();
+    }
+    Reading piece;
+    for (std::size_t r = 0; r < run.elements.size(); ++r) {
+      built->first_token.push_back(static_cast<std::uint32_t>(built->index.tokens.size()));
+      if (reading == nullptr) {
+        add_near_miss_tokens(built->index, *pieces_[run.elements[r]].text, run.bases[r], options);
+        continue;
+      }
+      piece.text.clear();
+      piece.start.clear();
+      piece.end.clear();
+      reading->map.for_each(reading->window_begin[r], reading->window_end[r],
+                            [&](std::size_t pos, std::uint32_t start, std::uint32_t end) {
+                              piece.text.push_back(reading->text != nullptr ? (*reading->text)[pos]
+                                                                            : static_cast<char32_t>(reading->narrow[pos]));
+                              piece.start.push_back(start);
+                              piece.end.push_back(end);
+                            });
+      add_near_miss_tokens(built->index, piece);
+    }
+    built->first_token.push_back(static_cast<std::uint32_t>(built->index.tokens.size()));
+    built->index.tokens.shrink_to_fit();
+    for (auto& list : built->index.postings) list.shrink_to_fit();
+    near_miss_[slot] = std::move(built);
+  });
+  return *near_miss_[slot];
+}
+
+const NearMissIndex& DocumentIndex::near_miss(const LadderOptions& options) const {
+  return near_miss_tokens_of(options).index;
+}
+
+std::pair<std::size_t, std::size_t> DocumentIndex::near_miss_tokens(const LadderOptions& options, std::size_t first,
+                                                                    std::size_t last) const {
+  const std::vector<std::uint32_t>& first_token = near_miss_tokens_of(options).first_token;
+  return {first_token[first], first_token[last + 1]};
+}
+
 std::size_t DocumentIndex::memory_bytes() const {
   std::size_t bytes = 0;
   if (running_) {
@@ -390,6 +447,9 @@ std::size_t DocumentIndex::memory_bytes() const {
       if (reading->index) bytes += reading->index->memory_bytes();
       if (reading->index16) bytes += reading->index16->memory_bytes();
     }
+  }
+  for (const auto& tokens : near_miss_) {
+    if (tokens) bytes += tokens->index.memory_bytes() + tokens->first_token.capacity() * sizeof(std::uint32_t);
   }
   return bytes;
 }

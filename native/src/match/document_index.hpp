@@ -9,13 +9,15 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "match/ladder.hpp"
 #include "match/matcher.hpp"
+#include "match/near_miss.hpp"
 #include "match/offset_map.hpp"
 #include "match/policy.hpp"
-#include "match/suffix_index.hpp"
+#include "match/gram_index.hpp"
 
 namespace ethos::match {
 
@@ -65,11 +67,20 @@ class DocumentIndex {
   // the first tier at which some element has a whole-token occurrence the policy accepts: no
   // element can then be found at a tighter tier, so the elements found there are complete, and
   // an element without a whole-token occurrence so far keeps only what the tiers scanned gave
-  // (its clipped occurrence, if any). The range is always scanned (never builds a suffix array).
+  // (its clipped occurrence, if any). The range is always scanned (never builds a gram index).
   std::vector<LadderResult> search_each(const Ladder& expected, const Policy& policy, std::size_t first,
                                         std::size_t last) const;
 
-  // Bytes held by the parts built so far (running text, tier readings, maps, suffix arrays).
+  // The near-miss token index of the running text (find_near_miss), built on the first call for
+  // these options (once, thread-safe) element by element, then shared by every verify call. Its
+  // offsets are running-text scalars; tokens of running elements [first, last] are
+  // near_miss_tokens(first, last), and searching them finds what an index of just those
+  // elements' running text finds.
+  const NearMissIndex& near_miss(const LadderOptions& options) const;
+  std::pair<std::size_t, std::size_t> near_miss_tokens(const LadderOptions& options, std::size_t first,
+                                                       std::size_t last) const;
+
+  // Bytes held by the parts built so far (running text, tier readings, maps, gram indexes, near-miss tokens).
   std::size_t memory_bytes() const;
 
  private:
@@ -90,6 +101,10 @@ class DocumentIndex {
   mutable std::unique_ptr<Running> running_;
   mutable std::array<std::once_flag, kOptionKeys * kTierCount> tier_once_;
   mutable std::array<std::unique_ptr<TierIndex>, kOptionKeys * kTierCount> tiers_;
+  struct NearMissTokens;
+  mutable std::array<std::once_flag, kOptionKeys> near_miss_once_;
+  mutable std::array<std::unique_ptr<NearMissTokens>, kOptionKeys> near_miss_;
+  const NearMissTokens& near_miss_tokens_of(const LadderOptions& options) const;
 };
 
 }  // namespace ethos::match

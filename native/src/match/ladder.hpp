@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "match/suffix_index.hpp"
+#include "match/gram_index.hpp"
 #include "match/tiers.hpp"
 
 namespace ethos::match {
@@ -44,18 +44,18 @@ struct Ladder {
   bool lazy = false;
   LadderOptions options;
 
-  // Long texts (scoped searches) set `indexed`: each reading then gets a suffix array on first
+  // Long texts (scoped searches) set `indexed`: each reading then gets a gram index on first
   // use, so only the tiers a search reaches pay for one. Ladders live inside one verify call
   // (one thread), which is what makes this lazy cache safe.
   bool indexed = false;
-  mutable std::vector<std::unique_ptr<SuffixIndex>> indexes[kTierCount];
+  mutable std::vector<std::unique_ptr<GramIndex>> indexes[kTierCount];
 };
 
 Ladder build_ladder(std::string_view utf8_text, const LadderOptions& options, LineArtifacts artifacts = {});
 
 // The ladder of a claim text (no parser artifacts): each tier is built on first use, so a claim
 // found at the exact tier never pays for the others. Every tier it gives is build_ladder's.
-// Single-threaded, like the suffix-array cache.
+// Single-threaded, like the gram-index cache.
 Ladder build_claim_ladder(std::string_view utf8_text, const LadderOptions& options);
 
 // The readings of one tier of an already decoded text (a document's running text: the index

@@ -16,14 +16,14 @@ bool aligned(const Reading& reading, std::size_t pos, std::size_t len) {
   return true;
 }
 
-// Start positions of needle in one reading: through the reading's suffix array when the ladder
+// Start positions of needle in one reading: through the reading's gram index when the ladder
 // is indexed (built here on first use), else by scanning.
 std::vector<std::size_t> positions_of(const Ladder& ladder, Tier tier, std::size_t reading_index, const std::u32string& needle) {
   const Reading& reading = ladder.at(tier)[reading_index];
   if (ladder.indexed) {
     auto& slots = ladder.indexes[static_cast<int>(tier)];
     if (slots.size() < ladder.at(tier).size()) slots.resize(ladder.at(tier).size());
-    if (!slots[reading_index]) slots[reading_index] = std::make_unique<SuffixIndex>(reading.text);
+    if (!slots[reading_index]) slots[reading_index] = std::make_unique<GramIndex>(reading.text);
     return slots[reading_index]->find_all(needle);
   }
   return find_all(std::u32string_view(reading.text), std::u32string_view(needle));

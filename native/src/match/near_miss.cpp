@@ -30,20 +30,31 @@ std::string text_of(const std::u32string& original, const std::vector<Token>& to
   return encode(original, tokens[begin].start, tokens[end - 1].end);
 }
 
-// Source windows [lo, hi) worth aligning: diagonals (source index - quote index) where many
-// distinct quote tokens land, bucketed so that a few insertions do not split a diagonal.
-std::vector<std::pair<std::size_t, std::size_t>> seed_windows(const NearMissIndex& index, const std::vector<Token>& quote,
-                                                               std::size_t max_candidates) {
+// Source windows [lo, hi) worth aligning, within tokens [begin, end) of the index: diagonals
+// (source index - quote index, counted from `begin`) where many distinct quote tokens land,
+// bucketed so that a few insertions do not split a diagonal.
+std::vector<std::pair<std::size_t, std::size_t>> seed_windows(const NearMissIndex& index, std::size_t begin, std::size_t end,
+                                                               const std::vector<Token>& quote, std::size_t max_candidates) {
   const std::size_t m = quote.size();
-  const std::size_t n = index.tokens.size();
+  const std::size_t n = end - begin;
   const long long slack = static_cast<long long>(m / 2 + 4);
-  if (n <= 3 * m + 64) return {{0, n}};
+  if (n <= 3 * m + 64) return {{begin, end}};
+  // A quote token's occurrences inside the range: a slice of its (ascending) occurrence list.
+  using Slice = std::pair<const std::uint32_t*, const std::uint32_t*>;
+  const auto occurrences = [&](const std::string& key) -> Slice {
+    auto it = index.key_ids.find(key);
+    if (it == index.key_ids.end()) return {nullptr, nullptr};
+    const std::vector<std::uint32_t>& list = index.postings[it->second];
+    const auto lo = std::lower_bound(list.begin(), list.end(), static_cast<std::uint32_t>(begin));
+    const auto hi = std::lower_bound(lo, list.end(), static_cast<std::uint32_t>(end));
+    return {list.data() + (lo - list.begin()), list.data() + (hi - list.begin())};
+  };
   // Rarest quote tokens first, up to a budget of occurrences, so common words cost nothing.
   std::vector<std::pair<std::size_t, std::size_t>> seeds;  // (occurrences, quote index)
   for (std::size_t i = 0; i < m; ++i) {
     if (quote[i].kind == TokenKind::symbol) continue;
-    auto it = index.postings.find(quote[i].key);
-    if (it != index.postings.end()) seeds.emplace_back(it->second.size(), i);
+    const Slice slice = occurrences(quote[i].key);
+    if (slice.first != slice.second) seeds.emplace_back(static_cast<std::size_t>(slice.second - slice.first), i);
   }
   std::sort(seeds.begin(), seeds.end());
   const long long band = std::max<long long>(8, static_cast<long long>(m / 4));
@@ -52,8 +63,9 @@ std::vector<std::pair<std::size_t, std::size_t>> seed_windows(const NearMissInde
   for (const auto& [count, i] : seeds) {
     if (count > budget && !votes.empty()) break;
     budget -= std::min(budget, count);
-    for (std::uint32_t j : index.postings.at(quote[i].key)) {
-      const long long diagonal = static_cast<long long>(j) - static_cast<long long>(i);
+    const Slice slice = occurrences(quote[i].key);
+    for (const std::uint32_t* j = slice.first; j != slice.second; ++j) {
+      const long long diagonal = static_cast<long long>(*j - begin) - static_cast<long long>(i);
       const long long bucket = diagonal >= 0 ? diagonal / band : -((-diagonal + band - 1) / band);
       auto& [count_of, last] = votes[bucket];
       if (last != i + 1) {  // each quote token votes once per bucket
@@ -70,7 +82,8 @@ std::vector<std::pair<std::size_t, std::size_t>> seed_windows(const NearMissInde
   for (const auto& [vote, bucket] : ranked) {
     const long long lo = bucket * band - slack;
     const long long hi = (bucket + 1) * band + static_cast<long long>(m) + slack;
-    windows.emplace_back(static_cast<std::size_t>(std::max(0LL, lo)), static_cast<std::size_t>(std::min<long long>(hi, static_cast<long long>(n))));
+    windows.emplace_back(begin + static_cast<std::size_t>(std::max(0LL, lo)),
+                         begin + static_cast<std::size_t>(std::min<long long>(hi, static_cast<long long>(n))));
   }
   std::sort(windows.begin(), windows.end());
   std::vector<std::pair<std::size_t, std::size_t>> merged;
@@ -89,40 +102,94 @@ std::vector<std::pair<std::size_t, std::size_t>> seed_windows(const NearMissInde
 NearMissIndex build_near_miss_index(std::string_view utf8_text, const LadderOptions& options) {
   NearMissIndex index;
   index.original = decode(utf8_text);
-  index.tokens = tokenize_text(utf8_text, options);
-  for (std::size_t i = 0; i < index.tokens.size(); ++i) {
-    if (index.tokens[i].kind != TokenKind::symbol) index.postings[index.tokens[i].key].push_back(static_cast<std::uint32_t>(i));
-  }
+  add_near_miss_tokens(index, utf8_text, 0, options);
   return index;
 }
 
+namespace {
+
+void add_tokens(NearMissIndex& index, std::vector<Token> tokens, std::uint32_t shift) {
+  for (Token& token : tokens) {
+    const auto at = static_cast<std::uint32_t>(index.tokens.size());
+    // find before emplace: emplace allocates a node even for a key already there (most tokens).
+    auto it = index.key_ids.find(token.key);
+    if (it == index.key_ids.end()) {
+      it = index.key_ids.emplace(token.key, static_cast<std::uint32_t>(index.keys.size())).first;
+      index.keys.push_back(std::move(token.key));
+      index.postings.emplace_back();
+    }
+    if (token.kind != TokenKind::symbol) index.postings[it->second].push_back(at);
+    index.tokens.push_back(IndexedToken{it->second, token.start + shift, token.end + shift, token.kind});
+  }
+}
+
+}  // namespace
+
+void add_near_miss_tokens(NearMissIndex& index, std::string_view utf8_text, std::uint32_t shift,
+                          const LadderOptions& options) {
+  add_tokens(index, tokenize_text(utf8_text, options), shift);
+}
+
+void add_near_miss_tokens(NearMissIndex& index, const Reading& case_reading) {
+  add_tokens(index, tokenize(case_reading), 0);
+}
+
+std::vector<Token> NearMissIndex::slice(std::size_t begin, std::size_t end) const {
+  std::vector<Token> out;
+  out.reserve(end - begin);
+  for (std::size_t i = begin; i < end; ++i) out.push_back(Token{keys[tokens[i].key], tokens[i].start, tokens[i].end, tokens[i].kind});
+  return out;
+}
+
+std::size_t NearMissIndex::memory_bytes() const {
+  std::size_t bytes = original.capacity() * sizeof(char32_t) + tokens.capacity() * sizeof(IndexedToken);
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    // The key twice (list and map) and a map node, roughly.
+    bytes += 2 * (sizeof(std::string) + keys[k].capacity()) + 32 + postings[k].capacity() * sizeof(std::uint32_t);
+  }
+  return bytes;
+}
+
 std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::string_view quote_utf8, const Policy& policy) {
+  return find_near_miss(index, 0, index.tokens.size(), quote_utf8, policy);
+}
+
+std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t token_begin, std::size_t token_end,
+                                       std::string_view quote_utf8, const Policy& policy) {
   const std::vector<Token> quote = tokenize_text(quote_utf8, policy.ladder);
-  if (quote.empty() || index.tokens.empty()) return std::nullopt;
+  if (quote.empty() || token_begin >= token_end) return std::nullopt;
   if (quote.size() > static_cast<std::size_t>(policy.near_miss_max_quote_tokens)) return std::nullopt;
+  // Each window is aligned on its own tokens; the best keeps them for the diff and the guards.
   std::optional<Alignment> best;
-  for (const auto& [lo, hi] : seed_windows(index, quote, static_cast<std::size_t>(policy.near_miss_max_candidates))) {
-    Alignment alignment = align_tokens(quote, index.tokens, lo, hi);
+  std::vector<Token> best_tokens;
+  for (const auto& [lo, hi] :
+       seed_windows(index, token_begin, token_end, quote, static_cast<std::size_t>(policy.near_miss_max_candidates))) {
+    std::vector<Token> window = index.slice(lo, hi);
+    Alignment alignment = align_tokens(quote, window, 0, window.size());
     if (alignment.source_begin >= alignment.source_end) continue;
-    if (!best || alignment.score_bp > best->score_bp) best = std::move(alignment);  // earliest on ties
+    if (!best || alignment.score_bp > best->score_bp) {  // earliest on ties
+      best = std::move(alignment);
+      best_tokens = std::move(window);
+    }
   }
   if (!best || best->score_bp < policy.near_miss_min_score_bp) return std::nullopt;
+  const std::vector<Token>& source = best_tokens;
   NearMiss miss;
-  miss.start = index.tokens[best->source_begin].start;
-  miss.end = index.tokens[best->source_end - 1].end;
+  miss.start = source[best->source_begin].start;
+  miss.end = source[best->source_end - 1].end;
   miss.score_bp = best->score_bp;
   const std::u32string quote_text = decode(quote_utf8);
   for (const EditRun& run : best->runs) {
     miss.diff.push_back(DiffEntry{run.op, text_of(quote_text, quote, run.quote_begin, run.quote_end),
-                                  text_of(index.original, index.tokens, run.source_begin, run.source_end)});
+                                  text_of(index.text(), source, run.source_begin, run.source_end)});
   }
   if (policy.numeric_guard) {
     miss.guards.push_back(numeric_guard(numeric_mentions(quote, 0, quote.size()),
-                                        numeric_mentions(index.tokens, best->source_begin, best->source_end)));
+                                        numeric_mentions(source, best->source_begin, best->source_end)));
     if (miss.guards.back().block) miss.reason = "numeric_guard";
   }
   if (policy.polarity_guard) {
-    miss.guards.push_back(polarity_guard(quote, index.tokens, *best));
+    miss.guards.push_back(polarity_guard(quote, source, *best));
     if (miss.guards.back().block && std::string_view(miss.reason) == "near_miss") miss.reason = "polarity_guard";
   }
   return miss;
