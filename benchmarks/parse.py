@@ -37,8 +37,6 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
-from rapidfuzz.distance import LCSseq
-
 from ethos_py import _locate, _pdfium
 
 PYPDFIUM_SCRIPT = r"""
@@ -107,6 +105,9 @@ def fidelity(pdf: Path, document: dict) -> tuple[int, int, int, list[tuple[int, 
     whole PDF. "Any order" counts a word as often as both texts of the page hold it: the gap
     between the two figures is reading order, the rest is text one side splits or spells
     differently (or lacks)."""
+    # The bench extra's aligner, imported here so that words() is usable (and tested) without it.
+    from rapidfuzz.distance import LCSseq
+
     ours = ethos_page_texts(document)
     found = present = total = 0
     per_page = []
