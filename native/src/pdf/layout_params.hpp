@@ -20,6 +20,7 @@ constexpr std::size_t kMaxWordsPerCell = 12;       // longer pieces are running 
 constexpr std::size_t kMinColumnWords = 4;         // median words per line of a page text column
 constexpr std::int64_t kMinCardColumnPercent = 25;  // a page column without running text: share of the text width
 constexpr std::size_t kMaxCardGutterCrossings = 2;  // ... and lines crossing its gutter (a title, a footer)
+constexpr std::int64_t kMinCardColumnHeightPercent = 50;  // ... and the height its lines reach over
 // Page layout (layout_page.cpp).
 constexpr std::int64_t kMinRegionExtent = 400;     // smaller images are decoration
 constexpr std::int64_t kCaptionDistance = 3000;    // between an image and its caption
@@ -57,7 +58,8 @@ inline nlohmann::json layout_parameters() {
           {"running_size_tolerance_percent", kRunningSizeTolerancePercent},
           {"outer_band_percent", kOuterBandPercent},
           {"min_card_column_percent", kMinCardColumnPercent},
-          {"max_card_gutter_crossings", static_cast<std::int64_t>(kMaxCardGutterCrossings)}};
+          {"max_card_gutter_crossings", static_cast<std::int64_t>(kMaxCardGutterCrossings)},
+          {"min_card_column_height_percent", kMinCardColumnHeightPercent}};
 }
 
 }  // namespace ethos::pdf::params
