@@ -105,6 +105,49 @@ def two_column_pdf(left: Sequence[str], right: Sequence[str]) -> bytes:
     return _draw([draw])
 
 
+def reference_card_pdf(columns: Sequence[Sequence[tuple[str, str]]]) -> bytes:
+    """A reference card: A4 landscape, page columns of (key, description) rows, no running text.
+
+    Column c starts at x = 40 + 270 c (keys there, descriptions 60 pt further right), 10 pt type,
+    rows 13 pt apart from y=540 down, so row i of every column shares a baseline. The gutters
+    between the page columns are empty on every row; the keys are much narrower than the
+    descriptions (a key/description list inside each page column).
+    """
+
+    def draw(canvas: Canvas) -> None:
+        canvas.setFont(BODY_FONT, 10)
+        for number, rows in enumerate(columns):
+            x = 40 + 270 * number
+            for index, (key, description) in enumerate(rows):
+                y = 540 - index * 13
+                canvas.drawString(x, y, key)
+                canvas.drawString(x + 60, y, description)
+
+    return _draw([draw], pagesize=(841.89, 595.27))
+
+
+def symbol_table_pdf(rows: Sequence[Sequence[tuple[str, str]]], above: Sequence[str], below: Sequence[str]) -> bytes:
+    """A table of three column groups between running text, on US Letter, 10 pt type.
+
+    ``above`` lines are drawn at x=72 from y=720 down (14 pt apart), the table rows below them
+    from y=660 down (13 pt apart), ``below`` lines from y=660 - 13 * len(rows) - 20 down. Group g
+    of a row has its symbol at x = 72 + 170 g and its command 50 pt further right: the groups are
+    as wide as page columns of a reference card, but the running text crosses their gaps.
+    """
+
+    def draw(canvas: Canvas) -> None:
+        _lines(canvas, above, top=720, size=10)
+        canvas.setFont(BODY_FONT, 10)
+        for index, row in enumerate(rows):
+            y = 660 - index * 13
+            for group, (symbol, command) in enumerate(row):
+                canvas.drawString(72 + 170 * group, y, symbol)
+                canvas.drawString(72 + 170 * group + 50, y, command)
+        _lines(canvas, below, top=660 - 13 * len(rows) - 20, size=10)
+
+    return _draw([draw])
+
+
 def running_header_pdf(page_count: int, body: Sequence[str]) -> bytes:
     """``page_count`` pages, each with the 9 pt header "Northwind Annual Review" at y=760, the 9 pt
     footer "Page N of M" at y=36, and a body of five 11 pt lines from y=600 down whose first line

@@ -73,6 +73,46 @@ def test_two_columns_are_read_column_by_column(tmp_path: Path) -> None:
     assert positions == sorted(positions), "left column first, top to bottom, then the right one"
 
 
+# Three page columns of short key/description entries (no line of running text anywhere): a
+# reference card. Descriptions are three words long, each column about a quarter of the text width.
+CARD = [
+    [(f"K{column}{row}", f"describes {name} entry{row:02d}") for row in range(1, 13)]
+    for column, name in ((1, "alphabetical"), (2, "bibliographic"), (3, "chronological"))
+]
+
+
+def test_a_reference_card_is_read_page_column_by_page_column(tmp_path: Path) -> None:
+    document = _parse(tmp_path, "card.pdf", fx.reference_card_pdf(CARD))
+    text = " ".join(fx.all_text(document).split())
+    # Each key is followed by its own description (the entry is read as one row), and every entry
+    # of a page column comes before the next column's first entry, although their rows share
+    # baselines across the page.
+    entries = [f"{key} {description}" for rows in CARD for key, description in rows]
+    for entry in entries:
+        assert entry in text, entry
+    positions = [text.index(entry) for entry in entries]
+    assert positions == sorted(positions), "page column by page column, top to bottom"
+
+
+SYMBOLS = [[(f"S{row}{group}", f"\\longcommand{{{row:02d}{group}}}") for group in "abc"] for row in range(1, 11)]
+RUNNING_ABOVE = [
+    "Running text above the table runs across the full measure of the page, from margin to margin.",
+    "A second line of that paragraph is just as long and crosses both gaps of the table below it.",
+]
+RUNNING_BELOW = ["Running text below the table again spans the whole measure of the page, left to right."]
+
+
+def test_a_table_of_wide_column_groups_inside_running_text_is_read_row_by_row(tmp_path: Path) -> None:
+    document = _parse(tmp_path, "symbols.pdf", fx.symbol_table_pdf(SYMBOLS, RUNNING_ABOVE, RUNNING_BELOW))
+    text = " ".join(fx.all_text(document).split())
+    # Running text crosses the gaps between the groups, so they are a table's, not page columns:
+    # the rows are read one after the other, each across all three groups.
+    cells = [cell for row in SYMBOLS for entry in row for cell in entry]
+    positions = [text.index(cell) for cell in cells]
+    assert positions == sorted(positions), "row by row, each row left to right"
+    assert text.index(RUNNING_ABOVE[1]) < positions[0] and positions[-1] < text.index(RUNNING_BELOW[0])
+
+
 def test_running_headers_and_footers_are_typed(tmp_path: Path) -> None:
     body = ["First page body text.", "Second page body text.", "Third page body text."]
     document = _parse(tmp_path, "running.pdf", fx.running_header_pdf(3, body))

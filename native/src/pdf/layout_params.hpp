@@ -18,6 +18,9 @@ constexpr std::int64_t kMinRuleLength = 300;       // shorter strokes are pieces
 constexpr std::size_t kMaxGridLines = 200;         // more distinct rule positions: a plot, not a table
 constexpr std::size_t kMaxWordsPerCell = 12;       // longer pieces are running text, not cells
 constexpr std::size_t kMinColumnWords = 4;         // median words per line of a page text column
+constexpr std::int64_t kMinCardColumnPercent = 25;  // a page column without running text: share of the text width
+constexpr std::size_t kMaxCardGutterCrossings = 2;  // ... and lines crossing its gutter (a title, a footer)
+constexpr std::int64_t kMinCardColumnHeightPercent = 50;  // ... and the height its lines reach over
 // Page layout (layout_page.cpp).
 constexpr std::int64_t kMinRegionExtent = 400;     // smaller images are decoration
 constexpr std::int64_t kCaptionDistance = 3000;    // between an image and its caption
@@ -42,7 +45,7 @@ constexpr std::int64_t kChunkTokens = 512;
 inline nlohmann::json layout_parameters() {
   return {{"caption_distance_q", kCaptionDistance},     {"chunk_tokens", kChunkTokens},
           {"edge_band_percent", kEdgeBandPercent},      {"heading_size_percent", kHeadingSizePercent},
-          {"layout_version", 2},                        {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
+          {"layout_version", 3},                        {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
           {"max_heading_lines", kMaxHeadingLines},      {"max_heading_scalars", kMaxHeadingScalars},
           {"max_words_per_cell", kMaxWordsPerCell},     {"min_column_words", kMinColumnWords},     {"min_cell_extent_q", kMinCellExtent},       {"min_rule_length_q", kMinRuleLength},
           {"max_grid_lines", kMaxGridLines},
@@ -53,7 +56,10 @@ inline nlohmann::json layout_parameters() {
           {"running_window_pages", kRunningWindowPages}, {"max_running_lines", kMaxRunningLines},
           {"max_running_bytes", kMaxRunningBytes},      {"running_similarity_percent", kRunningSimilarityPercent},
           {"running_size_tolerance_percent", kRunningSizeTolerancePercent},
-          {"outer_band_percent", kOuterBandPercent}};
+          {"outer_band_percent", kOuterBandPercent},
+          {"min_card_column_percent", kMinCardColumnPercent},
+          {"max_card_gutter_crossings", static_cast<std::int64_t>(kMaxCardGutterCrossings)},
+          {"min_card_column_height_percent", kMinCardColumnHeightPercent}};
 }
 
 }  // namespace ethos::pdf::params

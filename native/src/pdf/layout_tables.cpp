@@ -12,6 +12,9 @@ namespace {
 
 using params::kMaxWordsPerCell;
 using params::kMinColumnWords;
+using params::kMaxCardGutterCrossings;
+using params::kMinCardColumnPercent;
+using params::kMinCardColumnHeightPercent;
 using params::kMinCellExtent;
 using params::kMaxGridLines;
 using params::kMinRuleLength;
@@ -236,17 +239,41 @@ std::size_t median(std::vector<std::size_t> values) {
 // Page column gutters: x-ranges at least `min_gutter` wide that (almost) no line crosses, with a
 // real share of the lines on each side. Table columns are not gutters: the page's other lines
 // cross them. Returned as the x where each gutter starts, ascending.
+//
+// A gutter qualifies in one of two ways. (1) At least one side holds running text (lines of
+// several words): between two narrow columns of short entries the gap is a table's, not the
+// page's. (2) Nothing but a title or a footer crosses it, the lines on each side reach over at
+// least half the text's height (a small table under short lines has a column only as tall as
+// itself), and both columns it separates are
+// wide - each at least a quarter of the page's text width, measured between the gutters already
+// accepted, widest gutter first: a reference card set in three or four columns of short
+// key/description entries has no running text, yet its columns are the page's; a key column
+// beside its descriptions is far narrower, and a table's column groups have the page's running
+// text above and below them, crossing their gaps.
 std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int64_t min_gutter) {
   std::vector<std::int64_t> out;
   if (lines.size() < 6) return out;
   std::vector<std::pair<std::int64_t, int>> events;  // (x, +1 line starts / -1 line ends)
+  std::int64_t text_x0 = lines.front().bbox.x0, text_x1 = lines.front().bbox.x1;
+  std::int64_t text_y0 = lines.front().bbox.y0, text_y1 = lines.front().bbox.y1;
   for (const Line& line : lines) {
     events.emplace_back(line.bbox.x0, 1);
     events.emplace_back(line.bbox.x1, -1);
+    text_x0 = std::min(text_x0, line.bbox.x0);
+    text_x1 = std::max(text_x1, line.bbox.x1);
+    text_y0 = std::min(text_y0, line.bbox.y0);
+    text_y1 = std::max(text_y1, line.bbox.y1);
   }
   std::sort(events.begin(), events.end());
   const std::size_t crossing_allowed = std::max<std::size_t>(1, lines.size() / 20);
   const std::size_t side_needed = std::max<std::size_t>(3, lines.size() / 10);
+  struct Candidate {
+    std::int64_t start = 0, end = 0;
+    bool running_text = false;
+    std::size_t crossings = 0;  // lines reaching into the gutter from both sides
+    bool tall = false;          // the lines on each side reach over at least half the text height
+  };
+  std::vector<Candidate> candidates;
   std::size_t open = 0;
   std::int64_t run_start = 0;
   bool in_run = false;
@@ -265,19 +292,57 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
       in_run = false;
       const std::int64_t run_end = events[i].first;
       if (run_end - run_start < min_gutter) continue;
-      // At least one side must hold running text (lines of several words): between two narrow
-      // columns of short entries the gap is a table's, not the page's.
       std::vector<std::size_t> left, right;
+      std::size_t crossings = 0;
+      std::int64_t left_y0 = text_y1, left_y1 = text_y0, right_y0 = text_y1, right_y1 = text_y0;
       for (const Line& line : lines) {
-        if (line.bbox.x1 <= run_start) left.push_back(word_count(line));
-        if (line.bbox.x0 >= run_end) right.push_back(word_count(line));
+        if (line.bbox.x1 <= run_start) {
+          left.push_back(word_count(line));
+          left_y0 = std::min(left_y0, line.bbox.y0);
+          left_y1 = std::max(left_y1, line.bbox.y1);
+        }
+        if (line.bbox.x0 >= run_end) {
+          right.push_back(word_count(line));
+          right_y0 = std::min(right_y0, line.bbox.y0);
+          right_y1 = std::max(right_y1, line.bbox.y1);
+        }
+        if (line.bbox.x0 < run_start && line.bbox.x1 > run_end) ++crossings;
       }
-      if (left.size() >= side_needed && right.size() >= side_needed && (median(left) >= kMinColumnWords ||
-          median(right) >= kMinColumnWords)) {
-        out.push_back(run_start);
+      if (left.size() >= side_needed && right.size() >= side_needed) {
+        const std::int64_t height = text_y1 - text_y0;
+        candidates.push_back({run_start, run_end, median(left) >= kMinColumnWords || median(right) >= kMinColumnWords,
+                              crossings,
+                              (left_y1 - left_y0) * 100 >= height * kMinCardColumnHeightPercent &&
+                                  (right_y1 - right_y0) * 100 >= height * kMinCardColumnHeightPercent});
       }
     }
   }
+  std::vector<std::pair<std::int64_t, std::int64_t>> accepted;  // (start, end), ascending
+  for (const Candidate& c : candidates) {
+    if (c.running_text) accepted.emplace_back(c.start, c.end);
+  }
+  std::vector<std::size_t> by_width(candidates.size());
+  std::iota(by_width.begin(), by_width.end(), std::size_t{0});
+  std::stable_sort(by_width.begin(), by_width.end(), [&](std::size_t a, std::size_t b) {
+    return candidates[a].end - candidates[a].start > candidates[b].end - candidates[b].start;
+  });
+  const std::int64_t text_width = text_x1 - text_x0;
+  for (std::size_t index : by_width) {
+    const Candidate& c = candidates[index];
+    if (c.running_text || c.crossings > kMaxCardGutterCrossings || !c.tall) continue;
+    std::int64_t left_edge = text_x0, right_edge = text_x1;
+    for (const auto& [start, end] : accepted) {
+      if (end <= c.start) left_edge = std::max(left_edge, end);
+      if (start >= c.end) right_edge = std::min(right_edge, start);
+    }
+    if ((c.start - left_edge) * 100 >= text_width * kMinCardColumnPercent &&
+        (right_edge - c.end) * 100 >= text_width * kMinCardColumnPercent) {
+      accepted.emplace_back(c.start, c.end);
+      std::sort(accepted.begin(), accepted.end());
+    }
+  }
+  for (const auto& gutter : accepted) out.push_back(gutter.first);
+  std::sort(out.begin(), out.end());
   return out;
 }
 
