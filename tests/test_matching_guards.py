@@ -31,6 +31,8 @@ PAGES = [
         "El comité nunca aprobó el plan.",
         "Only three of the twelve plants met the target before the deadline.",
         "Revenue was 1,234.5 thousand dollars on 2024-03-31.",
+        "The buyer said we don\u2019t accept the offer made in March.",
+        "The lenders can't accept the terms of the new loan.",
     ],
 ]
 
@@ -81,7 +83,12 @@ CLAIMS: list[tuple[str, dict[str, Any], str]] = [
     # 21-22 a quote cut right after a negation is refused; the same words after a sentence end ground
     ("approve the share buyback.", _element(2), "polarity_guard"),
     ("It did not approve the share buyback.", _element(2), "grounded"),
+    # 23-24 the negation before the cut is a contraction, typographic and straight apostrophe
+    ("accept the offer made in March.", _element(9), "polarity_guard"),
+    ("accept the terms of the new loan.", _element(10), "polarity_guard"),
 ]
+# Claims whose words are in the text as quoted; only the guard refuses them (cut after a negation).
+CUT_AFTER_NEGATION = {21, 23, 24}
 
 
 @pytest.fixture(scope="module")
@@ -240,6 +247,14 @@ def test_a_quote_cut_after_a_negation_keeps_its_match_and_is_refused(checks: lis
                                                     "which it leaves out")}
 
 
+@pytest.mark.parametrize(("index", "negation"), [(23, "don\u2019t"), (24, "can't")])
+def test_a_quote_cut_after_a_contracted_negation_is_refused(checks: list[dict[str, Any]], index: int, negation: str) -> None:
+    check = checks[index]
+    assert check["match"]["tier"] == "exact"
+    assert _guards(check) == {"polarity": ("block", f'the quote starts right after the negation "{negation}" in the source, '
+                                                    "which it leaves out")}
+
+
 def test_three_surfaces_print_the_same_bytes(document_path: Path, citations_path: Path, report_bytes: bytes) -> None:
     for command in ([sys.executable, "-m", "ethos_py.cli"], [harness.ethos_core_binary()]):
         done = subprocess.run([*command, "verify", str(document_path), "--citations", str(citations_path)],
@@ -262,7 +277,7 @@ def test_a_policy_without_guards_reports_plain_mismatches(document_path: Path, c
         report = json.loads(document.verify_json(citations_path.read_bytes(), policy=tmp_path / "p.json"))
     assert schema_errors("verification-report", report) == []
     for index, ((_, _, expected), check) in enumerate(zip(CLAIMS, report["checks"])):
-        if expected == "grounded" or index == 21:  # 21: the words are in the text; only the guard refuses them
+        if expected == "grounded" or index in CUT_AFTER_NEGATION:
             assert check["status"] == "grounded"
         else:
             assert check["reason"] == "text_mismatch"
@@ -274,7 +289,8 @@ def test_explain_lists_the_guard_assumptions() -> None:
 
     explained = json.loads(explain_policy_json("default"))
     text = " ".join(explained["assumptions"])
-    for phrase in ("stitched quotation", "near miss", "Numeric guard", "Polarity guard", "400 characters"):
+    for phrase in ("stitched quotation", "near miss", "Numeric guard", "Polarity guard", "400 characters",
+                   "starts right after a negation"):
         assert phrase in text
     assert explained["policy"]["near_miss"] == {"enabled": True, "max_candidates": 8, "max_quote_tokens": 256,
                                                 "min_score_bp": 6000}

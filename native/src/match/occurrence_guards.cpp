@@ -9,6 +9,7 @@
 #include "match/numeric_guard.hpp"
 #include "match/polarity_guard.hpp"
 #include "match/tokens.hpp"
+#include "text/unicode_props.hpp"
 #include "text/utf8.hpp"
 
 namespace ethos::match {
@@ -73,9 +74,12 @@ std::optional<Guard> negation_before(std::string_view target_utf8, const Located
     ++spaces;
   }
   if (end == 0 || spaces == 0) return std::nullopt;  // punctuation between: another clause
-  // The word before: its case-tier spelling decides (Not, NICHT, n't all read alike).
+  // The word before: its case-tier spelling decides (Not, NICHT, n't all read alike). An inner
+  // apostrophe, straight or typographic, keeps the word whole both ways: "don't" and "don’t", not "'t".
+  const auto is_apostrophe = [](char32_t c) { return c == U'\'' || c == 0x2019; };
   std::size_t begin = end - 1;
-  while (begin > 0 && (!is_token_boundary(original, begin) || original[begin - 1] == U'\'' || original[begin - 1] == 0x2019)) {
+  while (begin > 0 && (!is_token_boundary(original, begin) || is_apostrophe(original[begin - 1]) ||
+                       (is_apostrophe(original[begin]) && unicode::is_word_char(original[begin - 1])))) {
     --begin;
   }
   std::string word;
