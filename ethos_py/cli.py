@@ -184,6 +184,7 @@ def _verify_core_arguments(
     out: str | None,
     crop_dir: str | None,
     crop_source_pdf: str | None,
+    password_arguments: list[str],
 ) -> list[str]:
     """The ethos-core argv of a verify with crops: the same options, values unchecked."""
     arguments = ["verify", "--citations", citations, "--format", output_format]
@@ -201,7 +202,14 @@ def _verify_core_arguments(
         arguments.append("--fail-on-ungrounded")
     if statement:
         arguments.append("--statement")
-    return [*arguments, "--", source]
+    return [*arguments, *password_arguments, "--", source]
+_CROP_PASSWORD_HELP = (
+    "Password of an encrypted --crop-source-pdf (or use --password-file / $ETHOS_PDF_PASSWORD); "
+    "needs --crop-source-pdf."
+)
+_CROP_PASSWORD_FILE_HELP = "Read the password of an encrypted --crop-source-pdf from FILE (one trailing newline dropped)."
+
+
 _POLICY_HELP = "Matching policy: strict, default, permissive or a policy JSON file (docs/matching.md)."
 
 
@@ -219,6 +227,8 @@ _POLICY_HELP = "Matching policy: strict, default, permissive or a policy JSON fi
 @click.option("--out", metavar="FILE", default=None, help="Write the output atomically to FILE instead of stdout.")
 @click.option("--crop-dir", metavar="DIR", default=None, help=_CROP_DIR_HELP)
 @click.option("--crop-source-pdf", metavar="PDF", default=None, help=_CROP_SOURCE_PDF_HELP)
+@click.option("--password", metavar="P", default=None, help=_CROP_PASSWORD_HELP)
+@click.option("--password-file", metavar="FILE", default=None, help=_CROP_PASSWORD_FILE_HELP)
 @click.pass_context
 def verify_command(
     ctx: click.Context,
@@ -233,6 +243,8 @@ def verify_command(
     out: str | None,
     crop_dir: str | None = None,
     crop_source_pdf: str | None = None,
+    password: str | None = None,
+    password_file: str | None = None,
 ) -> int:
     """Verify the citations in --citations against SOURCE and write the verification report.
 
@@ -245,13 +257,15 @@ def verify_command(
     from .document import Document
 
     _reject_extra_args(ctx)
-    if crop_dir is not None or crop_source_pdf is not None:
+    if crop_dir is not None or crop_source_pdf is not None or password is not None or password_file is not None:
         # Crops are written (and rendered) by ethos-core, like PDF parsing (docs/cli.md §3.10).
+        passwords = {"password": password, "password_file": password_file}
         return _run_core(
             _verify_core_arguments(
                 source, citations, grounding, config, policy, output_format, fail_on_ungrounded, statement, out,
-                crop_dir, crop_source_pdf,
-            )
+                crop_dir, crop_source_pdf, _password_arguments(passwords, crop_source_pdf),
+            ),
+            _password_environment(passwords),
         )
     # Argument-level checks finish before any file is touched (docs/cli.md §5.2).
     subject_name = _subject_name(source) if statement else None
@@ -333,6 +347,23 @@ def _password_environment(options: dict[str, Any]) -> dict[str, str]:
     if password is None or options.get("password_file") is not None:
         return {}
     return {"ETHOS_PDF_PASSWORD": password}
+
+
+def _password_arguments(options: dict[str, Any], crop_source_pdf: str | None) -> list[str]:
+    """The password flags for ethos-core: --password-file as given; --password only beside it
+    (ethos-core then rejects the pair), else it travels in the environment (_password_environment).
+
+    A password opens only the PDF a crop is rendered from: without --crop-source-pdf it is
+    refused here with ethos-core's envelope, since a --password that travels in the environment
+    would not reach ethos-core's check."""
+    if crop_source_pdf is None and options.get("password") is not None:
+        raise _host_error("invalid_arguments", {"argument": "--password"})
+    arguments: list[str] = []
+    if options.get("password") is not None and options.get("password_file") is not None:
+        arguments += ["--password", options["password"]]
+    if options.get("password_file") is not None:
+        arguments += ["--password-file", options["password_file"]]
+    return arguments
 
 
 def _run_core(arguments: Sequence[str], environment: dict[str, str] | None = None) -> int:
@@ -540,6 +571,8 @@ def fingerprint_command(ctx: click.Context, /, doc: str, **options: Any) -> int:
 @click.option("--crop-source-pdf", metavar="PDF", default=None, help="The document's source PDF: render the crop (needs --crop-dir).")
 @click.option("--crop-dir", metavar="DIR", default=None, help="Also write the descriptor (and PNG) into DIR (created if missing).")
 @click.option("--out", metavar="FILE", default=None, help="Write the descriptor atomically to FILE instead of stdout.")
+@click.option("--password", metavar="P", default=None, help=_CROP_PASSWORD_HELP)
+@click.option("--password-file", metavar="FILE", default=None, help=_CROP_PASSWORD_FILE_HELP)
 @click.pass_context
 def crop_element_command(
     ctx: click.Context,
@@ -549,6 +582,8 @@ def crop_element_command(
     crop_source_pdf: str | None,
     crop_dir: str | None,
     out: str | None,
+    password: str | None = None,
+    password_file: str | None = None,
 ) -> int:
     """Print the crop descriptor of the element named by the crop_element request in DOC.
 
@@ -568,7 +603,8 @@ def crop_element_command(
     ):
         if value is not None:
             arguments += [flag, value]
-    return _run_core([*arguments, "--", doc])
+    passwords = {"password": password, "password_file": password_file}
+    return _run_core([*arguments, *_password_arguments(passwords, crop_source_pdf), "--", doc], _password_environment(passwords))
 
 
 def _policy_choice(policy: str | None) -> str | bytes | None:

@@ -371,17 +371,22 @@ class EthosCli:
         crop_source_pdf: PathLike | None = None,
         crop_dir: PathLike | None = None,
         timeout_seconds: float | None = None,
+        password: str | None = None,
     ) -> dict[str, Any]:
         """Runs ``crop_element`` and returns the crop descriptor (CONTRACTS §2.11).
 
         ``request`` is an ``ethos.crop_element_request.v1`` file. With ``crop_source_pdf`` (the
         document's own PDF; needs ``crop_dir``) the element is rendered and the descriptor and its
         PNG are written into ``crop_dir``; ``crop_dir`` alone writes the descriptor there.
+        ``password`` opens an encrypted ``crop_source_pdf``; it reaches ethos-core in its
+        environment, never on its command line.
         """
         if not check_id:
             raise ValueError("check_id must be non-empty")
         if crop_source_pdf is not None and crop_dir is None:
             raise ValueError("crop_source_pdf needs crop_dir")
+        if password is not None and crop_source_pdf is None:
+            raise ValueError("password needs crop_source_pdf")
         _check_timeout(timeout_seconds)
         self._require_file(input_document)
         self._require_file(request)
@@ -393,7 +398,10 @@ class EthosCli:
         if crop_dir is not None:
             command += ["--crop-dir", os.fspath(crop_dir)]
         command += ["--", os.fspath(input_document)]
-        stdout = self._run(command, timeout=timeout_seconds, environment=parse_environment(self.env))
+        extra = dict(self.env or {})
+        if password is not None:
+            extra["ETHOS_PDF_PASSWORD"] = password
+        stdout = self._run(command, timeout=timeout_seconds, environment=parse_environment(extra))
         result: dict[str, Any] = _load_json(_decode_stdout(stdout, tuple(command)), tuple(command))
         return result
 

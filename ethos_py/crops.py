@@ -144,12 +144,14 @@ def crop_element(
     crop_dir: str | os.PathLike[str] | None = None,
     timeout_seconds: float | None = None,
     env: Mapping[str, str] | None = None,
+    password: str | None = None,
 ) -> dict[str, Any]:
     """The crop descriptor of one element (the public ``ethos_pdf.crop_element`` signature).
 
     With ``ethos_bin`` the named program runs, like the public wrapper. Otherwise a descriptor-only
     request is answered in process, and a rendering (``crop_source_pdf`` with ``crop_dir``) or a
-    ``crop_dir`` runs the bundled ``ethos-core``, the one program that renders.
+    ``crop_dir`` runs the bundled ``ethos-core``, the one program that renders. ``password`` opens
+    an encrypted ``crop_source_pdf``.
 
         >>> descriptor = crop_element("schemas/examples/document.example.json",
         ...                           "schemas/examples/crop-element-request.example.json")
@@ -172,6 +174,9 @@ def crop_element(
             crop_source_pdf=crop_source_pdf,
             crop_dir=crop_dir,
             timeout_seconds=timeout_seconds,
+            password=password,
         )
+    if password is not None:
+        raise ValueError("password needs crop_source_pdf")
     result: dict[str, Any] = json.loads(crop_element_json(input_document, request, check_id=check_id))
     return result

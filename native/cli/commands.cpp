@@ -35,7 +35,7 @@ int run_verify(const ParsedArgs& args) {
   // Argument-level checks finish before any file is touched (docs/cli.md §5.2).
   const std::string* grounding = args.value("--grounding");
   std::string options = args.flag("--statement") ? with_statement(source_path, nlohmann::json::object()).dump() : std::string();
-  check_verify_crop_arguments(args);
+  const std::optional<std::string> crop_pdf_password = check_verify_crop_arguments(args);
 
   const std::string source_bytes = read_input_file(source_path, "SOURCE");
   const std::string citations = read_input_file(*args.value("--citations"), "--citations");
@@ -49,7 +49,7 @@ int run_verify(const ParsedArgs& args) {
   const std::optional<std::string> crop_pdf = read_crop_source_pdf(args, *source);
   const std::string report = verify(*source, citations, config ? std::optional<std::string_view>(*config) : std::nullopt,
                                     with_crop_refs(args, options, crop_pdf));
-  write_verify_crops(args, *source, report, crop_pdf);
+  write_verify_crops(args, *source, report, crop_pdf, crop_pdf_password);
 
   const bool fail_on_ungrounded = args.flag("--fail-on-ungrounded");
   const bool ungrounded = fail_on_ungrounded && !all_evidence_grounded(report);
@@ -128,6 +128,8 @@ const ProgramSpec& program_spec() {
                   {"--out", "FILE", false, {}, "Write the output atomically to FILE instead of stdout."},
                   verify_crop_options()[0],
                   verify_crop_options()[1],
+                  verify_crop_options()[2],
+                  verify_crop_options()[3],
               },
               run_verify,
           },

@@ -17,6 +17,7 @@
 #include "host_io.hpp"
 #include "json/sha256.hpp"
 #include "parse_supervisor.hpp"
+#include "pdf_password.hpp"
 
 namespace ethos::cli {
 namespace {
@@ -106,10 +107,24 @@ void emit(const ParsedArgs& args, std::string_view bytes) {
   }
 }
 
+// A password only opens the PDF a crop is rendered from: without --crop-source-pdf it is refused.
+std::optional<std::string> rendering_password(const ParsedArgs& args) {
+  if (args.value("--crop-source-pdf") == nullptr) {
+    for (const char* option : {"--password", "--password-file"}) {
+      if (args.value(option) != nullptr) throw host_error("invalid_arguments", {{"argument", option}});
+    }
+    return std::nullopt;
+  }
+  return pdf_password(args);
+}
+
+const std::string* pointer_to(const std::optional<std::string>& value) { return value ? &*value : nullptr; }
+
 int run_crop_element(const ParsedArgs& args) {
   const std::string* pdf_path = args.value("--crop-source-pdf");
   const std::string* crop_dir = args.value("--crop-dir");
   if (pdf_path != nullptr && crop_dir == nullptr) throw host_error("invalid_arguments", {{"argument", "--crop-dir"}});
+  const std::optional<std::string> password = rendering_password(args);
   const std::string* check_option = args.value("--check-id");
   const std::string check_id = check_option != nullptr ? *check_option : kDefaultCheckId;
 
@@ -129,7 +144,7 @@ int run_crop_element(const ParsedArgs& args) {
   if (pdf) {
     const std::string fingerprint = sha256_prefixed(*pdf);
     if (fingerprint != *request.source_pdf_fingerprint) require_source_pdf(*source, fingerprint, "--crop-source-pdf");
-    rendered = render_crops(*pdf, fingerprint, {request.plan}, ParseLimits{});
+    rendered = render_crops(*pdf, fingerprint, {request.plan}, ParseLimits{}, pointer_to(password));
   }
   const std::vector<CropPlan> plans{request.plan};
   if (crop_dir != nullptr) write_files_atomic(*crop_dir, crop_files(plans, *source->fingerprint, rendered));
@@ -145,13 +160,16 @@ std::vector<OptionSpec> verify_crop_options() {
       {"--crop-source-pdf", "PDF", false, {},
        "The source PDF: also render each crop as a PNG with the cited characters highlighted (needs --crop-dir). "
        "Foreign sources render from the PDF they were made from; one without a fingerprint names its crops after the PDF."},
+      pdf_password_options()[0],
+      pdf_password_options()[1],
   };
 }
 
-void check_verify_crop_arguments(const ParsedArgs& args) {
+std::optional<std::string> check_verify_crop_arguments(const ParsedArgs& args) {
   if (args.value("--crop-source-pdf") != nullptr && args.value("--crop-dir") == nullptr) {
     throw host_error("invalid_arguments", {{"argument", "--crop-dir"}});
   }
+  return rendering_password(args);
 }
 
 std::string with_crop_refs(const ParsedArgs& args, const std::string& options_json, const std::optional<std::string>& pdf) {
@@ -173,13 +191,13 @@ std::optional<std::string> read_crop_source_pdf(const ParsedArgs& args, const So
 }
 
 void write_verify_crops(const ParsedArgs& args, const Source& source, const std::string& report,
-                        const std::optional<std::string>& pdf) {
+                        const std::optional<std::string>& pdf, const std::optional<std::string>& password) {
   const std::string* crop_dir = args.value("--crop-dir");
   if (crop_dir == nullptr) return;
   const std::optional<std::string> pdf_fingerprint = pdf ? std::optional<std::string>(sha256_prefixed(*pdf)) : std::nullopt;
   const std::vector<CropPlan> plans = crop_plans_for_report(source, report, pdf_fingerprint);
   std::vector<RenderedCrop> rendered;
-  if (pdf) rendered = render_crops(*pdf, *pdf_fingerprint, plans, ParseLimits{});
+  if (pdf) rendered = render_crops(*pdf, *pdf_fingerprint, plans, ParseLimits{}, pointer_to(password));
   write_files_atomic(*crop_dir, crop_files(plans, crop_identity(source, pdf_fingerprint), rendered));
 }
 
@@ -199,6 +217,8 @@ CommandSpec crop_element_command() {
           {"--crop-source-pdf", "PDF", false, {}, "The document's source PDF: render the crop (needs --crop-dir)."},
           {"--crop-dir", "DIR", false, {}, "Also write the descriptor (and PNG) into DIR (created if missing)."},
           {"--out", "FILE", false, {}, "Write the descriptor atomically to FILE instead of stdout."},
+          pdf_password_options()[0],
+          pdf_password_options()[1],
       },
       run_crop_element,
   };

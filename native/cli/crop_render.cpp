@@ -64,7 +64,8 @@ std::string render_page_crops(const pdf::pdfium::Api& api, pdf::pdfium::Document
 }
 
 std::vector<RenderedCrop> render_crops(std::string_view pdf, const std::string& pdf_fingerprint,
-                                       const std::vector<CropPlan>& plans, const ParseLimits& limits) {
+                                       const std::vector<CropPlan>& plans, const ParseLimits& limits,
+                                       const std::string* password) {
   std::vector<RenderedCrop> rendered;
   if (plans.empty()) return rendered;
   CropRenderJob job;
@@ -79,6 +80,7 @@ std::vector<RenderedCrop> render_crops(std::string_view pdf, const std::string& 
 
   ParseJob parse;
   parse.pdf = pdf;
+  parse.password = password;
   parse.library_path = pdf::resolve_pdfium_library_path(nullptr);
   parse.selection = PageSelection::parse(spec);
   parse.limits = limits;

@@ -25,9 +25,11 @@ std::string render_page_crops(const pdf::pdfium::Api& api, pdf::pdfium::Document
                               const CropRenderJob& job);
 
 // Parent side: renders one PNG per plan from the PDF bytes (whose fingerprint the caller checked)
-// in child processes under `limits`; the PDFium library is found as for parsing. Throws the
-// workers' errors (corrupt_pdf, password_protected, parse_timeout, memory_limit_exceeded, ...).
+// in child processes under `limits`, opening an encrypted PDF with `password` (null: none); the
+// PDFium library is found as for parsing. Throws the workers' errors (corrupt_pdf,
+// password_protected for a missing or wrong password, parse_timeout, memory_limit_exceeded, ...).
 std::vector<RenderedCrop> render_crops(std::string_view pdf, const std::string& pdf_fingerprint,
-                                       const std::vector<CropPlan>& plans, const ParseLimits& limits);
+                                       const std::vector<CropPlan>& plans, const ParseLimits& limits,
+                                       const std::string* password);
 
 }  // namespace ethos::cli

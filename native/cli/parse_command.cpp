@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <optional>
 #include <chrono>
 #include <string>
@@ -15,6 +14,7 @@
 #include "host_io.hpp"
 #include "json/sha256.hpp"
 #include "pages_spec.hpp"
+#include "pdf_password.hpp"
 #include "parse_cache.hpp"
 #include "parse_supervisor.hpp"
 #include "pdf/layout.hpp"
@@ -44,33 +44,13 @@ struct ParseSettings {
   bool diagnostics = false;
   ParseLimits limits;
   PageSelection selection;
-  // --password, else --password-file's contents, else $ETHOS_PDF_PASSWORD (password_source()).
+  // --password, else --password-file's contents, else $ETHOS_PDF_PASSWORD (pdf_password()).
   std::optional<std::string> password_text;
   const std::string* password() const { return password_text ? &*password_text : nullptr; }
   std::string library_path;
   bool use_cache = true;
   std::optional<std::string> cache_dir;
 };
-
-// The PDF password without putting it on the command line, where every user of the machine can
-// read it: --password-file (one trailing newline dropped) or $ETHOS_PDF_PASSWORD; --password
-// still works and wins. --password with --password-file is ambiguous and refused.
-std::optional<std::string> password_source(const ParsedArgs& args) {
-  const std::string* inline_password = args.value("--password");
-  const std::string* file = args.value("--password-file");
-  if (inline_password != nullptr && file != nullptr) {
-    throw host_error("invalid_arguments", {{"argument", "--password-file"}});
-  }
-  if (inline_password != nullptr) return *inline_password;
-  if (file != nullptr) {
-    std::string text = read_input_file(*file, "--password-file");
-    if (!text.empty() && text.back() == '\n') text.pop_back();
-    if (!text.empty() && text.back() == '\r') text.pop_back();
-    return text;
-  }
-  if (const char* env = std::getenv("ETHOS_PDF_PASSWORD")) return std::string(env);
-  return std::nullopt;
-}
 
 // Every argument-level check, before any file is touched (the password file excepted).
 ParseSettings read_settings(const ParsedArgs& args) {
@@ -82,7 +62,7 @@ ParseSettings read_settings(const ParsedArgs& args) {
   s.limits.max_memory_mib = positive_integer(args, "--max-memory-mib", s.limits.max_memory_mib, 1ULL << 30);
   s.limits.workers = static_cast<int>(positive_integer(args, "--workers", 0, 1024));
   if (const std::string* pages = args.value("--pages")) s.selection = PageSelection::parse(*pages);
-  s.password_text = password_source(args);
+  s.password_text = pdf_password(args);
   s.library_path = pdf::resolve_pdfium_library_path(args.value("--pdfium-library"));
   s.use_cache = !args.flag("--no-cache");
   if (s.use_cache) s.cache_dir = resolve_cache_dir(args.value("--cache-dir"));
@@ -205,8 +185,8 @@ bool named_pdf(const std::string& path) {
 std::vector<OptionSpec> parse_options() {
   return {
       {"--pages", "SPEC", false, {}, "Pages to parse, e.g. 1-3,7,10- (default: all)."},
-      {"--password", "P", false, {}, "Password of an encrypted PDF (visible to other users in the process list: prefer --password-file or $ETHOS_PDF_PASSWORD)."},
-      {"--password-file", "FILE", false, {}, "Read the password of an encrypted PDF from FILE (one trailing newline is dropped)."},
+      pdf_password_options()[0],
+      pdf_password_options()[1],
       {"--pdfium-library", "PATH", false, {}, "libpdfium.so to use (default: $ETHOS_PDFIUM_LIBRARY_PATH, else pypdfium2's)."},
       {"--max-file-bytes", "N", false, {}, "Largest accepted PDF in bytes (default 268435456)."},
       {"--max-pages", "N", false, {}, "Most pages a PDF may have (default 5000)."},
