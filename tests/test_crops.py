@@ -300,6 +300,14 @@ def write_json(path: Path, value: Any) -> Path:
     return path
 
 
+def rendered_request(ws: dict[str, Any]) -> tuple[dict[str, Any], Path]:
+    """The first text element of the workspace's document and a written `rendered` crop_element
+    request for it, bound to the workspace's PDF."""
+    element = first_text_element(ws["document"])
+    pdf_fingerprint = "sha256:" + sha256_hex(ws["pdf"].read_bytes())
+    return element, write_json(ws["dir"] / "request.json", request_for(ws["document"], element["id"], pdf_fingerprint))
+
+
 def test_crop_element_descriptor_on_every_surface(workspace: dict[str, Any]) -> None:
     ws = workspace
     element = first_text_element(ws["document"])
@@ -326,9 +334,7 @@ def test_crop_element_descriptor_on_every_surface(workspace: dict[str, Any]) -> 
 
 def test_crop_element_rendered(workspace: dict[str, Any]) -> None:
     ws = workspace
-    element = first_text_element(ws["document"])
-    pdf_fingerprint = "sha256:" + sha256_hex(ws["pdf"].read_bytes())
-    request = write_json(ws["dir"] / "request.json", request_for(ws["document"], element["id"], pdf_fingerprint))
+    element, request = rendered_request(ws)
     results = []
     for program in ("ethos", "ethos-core"):
         crop_dir = ws["dir"] / f"element-{program}"

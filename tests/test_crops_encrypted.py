@@ -17,7 +17,7 @@ from typing import Any
 import pdf_fixtures as fx
 import pytest
 from PIL import Image
-from test_crops import core_cli, files_of, first_text_element, highlighted, request_for, sha256_hex, write_json
+from test_crops import core_cli, files_of, highlighted, rendered_request, sha256_hex
 
 import ethos_py
 from ethos_py.errors import PasswordProtectedError
@@ -115,9 +115,7 @@ def test_a_password_without_a_pdf_to_render_is_refused(workspace: dict[str, Any]
 
 def test_crop_element_renders_from_an_encrypted_pdf(workspace: dict[str, Any]) -> None:
     ws = workspace
-    element = first_text_element(ws["document"])
-    pdf_fingerprint = "sha256:" + sha256_hex(ws["pdf"].read_bytes())
-    request = write_json(ws["dir"] / "request.json", request_for(ws["document"], element["id"], pdf_fingerprint))
+    _, request = rendered_request(ws)
     outputs = []
     for program in ("ethos", "ethos-core"):
         crop_dir = ws["dir"] / f"element-{program}"
