@@ -308,6 +308,22 @@ def rendered_request(ws: dict[str, Any]) -> tuple[dict[str, Any], Path]:
     return element, write_json(ws["dir"] / "request.json", request_for(ws["document"], element["id"], pdf_fingerprint))
 
 
+def rendered_crop_on_both_clis(ws: dict[str, Any], request: Path, *extra: str) -> tuple[bytes, dict[str, bytes]]:
+    """Run `crop_element --crop-source-pdf` on both CLIs (each into its own crop directory), assert
+    they succeed with byte-identical stdout and files, and return that stdout and those files."""
+    results = []
+    for program in ("ethos", "ethos-core"):
+        crop_dir = ws["dir"] / f"element-{program}"
+        done = fx.run_program(
+            [*fx.programs()[program], "crop_element", str(ws["doc"]), "--request", str(request),
+             "--crop-source-pdf", str(ws["pdf"]), "--crop-dir", str(crop_dir), *extra]
+        )
+        assert done.returncode == 0, done.stderr
+        results.append((done.stdout, files_of(crop_dir)))
+    assert results[0] == results[1]
+    return results[0]
+
+
 def test_crop_element_descriptor_on_every_surface(workspace: dict[str, Any]) -> None:
     ws = workspace
     element = first_text_element(ws["document"])
@@ -335,17 +351,7 @@ def test_crop_element_descriptor_on_every_surface(workspace: dict[str, Any]) -> 
 def test_crop_element_rendered(workspace: dict[str, Any]) -> None:
     ws = workspace
     element, request = rendered_request(ws)
-    results = []
-    for program in ("ethos", "ethos-core"):
-        crop_dir = ws["dir"] / f"element-{program}"
-        done = fx.run_program(
-            [*fx.programs()[program], "crop_element", str(ws["doc"]), "--request", str(request),
-             "--crop-source-pdf", str(ws["pdf"]), "--crop-dir", str(crop_dir)]
-        )
-        assert done.returncode == 0, done.stderr
-        results.append((done.stdout, files_of(crop_dir)))
-    assert results[0] == results[1]
-    stdout, files = results[0]
+    stdout, files = rendered_crop_on_both_clis(ws, request)
     descriptor = json.loads(stdout)
     assert files[descriptor["crop_ref"]] == stdout
     page = ws["document"]["payload"]["pages"][0]

@@ -17,7 +17,7 @@ from typing import Any
 import pdf_fixtures as fx
 import pytest
 from PIL import Image
-from test_crops import core_cli, files_of, highlighted, rendered_request, sha256_hex
+from test_crops import core_cli, files_of, highlighted, rendered_crop_on_both_clis, rendered_request, sha256_hex
 
 import ethos_py
 from ethos_py.errors import PasswordProtectedError
@@ -116,17 +116,9 @@ def test_a_password_without_a_pdf_to_render_is_refused(workspace: dict[str, Any]
 def test_crop_element_renders_from_an_encrypted_pdf(workspace: dict[str, Any]) -> None:
     ws = workspace
     _, request = rendered_request(ws)
-    outputs = []
-    for program in ("ethos", "ethos-core"):
-        crop_dir = ws["dir"] / f"element-{program}"
-        done = fx.run_program([*fx.programs()[program], "crop_element", str(ws["doc"]), "--request", str(request),
-                               "--crop-source-pdf", str(ws["pdf"]), "--crop-dir", str(crop_dir),
-                               "--password-file", str(ws["secret"])])
-        assert done.returncode == 0, done.stderr
-        outputs.append((done.stdout, files_of(crop_dir)))
-    assert outputs[0] == outputs[1]
-    descriptor = json.loads(outputs[0][0])
-    image = Image.open(io.BytesIO(outputs[0][1][descriptor["rendered_ref"]]))
+    stdout, files = rendered_crop_on_both_clis(ws, request, "--password-file", str(ws["secret"]))
+    descriptor = json.loads(stdout)
+    image = Image.open(io.BytesIO(files[descriptor["rendered_ref"]]))
     rgb = image.convert("RGB").load()
     assert any(sum(rgb[x, y]) < 200 for y in range(image.size[1]) for x in range(image.size[0])), "the element's ink shows"
     # The Python wrappers take the password as an argument (it travels in ethos-core's environment).
