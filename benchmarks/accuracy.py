@@ -103,7 +103,8 @@ def gtrex_outcome(verifiers: dict, key: tuple, text: str, quote: str) -> tuple[b
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("corpus", type=Path)
-    parser.add_argument("--set", type=Path, default=HERE / ".cache" / "quotation-set.jsonl")
+    # The cache is named after the generator's version, so a changed generator never reuses a stale set.
+    parser.add_argument("--set", type=Path, default=HERE / ".cache" / f"quotation-set-v{quotation_set.GENERATOR_VERSION}.jsonl")
     parser.add_argument("--per-variant", type=int, default=40)
     parser.add_argument("--no-gtrex", action="store_true")
     parser.add_argument("--failures", type=Path, default=None, help="write the records Ethos got wrong here (JSON lines)")

@@ -12,6 +12,7 @@ the whole pipeline (parse + match), not only the matcher. The set is determinist
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import random
 import re
@@ -19,6 +20,10 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+
+# Bumped whenever a change to this file draws different records (accuracy.py caches the set under it).
+# 2: a record stays inside one of pdftotext's text blocks.
+GENERATOR_VERSION = 2
 
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
 NUMBER = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?)(?![\w])")
@@ -69,6 +74,46 @@ def running_text_lines(pages: list[str], number: int) -> list[str]:
         if lines and furniture(lines[-1]):
             lines.pop()
     return lines
+
+
+BBOX_TAG = re.compile(r"<(page|block)\b|<word\b[^>]*>([^<]*)</word>")
+
+
+def pdftotext_blocks(pdf: Path) -> list[list[tuple[str, int]]]:
+    """Per page, pdftotext's words in its reading order, each with the number of its text block."""
+    out = subprocess.run(["pdftotext", "-bbox-layout", "-enc", "UTF-8", str(pdf), "-"], check=True, capture_output=True).stdout
+    return blocks_of_bbox_layout(out.decode("utf-8", errors="replace"))
+
+
+def blocks_of_bbox_layout(xhtml: str) -> list[list[tuple[str, int]]]:
+    """Parse ``pdftotext -bbox-layout`` output: per <page>, its (word, block number) pairs."""
+    pages: list[list[tuple[str, int]]] = []
+    block = -1
+    for match in BBOX_TAG.finditer(xhtml):
+        if match.group(1) == "page":
+            pages.append([])
+        elif match.group(1) == "block":
+            block += 1
+        elif pages:
+            pages[-1].append((html.unescape(match.group(2)), block))
+    return pages
+
+
+def spans_blocks(text: str, words: list[tuple[str, int]]) -> bool:
+    """True when ``text``'s words are found in a page's word sequence and run across two of
+    pdftotext's text blocks: a paragraph joined to a footnote, a margin label or a stray figure
+    mark - not a passage a reader would quote. Text not found word for word is not judged."""
+    tokens = text.split()
+    if not tokens:
+        return False
+    first = tokens[0]
+    for start in range(len(words) - len(tokens) + 1):
+        if words[start][0] != first:
+            continue
+        window = words[start:start + len(tokens)]
+        if all(word == token for (word, _), token in zip(window, tokens)):
+            return len({block for _, block in window}) > 1
+    return False
 
 
 def prose_like(text: str) -> bool:
@@ -294,6 +339,18 @@ def build(corpus: Path, per_variant: int, seed: int) -> list[dict]:
             hyphenated_pool.extend((name, number, s) for s in sentences(text) if re.search(r"[a-z]-\n[a-z]", s))
     rng.shuffle(pool)
     rng.shuffle(hyphenated_pool)
+    # A record is one passage of the page as pdftotext lays it out: a sentence its plain text runs
+    # on from one text block into another (a paragraph into the footnote below it, a line into a
+    # stray mark from elsewhere) is dropped. Filtered after the shuffle, so every other record is
+    # drawn as before.
+    blocks = {pdf.name: pdftotext_blocks(pdf) for pdf in pdfs}
+
+    def one_block(name: str, number: int, text: str) -> bool:
+        page_words = blocks[name][number - 1] if number <= len(blocks[name]) else []
+        return not spans_blocks(text, page_words)
+
+    pool = [(n, number, s) for n, number, s in pool if one_block(n, number, flat(s))]
+    hyphenated_pool = [(n, number, s) for n, number, s in hyphenated_pool if one_block(n, number, flat(s))]
     word_lists = {name: sorted(w for w in words if len(w) >= 5) for name, words in vocabulary.items()}
     records: list[dict] = []
 
@@ -351,6 +408,8 @@ def build(corpus: Path, per_variant: int, seed: int) -> list[dict]:
             # Only a sentence that really continues: the next page's body must open mid-sentence
             # (lowercase), not with a heading, a new paragraph or a figure caption.
             if not start[0][:1].islower():
+                continue
+            if not one_block(name, number, " ".join(end[-7:])) or not one_block(name, number + 1, " ".join(start[:7])):
                 continue
             quote = " ".join(end[-7:] + start[:7])
             if not prose_like(quote):
