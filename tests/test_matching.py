@@ -81,7 +81,9 @@ def ref_typography(text: str) -> str:
             continue
         if 0xFF01 <= ord(ch) <= 0xFF5E:
             ch = chr(ord(ch) - 0xFEE0)
-        folded.append(FOLDS.get(ch, ch))
+        ch = FOLDS.get(ch, ch)
+        # A double quotation mark stands between spaces of its own (then collapsed and trimmed).
+        folded.append(" \" " if ch == '"' else ch)
     return ref_whitespace(unicodedata.normalize("NFC", "".join(folded)))
 
 

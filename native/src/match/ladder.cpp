@@ -77,6 +77,18 @@ const char32_t* typographic_fold(char32_t c) {
   }
 }
 
+// A double quotation mark (any of them, folded to '"') stands between two spaces of its own:
+// extractors differ in the space they put inside quotation marks ("Green Book ”" for the PDF's
+// “Green Book”), and a space next to a quotation mark changes no word. The spaces cover no
+// original scalar: empty ranges at the mark's edges, so an occurrence that ends right before the
+// mark or starts right after it stays aligned (matcher.cpp) and no evidence range grows. The final
+// whitespace pass merges them with real spaces beside the mark and trims them at a text's edges.
+void push_spaced_double_quote(std::vector<Unit>& out, const Unit& mark) {
+  out.push_back(Unit{U' ', mark.start, mark.start});
+  out.push_back(Unit{U'"', mark.start, mark.end});
+  out.push_back(Unit{U' ', mark.end, mark.end});
+}
+
 // Canonical composition (NFC) of the units. Only a stretch holding a scalar at or above U+0300
 // can change: every scalar below it is a starter that is already NFC and never composes with a
 // scalar before it (the quick check of UAX #15), so a cut before one is a cut NFC respects. Each
@@ -139,7 +151,15 @@ Units typography(const Units& in, const std::unordered_set<std::uint32_t>& hyphe
     }
     if (is_deleted_format_char(unit.c)) continue;
     if (const char32_t* replacement = typographic_fold(unit.c)) {
+      if (replacement[0] == U'"') {
+        push_spaced_double_quote(folded, unit);
+        continue;
+      }
       for (const char32_t* r = replacement; *r != 0; ++r) folded.push_back(Unit{*r, unit.start, unit.end});
+      continue;
+    }
+    if (unit.c == U'"' || unit.c == 0xFF02) {
+      push_spaced_double_quote(folded, unit);
       continue;
     }
     if (unit.c >= 0xFF01 && unit.c <= 0xFF5E) {  // full-width forms of ASCII
