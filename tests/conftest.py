@@ -106,16 +106,22 @@ SMALL_PAYLOAD = {
 }
 
 
-@pytest.fixture(scope="session")
-def document_tool() -> Any:
-    """tools/make_native_document.py as a module (it is a script, not part of the package)."""
+def script_module(relative_path: str) -> Any:
+    """A script of the repository (tools/, benchmarks/: not part of the package) loaded as a module."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("make_native_document", REPO_DIR / "tools" / "make_native_document.py")
+    path = REPO_DIR / relative_path
+    spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(scope="session")
+def document_tool() -> Any:
+    """tools/make_native_document.py as a module (it is a script, not part of the package)."""
+    return script_module("tools/make_native_document.py")
 
 
 @pytest.fixture(scope="session")

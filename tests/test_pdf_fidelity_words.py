@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
-from collections.abc import Iterator
 from types import ModuleType
 
 import pytest
-from conftest import REPO_DIR
+from conftest import script_module
 
 
 @pytest.fixture()
-def parse_benchmark() -> Iterator[ModuleType]:
-    spec = importlib.util.spec_from_file_location("parse_benchmark", REPO_DIR / "benchmarks" / "parse.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    yield module
+def parse_benchmark() -> ModuleType:
+    # A fresh module per test: one test changes its SEGMENTATION.
+    module: ModuleType = script_module("benchmarks/parse.py")
+    return module
 
 
 def test_every_cjk_character_is_a_word_and_other_text_splits_at_whitespace(parse_benchmark: ModuleType) -> None:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
 from types import ModuleType
 
 import pytest
-from conftest import REPO_DIR
+from conftest import script_module
 
 # The shape of `pdftotext -bbox-layout` output (coordinates trimmed): a paragraph that ends a
 # page's body, the footnote below it in its own block, and a second page.
@@ -37,10 +36,7 @@ BBOX_LAYOUT = """<?xml version="1.0" encoding="UTF-8"?>
 
 @pytest.fixture()
 def quotation_set() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("quotation_set", REPO_DIR / "benchmarks" / "quotation_set.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module: ModuleType = script_module("benchmarks/quotation_set.py")
     return module
 
 
