@@ -176,6 +176,15 @@ def test_merged_unpinned_lines_agree(doc: Any) -> None:
     assert [c["status"] for c in merged["checks"]] == ["stale", "stale"]  # unpinned: missing_citation_fingerprint
 
 
+def test_merged_check_ids_past_four_digits(doc: Any) -> None:
+    # Check ids are zero-padded to four digits and grow past them: v0001 ... v9999, v10000, ...
+    line = json.dumps([claim("presence", None, page="p0001")] * 10)
+    merged = doc.verify_batch([line] * 1002, merged=True)
+    ids = [check["id"] for check in merged["checks"]]
+    assert ids[:2] == ["v0001", "v0002"] and ids[9998:10001] == ["v9999", "v10000", "v10001"]
+    assert ids == [f"v{i:04d}" for i in range(1, 10021)]
+
+
 @pytest.mark.parametrize("line", [2, 3])
 def test_merged_lines_must_pin_the_same_fingerprint(doc: Any, document: dict[str, Any], line: int) -> None:
     pinned = {"document_fingerprint": document["fingerprint"], "claims": [claim("quote", "Loan", element_id="e000001")]}
