@@ -124,6 +124,23 @@ def call_string(function: Callable[..., int], *args: Any) -> bytes:
     return data
 
 
+def call_sized_string(function: Callable[..., int], *args: Any) -> bytes:
+    """Calls ``function(*args, char **out, size_t *out_len)`` and returns the out-string's bytes:
+    on success its ``out_len`` bytes, copied without scanning for the NUL (a verify-batch output
+    is hundreds of MB); on failure the envelope."""
+    out = ffi.new("char **")
+    out_len = ffi.new("size_t *")
+    status = function(*args, out, out_len)
+    pointer = out[0]
+    try:
+        if status == lib.ETHOS_OK:
+            return b"" if pointer == ffi.NULL else cast(bytes, ffi.unpack(pointer, int(out_len[0])))
+        envelope = b"" if pointer == ffi.NULL else _c_string(pointer)
+    finally:
+        lib.ethos_string_free(pointer)
+    raise _status_error(status, envelope)
+
+
 def open_document(source: bytes, options: bytes | None) -> Any:
     """``ethos_document_open``: the raw ``ethos_document *``, which the caller must free."""
     out_document = ffi.new("ethos_document **")

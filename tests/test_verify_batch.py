@@ -110,6 +110,48 @@ def test_many_lines_use_both_threads_and_stay_in_order(doc: Any, document: dict[
     assert output == b"".join(doc.verify_json(r) + b"\n" for r in requests)
 
 
+def test_large_output_is_copied_whole_and_in_order(doc: Any, document: dict[str, Any]) -> None:
+    # Well over the 8 MiB from which the core copies the workers' blocks into the returned buffer
+    # on two threads: every line's report must land once, in order, with the length returned.
+    requests = requests_for(document["fingerprint"]) * 1500
+    output = doc.verify_batch_json(requests)
+    assert len(output) > 8 << 20
+    assert output == b"".join(doc.verify_json(r) + b"\n" for r in requests)
+
+
+def test_sized_batch_call_gives_the_length_and_the_same_bytes(doc: Any, document: dict[str, Any]) -> None:
+    from ethos_py import _ffi
+
+    data = b"".join(json.dumps(r).encode() + b"\n" for r in requests_for(document["fingerprint"]) * 20)
+    handle = doc._live_handle()
+    plain = _ffi.call_string(_ffi.lib.ethos_verify_batch, handle, data, len(data), _ffi.ffi.NULL, 0, _ffi.ffi.NULL, 0)
+    out = _ffi.ffi.new("char **")
+    out_len = _ffi.ffi.new("size_t *", 12345)
+    status = _ffi.lib.ethos_verify_batch_sized(handle, data, len(data), _ffi.ffi.NULL, 0, _ffi.ffi.NULL, 0, out, out_len)
+    try:
+        assert status == _ffi.lib.ETHOS_OK
+        assert out_len[0] == len(plain)
+        assert _ffi.ffi.unpack(out[0], out_len[0]) == plain
+        assert _ffi.ffi.string(out[0]) == plain  # still NUL-terminated
+    finally:
+        _ffi.lib.ethos_string_free(out[0])
+    # A failure: the envelope as usual, length 0; a NULL out_len is allowed.
+    bad = data + b"{\n"
+    status = _ffi.lib.ethos_verify_batch_sized(handle, bad, len(bad), _ffi.ffi.NULL, 0, _ffi.ffi.NULL, 0, out, out_len)
+    try:
+        assert status == _ffi.lib.ETHOS_ERROR
+        assert out_len[0] == 0
+        envelope = json.loads(_ffi.ffi.string(out[0]))
+        assert envelope["error"]["code"] == "invalid_input" and envelope["error"]["details"]["line"] == 121
+    finally:
+        _ffi.lib.ethos_string_free(out[0])
+    status = _ffi.lib.ethos_verify_batch_sized(handle, data, len(data), _ffi.ffi.NULL, 0, _ffi.ffi.NULL, 0, out, _ffi.ffi.NULL)
+    try:
+        assert status == _ffi.lib.ETHOS_OK and _ffi.ffi.string(out[0]) == plain
+    finally:
+        _ffi.lib.ethos_string_free(out[0])
+
+
 # -- merged -------------------------------------------------------------------------------------------
 
 
@@ -132,6 +174,15 @@ def test_merged_unpinned_lines_agree(doc: Any) -> None:
     merged = doc.verify_batch(requests, merged=True)
     assert "document_fingerprint" in merged  # the source's, the report always names it
     assert [c["status"] for c in merged["checks"]] == ["stale", "stale"]  # unpinned: missing_citation_fingerprint
+
+
+def test_merged_check_ids_past_four_digits(doc: Any) -> None:
+    # Check ids are zero-padded to four digits and grow past them: v0001 ... v9999, v10000, ...
+    line = json.dumps([claim("presence", None, page="p0001")] * 10)
+    merged = doc.verify_batch([line] * 1002, merged=True)
+    ids = [check["id"] for check in merged["checks"]]
+    assert ids[:2] == ["v0001", "v0002"] and ids[9998:10001] == ["v9999", "v10000", "v10001"]
+    assert ids == [f"v{i:04d}" for i in range(1, 10021)]
 
 
 @pytest.mark.parametrize("line", [2, 3])

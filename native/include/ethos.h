@@ -143,6 +143,14 @@ int ethos_verify_batch(const ethos_document *document, const char *ndjson, size_
                        const char *config, size_t config_len, const char *options_json,
                        size_t options_len, char **out_reports);
 /*
+ * ethos_verify_batch that also writes the length of the reports to *out_len (may be NULL; 0 on
+ * failure, where *out_reports is the usual NUL-terminated envelope): a caller copying a large
+ * output need not scan it for its terminating NUL.
+ */
+int ethos_verify_batch_sized(const ethos_document *document, const char *ndjson, size_t ndjson_len,
+                             const char *config, size_t config_len, const char *options_json,
+                             size_t options_len, char **out_reports, size_t *out_len);
+/*
  * Crop descriptors (ethos.crop_descriptor.v1, descriptor_only) of every check with evidence in a
  * report or Statement produced with options {"crop_refs": true} against this document, as a
  * canonical JSON array in check order. Rendering is ethos-core's (`verify --crop-source-pdf`).

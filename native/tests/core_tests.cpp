@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/config.hpp"
 #include "core/native_document.hpp"
@@ -152,6 +153,33 @@ std::string writer_escape(const std::string& text) {
   return out;
 }
 
+// Keys must come in byte order (unsigned bytes, as c14n sorts them): the writer throws
+// internal_error on a key that is not after the one before, whether the two differ in their
+// first byte or later, and on a repeated key.
+bool keys_in_order(const std::vector<std::string>& names) {
+  std::string out;
+  ethos::CanonicalWriter writer(out);
+  writer.begin_object();
+  try {
+    for (const std::string& name : names) writer.member(name, std::int64_t{0});
+  } catch (const ethos::EthosError& error) {
+    CHECK(std::string(error.code()) == "internal_error");
+    return false;
+  }
+  return true;
+}
+
+void test_key_order() {
+  CHECK(keys_in_order({"", "a", "ab", "ac", "b", "z", "\xc3\xa9"}));
+  CHECK(keys_in_order({"A", "a", "aa", "aaa"}));
+  CHECK(!keys_in_order({"b", "a"}));
+  CHECK(!keys_in_order({"ac", "ab"}));       // same first byte, out of order later
+  CHECK(!keys_in_order({"ab", "a"}));        // a prefix sorts first
+  CHECK(!keys_in_order({"a", "a"}));         // repeated
+  CHECK(!keys_in_order({"\xc3\xa9", "z"}));  // bytes above 0x7f sort after ASCII
+  CHECK(!keys_in_order({"a", ""}));
+}
+
 // Every byte value at every position of an 8-byte word, in strings long enough for the clean-word
 // skip to run before, over and after it, alone and next to other escapes.
 void test_string_escape() {
@@ -185,6 +213,7 @@ void test_string_escape() {
   keys.end_object();
   CHECK(object == "{\"a\":1,\"a\\\"b\":2,\"" + long_key + "\":3,\"z\\n\":4}");
   CHECK(writer_escape(std::string(40, 'x') + "\n") == "\"" + std::string(40, 'x') + "\\n\"");
+  test_key_order();
 }
 
 }  // namespace

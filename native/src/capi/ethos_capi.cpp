@@ -226,9 +226,13 @@ ETHOS_EXPORT int ethos_anchor(const ethos_document* document, const char* reques
   });
 }
 
-ETHOS_EXPORT int ethos_verify_batch(const ethos_document* document, const char* ndjson, size_t ndjson_len,
-                                    const char* config, size_t config_len, const char* options_json, size_t options_len,
-                                    char** out_reports) {
+namespace {
+
+// ethos_verify_batch's body; out_len (may be NULL) receives the length of *out_reports.
+int verify_batch_into(const ethos_document* document, const char* ndjson, size_t ndjson_len, const char* config,
+                      size_t config_len, const char* options_json, size_t options_len, char** out_reports,
+                      size_t* out_len) {
+  if (out_len != nullptr) *out_len = 0;
   return guarded(out_reports, [&] {
     if (document == nullptr) throw null_argument("document");
     if (ndjson == nullptr) throw null_argument("ndjson");
@@ -241,12 +245,25 @@ ETHOS_EXPORT int ethos_verify_batch(const ethos_document* document, const char* 
     const std::size_t size = output.size();
     char* reports = static_cast<char*>(std::malloc(size + 1));
     if (reports == nullptr) throw std::bad_alloc();
-    std::size_t at = 0;
-    output.drain([&](std::string_view block) {
-      std::memcpy(reports + at, block.data(), block.size());
-      at += block.size();
-    });
+    output.copy_into(reports);
     reports[size] = '\0';
     *out_reports = reports;
+    if (out_len != nullptr) *out_len = size;
   });
+}
+
+}  // namespace
+
+ETHOS_EXPORT int ethos_verify_batch(const ethos_document* document, const char* ndjson, size_t ndjson_len,
+                                    const char* config, size_t config_len, const char* options_json, size_t options_len,
+                                    char** out_reports) {
+  return verify_batch_into(document, ndjson, ndjson_len, config, config_len, options_json, options_len, out_reports,
+                           nullptr);
+}
+
+ETHOS_EXPORT int ethos_verify_batch_sized(const ethos_document* document, const char* ndjson, size_t ndjson_len,
+                                          const char* config, size_t config_len, const char* options_json,
+                                          size_t options_len, char** out_reports, size_t* out_len) {
+  return verify_batch_into(document, ndjson, ndjson_len, config, config_len, options_json, options_len, out_reports,
+                           out_len);
 }

@@ -40,6 +40,9 @@ struct BatchOutput {
     }
     blocks.clear();
   }
+  // Copies the blocks, in order, into dest (size() bytes) and frees them: for a large output on
+  // two threads, each copying (and faulting in) half of dest, as the workers wrote the blocks.
+  void copy_into(char* dest);
 };
 
 // Every request line is parsed and validated before anything is verified, so a bad line fails

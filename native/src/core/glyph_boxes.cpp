@@ -18,15 +18,9 @@ bool same_line(const Bbox& a, const Bbox& b) {
 std::vector<PageBox> boxes_for_range(const Source& source, std::size_t element, std::int64_t start, std::int64_t end) {
   std::vector<PageBox> out;
   if (element >= source.elements.size() || start >= end) return out;
-  const Element& target = source.elements[element];
-  // The element's spans with their offsets, in text order.
-  std::vector<const Span*> spans;
-  for (std::size_t index : source.spans_on_page(target.page)) {
-    const Span& span = source.spans[index];
-    if (span.element == element && span.char_start && span.char_end && span.bbox) spans.push_back(&span);
-  }
-  std::sort(spans.begin(), spans.end(), [](const Span* a, const Span* b) { return *a->char_start < *b->char_start; });
-  for (const Span* span : spans) {
+  // The element's spans with their offsets, in text order (indexed once by the source).
+  for (const std::size_t index : source.geometry_spans_of(element)) {
+    const Span* span = &source.spans[index];
     const std::int64_t from = std::max(start, *span->char_start), to = std::min(end, *span->char_end);
     if (from >= to) continue;
     Bbox piece = *span->bbox;

@@ -1,6 +1,8 @@
 // source.cpp - identity/capability serialization and the id indexes of a loaded source.
 #include "core/source.hpp"
 
+#include <algorithm>
+
 #include "match/document_index.hpp"
 
 namespace ethos {
@@ -33,6 +35,19 @@ void Source::build_indexes() {
     page_spans_[spans[i].page].push_back(i);
   }
   for (std::size_t i = 0; i < tables.size(); ++i) table_ids_.emplace(tables[i].id, i);
+  // In span order, as a scan of the element's page's spans would meet them, then sorted the way
+  // that scan's result was (same comparator, same input order: the same order on ties).
+  element_geometry_spans_.assign(elements.size(), {});
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    const Span& span = spans[i];
+    if (!span.element || *span.element >= elements.size() || !span.char_start || !span.char_end || !span.bbox) continue;
+    if (span.page != elements[*span.element].page) continue;
+    element_geometry_spans_[*span.element].push_back(i);
+  }
+  for (std::vector<std::size_t>& list : element_geometry_spans_) {
+    std::sort(list.begin(), list.end(),
+              [this](std::size_t a, std::size_t b) { return *spans[a].char_start < *spans[b].char_start; });
+  }
   std::vector<match::DocumentIndex::Piece> pieces;
   pieces.reserve(elements.size());
   for (const Element& element : elements) {
@@ -67,6 +82,10 @@ const std::vector<std::size_t>& Source::elements_on_page(const std::string& page
 const std::vector<std::size_t>& Source::spans_on_page(const std::string& page_id) const {
   auto it = page_spans_.find(page_id);
   return it == page_spans_.end() ? kNone : it->second;
+}
+
+const std::vector<std::size_t>& Source::geometry_spans_of(std::size_t element) const {
+  return element < element_geometry_spans_.size() ? element_geometry_spans_[element] : kNone;
 }
 
 }  // namespace ethos

@@ -105,6 +105,10 @@ class Source {
   std::size_t table_index(const std::string& id) const;
   const std::vector<std::size_t>& elements_on_page(const std::string& page_id) const;
   const std::vector<std::size_t>& spans_on_page(const std::string& page_id) const;
+  // The spans of an element that carry glyph geometry (char offsets and a bbox) on the element's
+  // own page, ordered by char_start: what a match's highlight boxes are built from, found once
+  // here instead of by scanning the page's spans for every located check.
+  const std::vector<std::size_t>& geometry_spans_of(std::size_t element) const;
 
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
@@ -117,6 +121,7 @@ class Source {
   std::shared_ptr<const match::DocumentIndex> match_index_;
   std::unordered_map<std::string, std::size_t> page_ids_, element_ids_, span_ids_, table_ids_;
   std::unordered_map<std::string, std::vector<std::size_t>> page_elements_, page_spans_;
+  std::vector<std::vector<std::size_t>> element_geometry_spans_;  // by element index
 };
 
 }  // namespace ethos

@@ -342,9 +342,12 @@ std::optional<CheckResult> ClaimVerifier::try_join(const Claim&, std::size_t cit
     const Element& other_element = source_.elements[other];
     if (matches("quote", expected, *other_element.text, &other_element)) continue;  // matches alone
     // Joined texts are kept (stable addresses), so their ladders are memoized like source texts
-    // and a batch builds each pair's once (BatchVerifier).
-    const std::string& joined_text =
-        joined_texts_.try_emplace({first_index, second_index}, *first.text + " " + *second.text).first->second;
+    // and a batch builds each pair's once (BatchVerifier); the text is built only for a new pair.
+    auto kept = joined_texts_.find({first_index, second_index});
+    if (kept == joined_texts_.end()) {
+      kept = joined_texts_.emplace(std::make_pair(first_index, second_index), *first.text + " " + *second.text).first;
+    }
+    const std::string& joined_text = kept->second;
     if (!matches("quote", expected, joined_text, nullptr, &join_found_)) continue;
     if (!origin_known) {
       would_join_ignoring_geometry = true;

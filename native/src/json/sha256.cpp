@@ -2,6 +2,7 @@
 #include "json/sha256.hpp"
 
 #include <openssl/evp.h>
+#include <openssl/opensslv.h>
 
 #include "core/error.hpp"
 
@@ -11,9 +12,29 @@ struct Sha256::Context {
   EVP_MD_CTX* md = nullptr;
 };
 
+namespace {
+
+// The SHA-256 implementation, fetched from the default provider once per process: EVP_sha256()
+// makes every EVP_DigestInit_ex look the algorithm up again (a locked provider query that cost
+// more than hashing a short claims array; verify-batch hashes one per request line). A fetched
+// EVP_MD is immutable and may be shared by threads; it is kept for the process's lifetime.
+const EVP_MD* sha256_md() {
+#if OPENSSL_VERSION_NUMBER >= 0x30000000L
+  static const EVP_MD* const md = [] {
+    const EVP_MD* fetched = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+    return fetched != nullptr ? fetched : EVP_sha256();
+  }();
+  return md;
+#else
+  return EVP_sha256();  // OpenSSL 1.1 has no providers: nothing to look up
+#endif
+}
+
+}  // namespace
+
 Sha256::Sha256() : context_(std::make_unique<Context>()) {
   context_->md = EVP_MD_CTX_new();
-  if (context_->md == nullptr || EVP_DigestInit_ex(context_->md, EVP_sha256(), nullptr) != 1) {
+  if (context_->md == nullptr || EVP_DigestInit_ex(context_->md, sha256_md(), nullptr) != 1) {
     EVP_MD_CTX_free(context_->md);
     throw EthosError("internal_error", "hashing failed");
   }
