@@ -414,8 +414,7 @@ const DocumentIndex::NearMissTokens& DocumentIndex::near_miss_tokens_of(const La
       add_near_miss_tokens(built->index, piece);
     }
     built->first_token.push_back(static_cast<std::uint32_t>(built->index.tokens.size()));
-    built->index.tokens.shrink_to_fit();
-    for (auto& list : built->index.postings) list.shrink_to_fit();
+    built->index.finish();
     near_miss_[slot] = std::move(built);
   });
   return *near_miss_[slot];

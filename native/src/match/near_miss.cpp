@@ -2,6 +2,7 @@
 #include "match/near_miss.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include "match/numeric_guard.hpp"
@@ -42,12 +43,12 @@ std::vector<std::pair<std::size_t, std::size_t>> seed_windows(const NearMissInde
   // A quote token's occurrences inside the range: a slice of its (ascending) occurrence list.
   using Slice = std::pair<const std::uint32_t*, const std::uint32_t*>;
   const auto occurrences = [&](const std::string& key) -> Slice {
-    auto it = index.key_ids.find(key);
-    if (it == index.key_ids.end()) return {nullptr, nullptr};
-    const std::vector<std::uint32_t>& list = index.postings[it->second];
-    const auto lo = std::lower_bound(list.begin(), list.end(), static_cast<std::uint32_t>(begin));
-    const auto hi = std::lower_bound(lo, list.end(), static_cast<std::uint32_t>(end));
-    return {list.data() + (lo - list.begin()), list.data() + (hi - list.begin())};
+    const std::int64_t id = index.find_key(key);
+    if (id < 0) return {nullptr, nullptr};
+    const Slice list = index.occurrences(static_cast<std::uint32_t>(id));
+    const std::uint32_t* lo = std::lower_bound(list.first, list.second, static_cast<std::uint32_t>(begin));
+    const std::uint32_t* hi = std::lower_bound(lo, list.second, static_cast<std::uint32_t>(end));
+    return {lo, hi};
   };
   // Rarest quote tokens first, up to a budget of occurrences, so common words cost nothing.
   std::vector<std::pair<std::size_t, std::size_t>> seeds;  // (occurrences, quote index)
@@ -103,51 +104,84 @@ NearMissIndex build_near_miss_index(std::string_view utf8_text, const LadderOpti
   NearMissIndex index;
   index.original = decode(utf8_text);
   add_near_miss_tokens(index, utf8_text, 0, options);
+  index.finish();
   return index;
 }
 
-namespace {
-
-void add_tokens(NearMissIndex& index, std::vector<Token> tokens, std::uint32_t shift) {
-  for (Token& token : tokens) {
-    const auto at = static_cast<std::uint32_t>(index.tokens.size());
-    // find before emplace: emplace allocates a node even for a key already there (most tokens).
-    auto it = index.key_ids.find(token.key);
-    if (it == index.key_ids.end()) {
-      it = index.key_ids.emplace(token.key, static_cast<std::uint32_t>(index.keys.size())).first;
-      index.keys.push_back(std::move(token.key));
-      index.postings.emplace_back();
-    }
-    if (token.kind != TokenKind::symbol) index.postings[it->second].push_back(at);
-    index.tokens.push_back(IndexedToken{it->second, token.start + shift, token.end + shift, token.kind});
+void add_near_miss_tokens(NearMissIndex& index, std::string_view utf8_text, std::uint32_t shift,
+                          const LadderOptions& options) {
+  for (Token& token : tokenize_text(utf8_text, options)) {
+    token.start += shift;
+    token.end += shift;
+    index.add(token);
   }
 }
 
-}  // namespace
-
-void add_near_miss_tokens(NearMissIndex& index, std::string_view utf8_text, std::uint32_t shift,
-                          const LadderOptions& options) {
-  add_tokens(index, tokenize_text(utf8_text, options), shift);
+void add_near_miss_tokens(NearMissIndex& index, const Reading& case_reading) {
+  for (const Token& token : tokenize(case_reading)) index.add(token);
 }
 
-void add_near_miss_tokens(NearMissIndex& index, const Reading& case_reading) {
-  add_tokens(index, tokenize(case_reading), 0);
+std::size_t NearMissIndex::slot_of(std::string_view key) const {
+  const std::size_t mask = table_.size() - 1;
+  for (std::size_t slot = std::hash<std::string_view>{}(key) & mask;; slot = (slot + 1) & mask) {
+    if (table_[slot] == 0 || this->key(table_[slot] - 1) == key) return slot;
+  }
+}
+
+std::int64_t NearMissIndex::find_key(std::string_view key) const {
+  if (table_.empty()) return -1;
+  const std::uint32_t id = table_[slot_of(key)];
+  return id == 0 ? -1 : static_cast<std::int64_t>(id) - 1;
+}
+
+void NearMissIndex::add(const Token& token) {
+  // At most half full, so a probe meets an empty slot soon; doubling re-places every key.
+  if (2 * (key_count() + 1) > table_.size()) {
+    std::vector<std::uint32_t> grown(std::max<std::size_t>(64, 2 * table_.size()), 0);
+    table_.swap(grown);
+    for (std::uint32_t id = 0; id < key_count(); ++id) table_[slot_of(key(id))] = id + 1;
+  }
+  const std::size_t slot = slot_of(token.key);
+  if (table_[slot] == 0) {
+    key_bytes_ += token.key;
+    key_starts_.push_back(static_cast<std::uint32_t>(key_bytes_.size()));
+    table_[slot] = static_cast<std::uint32_t>(key_count());
+  }
+  const std::uint32_t id = table_[slot] - 1;
+  tokens.push_back(IndexedToken{id | (static_cast<std::uint32_t>(token.kind) << 30), token.start, token.end});
+}
+
+void NearMissIndex::finish() {
+  // Occurrence lists by counting sort: count per key, prefix sums, then place in token order
+  // (so each list is ascending). Symbols are never seeds and have no list.
+  posting_starts_.assign(key_count() + 1, 0);
+  for (const IndexedToken& token : tokens) {
+    if (token.kind() != TokenKind::symbol) ++posting_starts_[token.key() + 1];
+  }
+  for (std::size_t id = 0; id < key_count(); ++id) posting_starts_[id + 1] += posting_starts_[id];
+  postings_.assign(posting_starts_.back(), 0);
+  std::vector<std::uint32_t> next(posting_starts_.begin(), posting_starts_.end() - 1);
+  for (std::size_t at = 0; at < tokens.size(); ++at) {
+    if (tokens[at].kind() != TokenKind::symbol) postings_[next[tokens[at].key()]++] = static_cast<std::uint32_t>(at);
+  }
+  tokens.shrink_to_fit();
+  key_bytes_.shrink_to_fit();
+  key_starts_.shrink_to_fit();
 }
 
 std::vector<Token> NearMissIndex::slice(std::size_t begin, std::size_t end) const {
   std::vector<Token> out;
   out.reserve(end - begin);
-  for (std::size_t i = begin; i < end; ++i) out.push_back(Token{keys[tokens[i].key], tokens[i].start, tokens[i].end, tokens[i].kind});
+  for (std::size_t i = begin; i < end; ++i) {
+    out.push_back(Token{std::string(key(tokens[i].key())), tokens[i].start, tokens[i].end, tokens[i].kind()});
+  }
   return out;
 }
 
 std::size_t NearMissIndex::memory_bytes() const {
-  std::size_t bytes = original.capacity() * sizeof(char32_t) + tokens.capacity() * sizeof(IndexedToken);
-  for (std::size_t k = 0; k < keys.size(); ++k) {
-    // The key twice (list and map) and a map node, roughly.
-    bytes += 2 * (sizeof(std::string) + keys[k].capacity()) + 32 + postings[k].capacity() * sizeof(std::uint32_t);
-  }
-  return bytes;
+  return original.capacity() * sizeof(char32_t) + tokens.capacity() * sizeof(IndexedToken) + key_bytes_.capacity() +
+         (key_starts_.capacity() + table_.capacity() + posting_starts_.capacity() + postings_.capacity()) *
+             sizeof(std::uint32_t);
 }
 
 std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::string_view quote_utf8, const Policy& policy) {
