@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <map>
 
 #include "match/numeric_guard.hpp"
 #include "match/polarity_guard.hpp"
@@ -59,26 +58,37 @@ std::vector<std::pair<std::size_t, std::size_t>> seed_windows(const NearMissInde
   }
   std::sort(seeds.begin(), seeds.end());
   const long long band = std::max<long long>(8, static_cast<long long>(m / 4));
-  std::map<long long, std::pair<std::size_t, std::size_t>> votes;  // bucket -> (votes, last quote index + 1)
+  // Every (bucket, quote token) that lands: a quote token votes once per bucket, so a bucket's
+  // votes are the distinct quote tokens landing in it. Sorted and counted rather than tallied in
+  // a tree: a miss in a whole document collects thousands of them.
+  std::vector<long long> landed;
   std::size_t budget = 20000;
   for (const auto& [count, i] : seeds) {
-    if (count > budget && !votes.empty()) break;
+    if (count > budget && !landed.empty()) break;
     budget -= std::min(budget, count);
     const Slice slice = occurrences(quote[i].key);
+    const std::size_t from = landed.size();
     for (const std::uint32_t* j = slice.first; j != slice.second; ++j) {
       const long long diagonal = static_cast<long long>(*j - begin) - static_cast<long long>(i);
       const long long bucket = diagonal >= 0 ? diagonal / band : -((-diagonal + band - 1) / band);
-      auto& [count_of, last] = votes[bucket];
-      if (last != i + 1) {  // each quote token votes once per bucket
-        ++count_of;
-        last = i + 1;
-      }
+      // Occurrences ascend, so this token's buckets do too: a repeat is the one just added.
+      if (landed.size() == from || landed.back() != bucket) landed.push_back(bucket);
     }
   }
-  std::vector<std::pair<std::size_t, long long>> ranked;  // (votes, bucket)
-  for (const auto& [bucket, vote] : votes) ranked.emplace_back(vote.first, bucket);
-  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  if (ranked.size() > max_candidates) ranked.resize(max_candidates);
+  std::sort(landed.begin(), landed.end());
+  std::vector<std::pair<std::size_t, long long>> ranked;  // (votes, bucket), buckets ascending
+  for (std::size_t a = 0, b = 0; a < landed.size(); a = b) {
+    while (b < landed.size() && landed[b] == landed[a]) ++b;
+    ranked.emplace_back(b - a, landed[a]);
+  }
+  // The most voted first, the earliest bucket first among equals (buckets are distinct: a total order).
+  const auto better = [](const auto& x, const auto& y) { return x.first != y.first ? x.first > y.first : x.second < y.second; };
+  if (ranked.size() > max_candidates) {
+    std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(max_candidates), ranked.end(), better);
+    ranked.resize(max_candidates);
+  } else {
+    std::sort(ranked.begin(), ranked.end(), better);
+  }
   std::vector<std::pair<std::size_t, std::size_t>> windows;
   for (const auto& [vote, bucket] : ranked) {
     const long long lo = bucket * band - slack;
