@@ -62,6 +62,7 @@ std::vector<std::pair<std::size_t, std::size_t>> seed_windows(const NearMissInde
   // votes are the distinct quote tokens landing in it. Sorted and counted rather than tallied in
   // a tree: a miss in a whole document collects thousands of them.
   std::vector<long long> landed;
+  std::vector<std::size_t> runs{0};  // each token's landings: an ascending run of `landed`
   std::size_t budget = 20000;
   for (const auto& [count, i] : seeds) {
     if (count > budget && !landed.empty()) break;
@@ -74,8 +75,22 @@ std::vector<std::pair<std::size_t, std::size_t>> seed_windows(const NearMissInde
       // Occurrences ascend, so this token's buckets do too: a repeat is the one just added.
       if (landed.size() == from || landed.back() != bucket) landed.push_back(bucket);
     }
+    runs.push_back(landed.size());
   }
-  std::sort(landed.begin(), landed.end());
+  // Sorted by merging the runs pairwise (one run per quote token: a few dozen at most).
+  std::vector<long long> spare(landed.size());
+  while (runs.size() > 2) {
+    std::vector<std::size_t> next{0};
+    for (std::size_t r = 0; r + 1 < runs.size(); r += 2) {
+      const std::size_t mid = runs[r + 1], hi = r + 2 < runs.size() ? runs[r + 2] : runs[r + 1];
+      std::merge(landed.begin() + static_cast<std::ptrdiff_t>(runs[r]), landed.begin() + static_cast<std::ptrdiff_t>(mid),
+                 landed.begin() + static_cast<std::ptrdiff_t>(mid), landed.begin() + static_cast<std::ptrdiff_t>(hi),
+                 spare.begin() + static_cast<std::ptrdiff_t>(runs[r]));
+      next.push_back(hi);
+    }
+    landed.swap(spare);
+    runs.swap(next);
+  }
   std::vector<std::pair<std::size_t, long long>> ranked;  // (votes, bucket), buckets ascending
   for (std::size_t a = 0, b = 0; a < landed.size(); a = b) {
     while (b < landed.size() && landed[b] == landed[a]) ++b;
