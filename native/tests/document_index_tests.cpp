@@ -1,6 +1,7 @@
 // document_index_tests.cpp - the document match index answers exactly what a ladder built for the
 // searched element or range answers (randomized texts rich in normalization edge cases), through
-// scans and gram indexes, from several threads at once; near misses by range the same as per range.
+// scans and gram indexes, from several threads at once; near misses and stitched fragments by range
+// the same as per range.
 #include <cstdio>
 #include <random>
 #include <string>
@@ -13,6 +14,7 @@
 #include "match/matcher.hpp"
 #include "match/near_miss.hpp"
 #include "match/policy.hpp"
+#include "match/stitch.hpp"
 #include "text/utf8.hpp"
 #include "test_check.hpp"
 
@@ -106,9 +108,10 @@ std::string random_needle(std::mt19937& rng, const Document& doc) {
   return utf8_of(needle);
 }
 
-// The search a verify call made before the index existed: a ladder of the range's own text.
-LadderResult reference(const Document& doc, const DocumentIndex& index, std::size_t first, std::size_t last,
-                       const ethos::match::Ladder& expected, const ethos::match::Policy& policy) {
+// The ladder of running elements [first, last]'s own text (what a verify call built before the
+// index existed).
+ethos::match::Ladder range_ladder(const Document& doc, const DocumentIndex& index, std::size_t first, std::size_t last,
+                                  const ethos::match::LadderOptions& options) {
   std::string text;
   std::vector<std::int64_t> hyphens;
   std::int64_t scalars = 0;
@@ -124,7 +127,13 @@ LadderResult reference(const Document& doc, const DocumentIndex& index, std::siz
   }
   ethos::match::LineArtifacts artifacts;
   artifacts.hyphen_breaks = &hyphens;
-  const ethos::match::Ladder ladder = ethos::match::build_ladder(text, policy.ladder, artifacts);
+  return ethos::match::build_ladder(text, options, artifacts);
+}
+
+// The search a verify call made before the index existed: a ladder of the range's own text.
+LadderResult reference(const Document& doc, const DocumentIndex& index, std::size_t first, std::size_t last,
+                       const ethos::match::Ladder& expected, const ethos::match::Policy& policy) {
+  const ethos::match::Ladder ladder = range_ladder(doc, index, first, last, policy.ladder);
   return ethos::match::search_ladder(ladder, expected, ethos::match::TextRule::contains, policy);
 }
 
@@ -370,6 +379,65 @@ void near_miss_equivalence(std::uint32_t seed, std::size_t elements, int quotes)
   }
 }
 
+bool same_fragment(const std::optional<Located>& got, const std::optional<Located>& want, std::uint32_t base) {
+  if (got.has_value() != want.has_value()) return false;
+  return !got || (got->tier == want->tier && got->start - base == want->start && got->end - base == want->end);
+}
+
+// A stitched quotation's fragments located through the index over running elements [first, last]
+// are those a ladder of the range's own text gives (the first 256 of each, tier by tier), offsets
+// rebased; so is the whole stitched result: the chain, the elided text, the guards.
+void fragment_equivalence(std::uint32_t seed, std::size_t elements, std::size_t atoms, int quotes) {
+  std::mt19937 rng(seed);
+  beyond_bmp = seed % 3 == 0;
+  const Document doc = random_document(rng, elements, atoms);
+  const DocumentIndex index(pieces_of(doc), seed % 2 == 0 ? 16 : std::size_t{1} << 16);
+  const std::size_t count = index.running_count();
+  if (count == 0) return;
+  for (const char* name : {"strict", "default", "permissive"}) {
+    const ethos::match::Policy& policy = *ethos::match::preset_policy(name);
+    for (int q = 0; q < quotes; ++q) {
+      std::uniform_int_distribution<std::size_t> pick(0, count - 1);
+      std::size_t first = pick(rng), last = pick(rng);
+      if (first > last) std::swap(first, last);
+      if (q % 4 == 0) {  // the whole document (above the scan limit: gram indexes)
+        first = 0;
+        last = count - 1;
+      }
+      const ethos::match::Ladder ladder = range_ladder(doc, index, first, last, policy.ladder);
+      const std::uint32_t base = index.base(first);
+      std::vector<std::string> fragments;
+      for (std::size_t k = 0, n = 2 + rng() % 2; k < n; ++k) fragments.push_back(random_needle(rng, doc));
+      bool same = true;
+      for (const std::string& fragment : fragments) {
+        const std::vector<Located> got =
+            index.fragment_occurrences(ethos::match::build_ladder(fragment, policy.ladder), policy, first, last);
+        const std::vector<Located> want = ethos::match::fragment_occurrences(ladder, fragment, policy);
+        same = same && got.size() == want.size();
+        for (std::size_t i = 0; same && i < got.size(); ++i) same = same_fragment(got[i], want[i], base);
+      }
+      const ethos::match::StitchResult got =
+          ethos::match::stitch_fragments(index.running_text(), fragments, policy, [&](const std::string& fragment) {
+            return index.fragment_occurrences(ethos::match::build_ladder(fragment, policy.ladder), policy, first, last);
+          });
+      const ethos::match::StitchResult want = ethos::match::locate_fragments(ladder, fragments, policy);
+      same = same && same_fragment(got.span, want.span, base) && got.fragments.size() == want.fragments.size() &&
+             got.guards.size() == want.guards.size();
+      for (std::size_t i = 0; same && i < got.fragments.size(); ++i) {
+        same = same_fragment(got.fragments[i].found, want.fragments[i].found, base) &&
+               got.fragments[i].elided == want.fragments[i].elided;
+      }
+      for (std::size_t i = 0; same && i < got.guards.size(); ++i) {
+        same = got.guards[i].block == want.guards[i].block && got.guards[i].detail == want.guards[i].detail;
+      }
+      if (!same) {
+        std::fprintf(stderr, "seed %u policy %s range [%zu, %zu]: stitched fragments differ\n", seed, name, first, last);
+      }
+      CHECK(same);
+    }
+  }
+}
+
 // Threads racing to build a fresh index's near-miss tokens all get the one index.
 void concurrent_near_miss() {
   std::mt19937 rng(7);
@@ -385,8 +453,8 @@ void concurrent_near_miss() {
   const std::size_t tokens = alone.near_miss(policy.ladder).tokens.size();
   for (const auto* index : seen) CHECK(index == seen.front() && index->tokens.size() == tokens);
   CHECK(tokens > 0);
-  // The index's memory counts the near-miss tokens once built (16 bytes each at least).
-  CHECK(shared.memory_bytes() >= alone.memory_bytes() && alone.memory_bytes() >= tokens * 16);
+  // The index's memory counts the near-miss tokens once built (12 bytes each at least).
+  CHECK(shared.memory_bytes() >= alone.memory_bytes() && alone.memory_bytes() >= tokens * 12);
 }
 
 }  // namespace
@@ -400,6 +468,9 @@ int main() {
   concurrent_searches();
   for (std::uint32_t seed = 1; seed <= 30; ++seed) near_miss_equivalence(seed, 6 + seed * 10, 20);
   concurrent_near_miss();
+  for (std::uint32_t seed = 1; seed <= 30; ++seed) fragment_equivalence(seed, 12, 8, 20);
+  fragment_equivalence(3000, 3000, 10, 12);  // many occurrences (the cap of 256) and gram indexes
+  fragment_equivalence(3001, 3000, 10, 8);   // the same beyond the BMP
   lean_memory();
   if (failures != 0) {
     std::fprintf(stderr, "%d failure(s)\n", failures);

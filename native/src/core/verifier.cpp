@@ -181,8 +181,10 @@ class ClaimVerifier {
                       match::LadderResult& found);
   bool search_onto_next_page(const std::string& expected, std::size_t page, Target& target, match::LadderResult& found);
   Target scope_target(const ScopeText& scope, match::Located& located) const;
+  Target running_target(match::Located& located) const;
   void explain_miss(const Claim& claim, const std::string& expected, CheckResult& result);
-  std::optional<match::NearMiss> near_miss(const ScopeText* scope, const std::string& text, const std::string& expected);
+  std::optional<match::NearMiss> near_miss(const std::optional<std::pair<std::size_t, std::size_t>>& running,
+                                           const std::string* text, const std::string& expected);
   void find_nearest(const std::string& expected, CheckResult& result);
 
   const Source& source_;
@@ -703,27 +705,20 @@ Target ClaimVerifier::scope_target(const ScopeText& scope, match::Located& locat
   return joined;
 }
 
-// The near miss of a quote in a target text or a scope's running text (offsets of that text).
-std::optional<match::NearMiss> ClaimVerifier::near_miss(const ScopeText* scope, const std::string& text,
-                                                        const std::string& expected) {
+// The near miss of a quote in a target text (offsets of that text) or, for a scope whose elements
+// are consecutive running elements [first, last] of the document index, in the index's running
+// text (running offsets): the document's own near-miss index, built once per document rather than
+// per verify call, searched over the range's tokens finds what an index of the scope's text finds.
+std::optional<match::NearMiss> ClaimVerifier::near_miss(const std::optional<std::pair<std::size_t, std::size_t>>& running,
+                                                        const std::string* target_text, const std::string& expected) {
   const match::Policy& policy = *config_.policy;
-  // A scope whose elements are consecutive running elements (always, when the document lists its
-  // elements page by page) is searched in the document's own near-miss index, built once per
-  // document rather than per verify call: the scope text is that stretch of the running text, so
-  // the span found there, rebased, is the one an index of the scope text gives.
-  if (scope != nullptr) {
-    if (const auto range = running_range(scope_pages_.front(), scope_pages_.back()); range && range->first <= range->second) {
-      const match::DocumentIndex& index = source_.match_index();
-      const auto [token_begin, token_end] = index.near_miss_tokens(policy.ladder, range->first, range->second);
-      auto miss = match::find_near_miss(index.near_miss(policy.ladder), token_begin, token_end, expected, policy);
-      if (miss) {
-        const std::uint32_t base = index.base(range->first);
-        miss->start -= base;
-        miss->end -= base;
-      }
-      return miss;
-    }
+  if (running) {
+    const match::DocumentIndex& index = source_.match_index();
+    const auto [token_begin, token_end] = index.near_miss_tokens(policy.ladder, running->first, running->second);
+    return match::find_near_miss(index.near_miss(policy.ladder), token_begin, token_end, expected, policy);
   }
+  // Keyed by the text's address: a source text or a scope text, both kept for the whole call.
+  const std::string& text = *target_text;
   auto it = near_miss_indexes_.find(&text);
   if (it == near_miss_indexes_.end()) {
     // Kept for the next misses in the same text (a batch's elements), within a budget of text:
@@ -745,28 +740,46 @@ std::optional<match::NearMiss> ClaimVerifier::near_miss(const ScopeText* scope, 
 void ClaimVerifier::explain_miss(const Claim& claim, const std::string& expected, CheckResult& result) {
   const match::Policy& policy = *config_.policy;
   const Citation& c = claim.citation;
+  // A scope is searched as running elements [first, last] of the document index (`running`, its
+  // offsets the running text's) whenever its elements are consecutive there, else in a running
+  // text of its own (`scope`, built per verify call).
+  std::optional<std::pair<std::size_t, std::size_t>> running;
   const ScopeText* scope = nullptr;
   const std::string* text = nullptr;
   if (c.is_scoped_search() || !c.has_primary_locator()) {
     if (scope_pages_.empty()) return;
-    scope = &scope_text(scope_pages_.front(), scope_pages_.back());
-    if (scope->elements.empty()) return;
-    text = &scope->text;
+    running = running_range(scope_pages_.front(), scope_pages_.back());
+    if (running) {
+      if (running->first > running->second) return;  // no running text on these pages
+    } else {
+      scope = &scope_text(scope_pages_.front(), scope_pages_.back());
+      if (scope->elements.empty()) return;
+      text = &scope->text;
+    }
   } else {
     if (!result.target || !result.target->text || result.target->joined) return;
     text = result.target->text;
   }
-  // The ladder of the text, only for a stitched quotation (a near miss works on the text).
-  const auto ladder = [&]() -> const match::Ladder& {
-    return scope != nullptr ? ladder_of(*scope) : ladders_.get(*text, owner_of(source_, *result.target));
-  };
   auto extras = std::make_shared<match::MatchExtras>();
   std::optional<match::Located> span;
   const char* reason = nullptr;
   if (policy.elision) {
     const std::vector<std::string> fragments = match::split_at_elisions(expected);
     if (!fragments.empty()) {
-      match::StitchResult stitched = match::locate_fragments(ladder(), fragments, policy);
+      match::StitchResult stitched;
+      if (running) {
+        // Through the document index (its tier readings and gram indexes), not a ladder of the
+        // scope's text per verify call.
+        const match::DocumentIndex& index = source_.match_index();
+        stitched = match::stitch_fragments(index.running_text(), fragments, policy, [&](const std::string& fragment) {
+          return index.fragment_occurrences(match::build_ladder(fragment, policy.ladder), policy, running->first,
+                                            running->second);
+        });
+      } else {
+        const match::Ladder& ladder =
+            scope != nullptr ? ladder_of(*scope) : ladders_.get(*text, owner_of(source_, *result.target));
+        stitched = match::locate_fragments(ladder, fragments, policy);
+      }
       reason = "stitched_quotation";
       span = stitched.span;
       extras->fragments = std::move(stitched.fragments);
@@ -786,7 +799,7 @@ void ClaimVerifier::explain_miss(const Claim& claim, const std::string& expected
     return;
   }
   if (reason == nullptr && policy.near_miss) {
-    if (auto miss = near_miss(scope, *text, expected)) {
+    if (auto miss = near_miss(running, text, expected)) {
       reason = miss->reason;
       span = match::Located{match::Tier::exact, miss->start, miss->end, 1};
       extras->score_bp = miss->score_bp;
@@ -800,9 +813,10 @@ void ClaimVerifier::explain_miss(const Claim& claim, const std::string& expected
     result.located.reset();
     return;
   }
-  if (scope != nullptr) {
+  if (running || scope != nullptr) {
+    // Offsets of the running text (or the scope's text) -> of the evidence's own text.
     const std::uint32_t scope_start = span->start;
-    result.target = scope_target(*scope, *span);
+    result.target = running ? running_target(*span) : scope_target(*scope, *span);
     const std::uint32_t base = scope_start - span->start;
     for (match::FragmentMatch& fragment : extras->fragments) {
       if (!fragment.found) continue;
@@ -878,17 +892,21 @@ bool ClaimVerifier::search_running(const std::string& expected, std::pair<std::s
     shown = &found.whole;
   }
   if (shown == nullptr) return false;
-  match::Located& located = **shown;
+  target = running_target(**shown);
+  return accepted;
+}
+
+// The evidence for an occurrence in the document index's running text (offsets rebased into
+// it): the element holding it, or the running text of the elements it spans.
+Target ClaimVerifier::running_target(match::Located& located) const {
+  const match::DocumentIndex& index = source_.match_index();
   // The elements the occurrence touches: first = the one holding its start, last = its end.
   const std::size_t first = index.running_at(located.start);
   const std::size_t last = index.running_at(located.end - 1);
   const std::uint32_t base = index.base(first);
   located.start -= base;
   located.end -= base;
-  if (first == last) {
-    target = element_target(source_, index.element_of(first));
-    return accepted;
-  }
+  if (first == last) return element_target(source_, index.element_of(first));
   // Across elements (and possibly pages): the target is the running text of those elements.
   auto owned = std::make_shared<std::string>();
   for (std::size_t r = first; r <= last; ++r) {
@@ -902,8 +920,7 @@ bool ClaimVerifier::search_running(const std::string& expected, std::pair<std::s
     joined.elements.push_back(index.element_of(r));
     if (element.page == head.page && element.bbox && joined.bbox) joined.bbox = union_of(*joined.bbox, *element.bbox);
   }
-  target = std::move(joined);
-  return accepted;
+  return joined;
 }
 
 // A page-cited quote that starts on its page and runs onto the next one (a sentence cut by the

@@ -3,9 +3,11 @@
 #include "match/document_index.hpp"
 
 #include <algorithm>
+#include <map>
 #include <string_view>
 
 #include "match/find_all.hpp"
+#include "match/stitch.hpp"
 #include "match/tokens.hpp"
 #include "text/utf8.hpp"
 
@@ -317,6 +319,43 @@ LadderResult DocumentIndex::search(const Ladder& expected, const Policy& policy,
   return result;
 }
 
+std::vector<Located> DocumentIndex::fragment_occurrences(const Ladder& fragment, const Policy& policy, std::size_t first,
+                                                        std::size_t last) const {
+  const Running& run = running();
+  const std::uint32_t range_begin = run.bases[first];
+  const std::uint32_t range_end = run.bases[last] + run.lengths[last];
+  // stitch.cpp's rules, reading by reading and position by position in the same order, so the
+  // cap keeps the same occurrences; plus search()'s: only occurrences inside the range count.
+  std::map<std::pair<std::uint32_t, std::uint32_t>, Tier> found;
+  for (Tier which : policy.tiers) {
+    if (!policy.accepts(which)) break;
+    const std::u32string& needle = fragment.at(which).front().text;
+    if (needle.empty()) continue;
+    for (const auto& reading_slot : tier(policy.ladder, which).readings) {
+      const TierReading& reading = *reading_slot;
+      const OffsetMap& map = reading.map;
+      for (std::size_t pos : positions(reading, needle, reading.window_begin[first], reading.window_end[last])) {
+        if (found.size() >= kMaxFragmentCandidates) break;
+        const std::size_t end_pos = pos + needle.size() - 1;
+        if (pos > 0 && map.end(pos - 1) > map.start(pos)) continue;
+        if (end_pos + 1 < map.size() && map.start(end_pos + 1) < map.end(end_pos)) continue;
+        const std::uint32_t start = map.start(pos);
+        const std::uint32_t end = map.end(end_pos);
+        if (start < range_begin || end > range_end) continue;
+        if (policy.whole_tokens && !(is_token_boundary(run.original, start) && is_token_boundary(run.original, end))) {
+          continue;
+        }
+        found.emplace(std::make_pair(start, end), which);  // keeps the tighter tier seen first
+      }
+    }
+  }
+  std::vector<Located> out;
+  for (const auto& [range, which] : found) out.push_back(Located{which, range.first, range.second, 1});
+  return out;
+}
+
+const std::u32string& DocumentIndex::running_text() const { return running().original; }
+
 std::vector<LadderResult> DocumentIndex::search_each(const Ladder& expected, const Policy& policy, std::size_t first,
                                                      std::size_t last) const {
   const Running& run = running();
@@ -414,8 +453,7 @@ const DocumentIndex::NearMissTokens& DocumentIndex::near_miss_tokens_of(const La
       add_near_miss_tokens(built->index, piece);
     }
     built->first_token.push_back(static_cast<std::uint32_t>(built->index.tokens.size()));
-    built->index.tokens.shrink_to_fit();
-    for (auto& list : built->index.postings) list.shrink_to_fit();
+    built->index.finish();
     near_miss_[slot] = std::move(built);
   });
   return *near_miss_[slot];

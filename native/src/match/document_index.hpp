@@ -71,6 +71,14 @@ class DocumentIndex {
   std::vector<LadderResult> search_each(const Ladder& expected, const Policy& policy, std::size_t first,
                                         std::size_t last) const;
 
+  // A stitched quotation's fragment (its ladder: build_ladder of the fragment) in running elements
+  // [first, last]: what fragment_occurrences (stitch.hpp) finds in the range's own ladder, in
+  // running-text offsets. Long ranges are searched through the readings' gram indexes.
+  std::vector<Located> fragment_occurrences(const Ladder& fragment, const Policy& policy, std::size_t first,
+                                            std::size_t last) const;
+  // The running text's scalars (what offsets of the searches above index).
+  const std::u32string& running_text() const;
+
   // The near-miss token index of the running text (find_near_miss), built on the first call for
   // these options (once, thread-safe) element by element, then shared by every verify call. Its
   // offsets are running-text scalars; tokens of running elements [first, last] are

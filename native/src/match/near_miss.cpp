@@ -2,7 +2,7 @@
 #include "match/near_miss.hpp"
 
 #include <algorithm>
-#include <map>
+#include <functional>
 
 #include "match/numeric_guard.hpp"
 #include "match/polarity_guard.hpp"
@@ -42,12 +42,12 @@ std::vector<std::pair<std::size_t, std::size_t>> seed_windows(const NearMissInde
   // A quote token's occurrences inside the range: a slice of its (ascending) occurrence list.
   using Slice = std::pair<const std::uint32_t*, const std::uint32_t*>;
   const auto occurrences = [&](const std::string& key) -> Slice {
-    auto it = index.key_ids.find(key);
-    if (it == index.key_ids.end()) return {nullptr, nullptr};
-    const std::vector<std::uint32_t>& list = index.postings[it->second];
-    const auto lo = std::lower_bound(list.begin(), list.end(), static_cast<std::uint32_t>(begin));
-    const auto hi = std::lower_bound(lo, list.end(), static_cast<std::uint32_t>(end));
-    return {list.data() + (lo - list.begin()), list.data() + (hi - list.begin())};
+    const std::int64_t id = index.find_key(key);
+    if (id < 0) return {nullptr, nullptr};
+    const Slice list = index.occurrences(static_cast<std::uint32_t>(id));
+    const std::uint32_t* lo = std::lower_bound(list.first, list.second, static_cast<std::uint32_t>(begin));
+    const std::uint32_t* hi = std::lower_bound(lo, list.second, static_cast<std::uint32_t>(end));
+    return {lo, hi};
   };
   // Rarest quote tokens first, up to a budget of occurrences, so common words cost nothing.
   std::vector<std::pair<std::size_t, std::size_t>> seeds;  // (occurrences, quote index)
@@ -58,26 +58,52 @@ std::vector<std::pair<std::size_t, std::size_t>> seed_windows(const NearMissInde
   }
   std::sort(seeds.begin(), seeds.end());
   const long long band = std::max<long long>(8, static_cast<long long>(m / 4));
-  std::map<long long, std::pair<std::size_t, std::size_t>> votes;  // bucket -> (votes, last quote index + 1)
+  // Every (bucket, quote token) that lands: a quote token votes once per bucket, so a bucket's
+  // votes are the distinct quote tokens landing in it. Sorted and counted rather than tallied in
+  // a tree: a miss in a whole document collects thousands of them.
+  std::vector<long long> landed;
+  std::vector<std::size_t> runs{0};  // each token's landings: an ascending run of `landed`
   std::size_t budget = 20000;
   for (const auto& [count, i] : seeds) {
-    if (count > budget && !votes.empty()) break;
+    if (count > budget && !landed.empty()) break;
     budget -= std::min(budget, count);
     const Slice slice = occurrences(quote[i].key);
+    const std::size_t from = landed.size();
     for (const std::uint32_t* j = slice.first; j != slice.second; ++j) {
       const long long diagonal = static_cast<long long>(*j - begin) - static_cast<long long>(i);
       const long long bucket = diagonal >= 0 ? diagonal / band : -((-diagonal + band - 1) / band);
-      auto& [count_of, last] = votes[bucket];
-      if (last != i + 1) {  // each quote token votes once per bucket
-        ++count_of;
-        last = i + 1;
-      }
+      // Occurrences ascend, so this token's buckets do too: a repeat is the one just added.
+      if (landed.size() == from || landed.back() != bucket) landed.push_back(bucket);
     }
+    runs.push_back(landed.size());
   }
-  std::vector<std::pair<std::size_t, long long>> ranked;  // (votes, bucket)
-  for (const auto& [bucket, vote] : votes) ranked.emplace_back(vote.first, bucket);
-  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  if (ranked.size() > max_candidates) ranked.resize(max_candidates);
+  // Sorted by merging the runs pairwise (one run per quote token: a few dozen at most).
+  std::vector<long long> spare(landed.size());
+  while (runs.size() > 2) {
+    std::vector<std::size_t> next{0};
+    for (std::size_t r = 0; r + 1 < runs.size(); r += 2) {
+      const std::size_t mid = runs[r + 1], hi = r + 2 < runs.size() ? runs[r + 2] : runs[r + 1];
+      std::merge(landed.begin() + static_cast<std::ptrdiff_t>(runs[r]), landed.begin() + static_cast<std::ptrdiff_t>(mid),
+                 landed.begin() + static_cast<std::ptrdiff_t>(mid), landed.begin() + static_cast<std::ptrdiff_t>(hi),
+                 spare.begin() + static_cast<std::ptrdiff_t>(runs[r]));
+      next.push_back(hi);
+    }
+    landed.swap(spare);
+    runs.swap(next);
+  }
+  std::vector<std::pair<std::size_t, long long>> ranked;  // (votes, bucket), buckets ascending
+  for (std::size_t a = 0, b = 0; a < landed.size(); a = b) {
+    while (b < landed.size() && landed[b] == landed[a]) ++b;
+    ranked.emplace_back(b - a, landed[a]);
+  }
+  // The most voted first, the earliest bucket first among equals (buckets are distinct: a total order).
+  const auto better = [](const auto& x, const auto& y) { return x.first != y.first ? x.first > y.first : x.second < y.second; };
+  if (ranked.size() > max_candidates) {
+    std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(max_candidates), ranked.end(), better);
+    ranked.resize(max_candidates);
+  } else {
+    std::sort(ranked.begin(), ranked.end(), better);
+  }
   std::vector<std::pair<std::size_t, std::size_t>> windows;
   for (const auto& [vote, bucket] : ranked) {
     const long long lo = bucket * band - slack;
@@ -103,51 +129,84 @@ NearMissIndex build_near_miss_index(std::string_view utf8_text, const LadderOpti
   NearMissIndex index;
   index.original = decode(utf8_text);
   add_near_miss_tokens(index, utf8_text, 0, options);
+  index.finish();
   return index;
 }
 
-namespace {
-
-void add_tokens(NearMissIndex& index, std::vector<Token> tokens, std::uint32_t shift) {
-  for (Token& token : tokens) {
-    const auto at = static_cast<std::uint32_t>(index.tokens.size());
-    // find before emplace: emplace allocates a node even for a key already there (most tokens).
-    auto it = index.key_ids.find(token.key);
-    if (it == index.key_ids.end()) {
-      it = index.key_ids.emplace(token.key, static_cast<std::uint32_t>(index.keys.size())).first;
-      index.keys.push_back(std::move(token.key));
-      index.postings.emplace_back();
-    }
-    if (token.kind != TokenKind::symbol) index.postings[it->second].push_back(at);
-    index.tokens.push_back(IndexedToken{it->second, token.start + shift, token.end + shift, token.kind});
+void add_near_miss_tokens(NearMissIndex& index, std::string_view utf8_text, std::uint32_t shift,
+                          const LadderOptions& options) {
+  for (Token& token : tokenize_text(utf8_text, options)) {
+    token.start += shift;
+    token.end += shift;
+    index.add(token);
   }
 }
 
-}  // namespace
-
-void add_near_miss_tokens(NearMissIndex& index, std::string_view utf8_text, std::uint32_t shift,
-                          const LadderOptions& options) {
-  add_tokens(index, tokenize_text(utf8_text, options), shift);
+void add_near_miss_tokens(NearMissIndex& index, const Reading& case_reading) {
+  for (const Token& token : tokenize(case_reading)) index.add(token);
 }
 
-void add_near_miss_tokens(NearMissIndex& index, const Reading& case_reading) {
-  add_tokens(index, tokenize(case_reading), 0);
+std::size_t NearMissIndex::slot_of(std::string_view key) const {
+  const std::size_t mask = table_.size() - 1;
+  for (std::size_t slot = std::hash<std::string_view>{}(key) & mask;; slot = (slot + 1) & mask) {
+    if (table_[slot] == 0 || this->key(table_[slot] - 1) == key) return slot;
+  }
+}
+
+std::int64_t NearMissIndex::find_key(std::string_view key) const {
+  if (table_.empty()) return -1;
+  const std::uint32_t id = table_[slot_of(key)];
+  return id == 0 ? -1 : static_cast<std::int64_t>(id) - 1;
+}
+
+void NearMissIndex::add(const Token& token) {
+  // At most half full, so a probe meets an empty slot soon; doubling re-places every key.
+  if (2 * (key_count() + 1) > table_.size()) {
+    std::vector<std::uint32_t> grown(std::max<std::size_t>(64, 2 * table_.size()), 0);
+    table_.swap(grown);
+    for (std::uint32_t id = 0; id < key_count(); ++id) table_[slot_of(key(id))] = id + 1;
+  }
+  const std::size_t slot = slot_of(token.key);
+  if (table_[slot] == 0) {
+    key_bytes_ += token.key;
+    key_starts_.push_back(static_cast<std::uint32_t>(key_bytes_.size()));
+    table_[slot] = static_cast<std::uint32_t>(key_count());
+  }
+  const std::uint32_t id = table_[slot] - 1;
+  tokens.push_back(IndexedToken{id | (static_cast<std::uint32_t>(token.kind) << 30), token.start, token.end});
+}
+
+void NearMissIndex::finish() {
+  // Occurrence lists by counting sort: count per key, prefix sums, then place in token order
+  // (so each list is ascending). Symbols are never seeds and have no list.
+  posting_starts_.assign(key_count() + 1, 0);
+  for (const IndexedToken& token : tokens) {
+    if (token.kind() != TokenKind::symbol) ++posting_starts_[token.key() + 1];
+  }
+  for (std::size_t id = 0; id < key_count(); ++id) posting_starts_[id + 1] += posting_starts_[id];
+  postings_.assign(posting_starts_.back(), 0);
+  std::vector<std::uint32_t> next(posting_starts_.begin(), posting_starts_.end() - 1);
+  for (std::size_t at = 0; at < tokens.size(); ++at) {
+    if (tokens[at].kind() != TokenKind::symbol) postings_[next[tokens[at].key()]++] = static_cast<std::uint32_t>(at);
+  }
+  tokens.shrink_to_fit();
+  key_bytes_.shrink_to_fit();
+  key_starts_.shrink_to_fit();
 }
 
 std::vector<Token> NearMissIndex::slice(std::size_t begin, std::size_t end) const {
   std::vector<Token> out;
   out.reserve(end - begin);
-  for (std::size_t i = begin; i < end; ++i) out.push_back(Token{keys[tokens[i].key], tokens[i].start, tokens[i].end, tokens[i].kind});
+  for (std::size_t i = begin; i < end; ++i) {
+    out.push_back(Token{std::string(key(tokens[i].key())), tokens[i].start, tokens[i].end, tokens[i].kind()});
+  }
   return out;
 }
 
 std::size_t NearMissIndex::memory_bytes() const {
-  std::size_t bytes = original.capacity() * sizeof(char32_t) + tokens.capacity() * sizeof(IndexedToken);
-  for (std::size_t k = 0; k < keys.size(); ++k) {
-    // The key twice (list and map) and a map node, roughly.
-    bytes += 2 * (sizeof(std::string) + keys[k].capacity()) + 32 + postings[k].capacity() * sizeof(std::uint32_t);
-  }
-  return bytes;
+  return original.capacity() * sizeof(char32_t) + tokens.capacity() * sizeof(IndexedToken) + key_bytes_.capacity() +
+         (key_starts_.capacity() + table_.capacity() + posting_starts_.capacity() + postings_.capacity()) *
+             sizeof(std::uint32_t);
 }
 
 std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::string_view quote_utf8, const Policy& policy) {

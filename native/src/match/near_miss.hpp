@@ -3,10 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "match/align.hpp"
@@ -15,35 +15,63 @@
 
 namespace ethos::match {
 
-// One token of an index: its key's id in NearMissIndex::keys and its original scalars [start, end)
-// (16 bytes instead of a Token's string: a document's index holds every token of the document).
+// One token of an index: its key's id (and its kind, in the top two bits) and its original
+// scalars [start, end): 12 bytes instead of a Token's string (a document's index holds every
+// token of the document).
 struct IndexedToken {
-  std::uint32_t key = 0, start = 0, end = 0;
-  TokenKind kind = TokenKind::word;
+  std::uint32_t key_and_kind = 0, start = 0, end = 0;
+  std::uint32_t key() const { return key_and_kind & kKeyMask; }
+  TokenKind kind() const { return static_cast<TokenKind>(key_and_kind >> 30); }
+  static constexpr std::uint32_t kKeyMask = (std::uint32_t{1} << 30) - 1;
 };
 
 // The target's case-tier tokens and, per word or number, where it occurs (token indices,
 // ascending). Built once per target text, only when a quote in it misses. A document's index
 // (DocumentIndex::near_miss) borrows the running text instead of holding a copy.
-struct NearMissIndex {
-  std::u32string original;                  // the target's scalars, unless borrowed
+//
+// Laid out for a whole document (docs/matching.md "Index"): every distinct key is stored once, in
+// one byte buffer, found through an open-addressing table of key ids; the occurrence lists are
+// one array cut per key (filled by finish()), so no key or list is a heap block of its own.
+class NearMissIndex {
+ public:
+  std::u32string original;                   // the target's scalars, unless borrowed
   const std::u32string* borrowed = nullptr;  // the target's scalars, held by the caller
   std::vector<IndexedToken> tokens;
-  std::vector<std::string> keys;                               // distinct token keys, by id
-  std::unordered_map<std::string, std::uint32_t> key_ids;      // key -> id
-  std::vector<std::vector<std::uint32_t>> postings;            // per key id: its words' or numbers' token indices
 
   const std::u32string& text() const { return borrowed != nullptr ? *borrowed : original; }
+  // Appends one token (offsets already the target's); its key is interned.
+  void add(const Token& token);
+  // Builds the occurrence lists of the tokens added so far and releases spare capacity; the
+  // index is searched only after this.
+  void finish();
+  std::string_view key(std::uint32_t id) const {
+    return std::string_view(key_bytes_).substr(key_starts_[id], key_starts_[id + 1] - key_starts_[id]);
+  }
+  std::size_t key_count() const { return key_starts_.size() - 1; }
+  // The id of a key, or -1 when no token has it.
+  std::int64_t find_key(std::string_view key) const;
+  // The token indices of a key's words or numbers, ascending.
+  std::pair<const std::uint32_t*, const std::uint32_t*> occurrences(std::uint32_t id) const {
+    return {postings_.data() + posting_starts_[id], postings_.data() + posting_starts_[id + 1]};
+  }
   // Tokens [begin, end) as Tokens (what the alignment and the guards read).
   std::vector<Token> slice(std::size_t begin, std::size_t end) const;
   std::size_t memory_bytes() const;
+
+ private:
+  std::size_t slot_of(std::string_view key) const;  // the table slot holding key, or the empty one it goes to
+  std::string key_bytes_;                           // every distinct key, end to end
+  std::vector<std::uint32_t> key_starts_{0};        // key id -> its first byte; one past the last at the end
+  std::vector<std::uint32_t> table_;                // open addressing: key id + 1, 0 when empty
+  std::vector<std::uint32_t> posting_starts_;       // key id -> its first entry in postings_; the total at the end
+  std::vector<std::uint32_t> postings_;             // word and number token indices, grouped by key, ascending
 };
 
 NearMissIndex build_near_miss_index(std::string_view utf8_text, const LadderOptions& options);
 // Appends the tokens of a case-tier reading (its offsets already the target's) to an index.
 void add_near_miss_tokens(NearMissIndex& index, const Reading& case_reading);
-// Appends a text's tokens (offsets shifted by `shift` scalars) to an index's tokens and postings:
-// a document's index is built element by element (docs/matching.md "Index").
+// Appends a text's tokens (offsets shifted by `shift` scalars) to an index: a document's index is
+// built element by element (docs/matching.md "Index"), then finish()ed.
 void add_near_miss_tokens(NearMissIndex& index, std::string_view utf8_text, std::uint32_t shift,
                           const LadderOptions& options);
 

@@ -14,7 +14,6 @@ namespace ethos::match {
 namespace {
 
 constexpr std::string_view kEllipsis = "\xE2\x80\xA6";  // U+2026
-constexpr std::size_t kMaxCandidates = 256;             // occurrences kept per fragment
 constexpr std::size_t kMaxChainStarts = 64;
 
 // Length of an ellipsis ("...", "…", ". . .") at pos, or 0.
@@ -59,9 +58,15 @@ bool aligned(const Reading& reading, std::size_t pos, std::size_t len) {
   return true;
 }
 
-// Whole-token occurrences of one fragment at the policy's accepted tiers, by original position,
-// each at the tightest tier that has it.
-std::vector<Located> occurrences(const Ladder& target, const std::string& fragment, const Policy& policy) {
+std::string encode(const std::u32string& text, std::size_t begin, std::size_t end) {
+  std::string out;
+  for (std::size_t i = begin; i < end; ++i) utf8::append(out, text[i]);
+  return out;
+}
+
+}  // namespace
+
+std::vector<Located> fragment_occurrences(const Ladder& target, const std::string& fragment, const Policy& policy) {
   const Ladder wanted = build_ladder(fragment, policy.ladder);
   std::map<std::pair<std::uint32_t, std::uint32_t>, Tier> found;
   for (Tier tier : policy.tiers) {
@@ -69,8 +74,8 @@ std::vector<Located> occurrences(const Ladder& target, const std::string& fragme
     const std::u32string& needle = wanted.at(tier).front().text;
     if (needle.empty()) continue;
     for (const Reading& reading : target.at(tier)) {
-      for (std::size_t pos = reading.text.find(needle); pos != std::u32string::npos && found.size() < kMaxCandidates;
-           pos = reading.text.find(needle, pos + 1)) {
+      for (std::size_t pos = reading.text.find(needle);
+           pos != std::u32string::npos && found.size() < kMaxFragmentCandidates; pos = reading.text.find(needle, pos + 1)) {
         if (!aligned(reading, pos, needle.size())) continue;
         const std::uint32_t start = reading.start[pos];
         const std::uint32_t end = reading.end[pos + needle.size() - 1];
@@ -85,14 +90,6 @@ std::vector<Located> occurrences(const Ladder& target, const std::string& fragme
   for (const auto& [range, tier] : found) out.push_back(Located{tier, range.first, range.second, 1});
   return out;
 }
-
-std::string encode(const std::u32string& text, std::size_t begin, std::size_t end) {
-  std::string out;
-  for (std::size_t i = begin; i < end; ++i) utf8::append(out, text[i]);
-  return out;
-}
-
-}  // namespace
 
 std::vector<std::string> split_at_elisions(std::string_view quote) {
   std::vector<std::string> fragments;
@@ -117,9 +114,15 @@ std::vector<std::string> split_at_elisions(std::string_view quote) {
 }
 
 StitchResult locate_fragments(const Ladder& target, const std::vector<std::string>& fragments, const Policy& policy) {
+  return stitch_fragments(target.original, fragments, policy,
+                          [&](const std::string& fragment) { return fragment_occurrences(target, fragment, policy); });
+}
+
+StitchResult stitch_fragments(const std::u32string& original, const std::vector<std::string>& fragments,
+                              const Policy& policy, const FragmentOccurrences& occurrences_of) {
   StitchResult result;
   std::vector<std::vector<Located>> candidates;
-  for (const std::string& fragment : fragments) candidates.push_back(occurrences(target, fragment, policy));
+  for (const std::string& fragment : fragments) candidates.push_back(occurrences_of(fragment));
   const auto window = static_cast<std::uint32_t>(policy.elision_window_chars);
   // Greedy chain from a given first occurrence: each next fragment at its earliest occurrence
   // after the previous found one, within the window (which widens by one window per fragment
@@ -171,7 +174,7 @@ StitchResult locate_fragments(const Ladder& target, const std::vector<std::strin
     FragmentMatch match{fragments[k], best[k], std::nullopt};
     if (best[k]) {
       if (previous) {
-        const std::string elided = trim(encode(target.original, previous->end, best[k]->start));
+        const std::string elided = trim(encode(original, previous->end, best[k]->start));
         match.elided = elided;
         const std::vector<Token> tokens = tokenize_text(elided, policy.ladder);
         for (const NumericMention& figure : numeric_mentions(tokens, 0, tokens.size())) {

@@ -2,6 +2,8 @@
 // fragments are located in order, each within the policy's elision window of the one before.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,5 +35,19 @@ struct StitchResult {
 // places the most fragments in order (each starting at most window_chars after the previous
 // one's end) wins, earliest first on ties.
 StitchResult locate_fragments(const Ladder& target, const std::vector<std::string>& fragments, const Policy& policy);
+
+// Occurrences kept per fragment: the first this many distinct (start, end) found, tier by tier.
+constexpr std::size_t kMaxFragmentCandidates = 256;
+
+// A fragment's occurrences in a target: whole-token (when the policy asks) occurrences at the
+// policy's accepted tiers, each (start, end) once at the tightest tier that has it, by position,
+// at most kMaxFragmentCandidates (fragment_occurrences on a ladder; DocumentIndex::
+// fragment_occurrences on a range of a document's running text).
+using FragmentOccurrences = std::function<std::vector<Located>(const std::string& fragment)>;
+std::vector<Located> fragment_occurrences(const Ladder& target, const std::string& fragment, const Policy& policy);
+// locate_fragments with the occurrences from `occurrences_of`, in offsets of `original` (the
+// target's scalars: the elided text between two fragments is read from it).
+StitchResult stitch_fragments(const std::u32string& original, const std::vector<std::string>& fragments,
+                              const Policy& policy, const FragmentOccurrences& occurrences_of);
 
 }  // namespace ethos::match
