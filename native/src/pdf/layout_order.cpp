@@ -4,9 +4,12 @@
 #include <algorithm>
 
 #include "pdf/layout_lines.hpp"
+#include "pdf/layout_params.hpp"
 
 namespace ethos::pdf {
 namespace {
+
+using params::kMaxRowFieldPercent;
 
 struct Gap {
   std::int64_t width = -1;
@@ -48,6 +51,30 @@ void order_leaf(const std::vector<Bbox>& boxes, std::vector<std::size_t> items, 
   }
 }
 
+std::int64_t extent_x(const std::vector<Bbox>& boxes, const std::vector<std::size_t>& items) {
+  std::int64_t x0 = boxes[items.front()].x0, x1 = boxes[items.front()].x1;
+  for (std::size_t i : items) {
+    x0 = std::min(x0, boxes[i].x0);
+    x1 = std::max(x1, boxes[i].x1);
+  }
+  return x1 - x0;
+}
+
+// Whether a vertical cut into `before` and `after` separates the fields of rows rather than two
+// columns: the narrower side (at most a quarter of the other's width) holds only pieces that each
+// share a visual line with a piece across the gap - section numbers, titles and page numbers of
+// a table of contents, a key and its value. Such a side is read along its rows; a page column
+// beside it has lines of its own.
+bool splits_rows(const std::vector<Bbox>& boxes, const std::vector<std::size_t>& before, const std::vector<std::size_t>& after) {
+  const bool before_narrow = extent_x(boxes, before) < extent_x(boxes, after);
+  const std::vector<std::size_t>& narrow = before_narrow ? before : after;
+  const std::vector<std::size_t>& wide = before_narrow ? after : before;
+  if (extent_x(boxes, narrow) * 100 > extent_x(boxes, wide) * kMaxRowFieldPercent) return false;
+  return std::all_of(narrow.begin(), narrow.end(), [&](std::size_t n) {
+    return std::any_of(wide.begin(), wide.end(), [&](std::size_t w) { return same_band(boxes[n], boxes[w]); });
+  });
+}
+
 }  // namespace
 
 std::vector<std::size_t> reading_order(const std::vector<Bbox>& boxes, std::int64_t min_gutter) {
@@ -66,16 +93,23 @@ std::vector<std::size_t> reading_order(const std::vector<Bbox>& boxes, std::int6
     }
     const Gap x_gap = widest_gap(boxes, items, true);
     const Gap y_gap = widest_gap(boxes, items, false);
-    const bool cut_x = x_gap.width >= min_gutter && x_gap.width >= y_gap.width;
+    bool cut_x = x_gap.width >= min_gutter && x_gap.width >= y_gap.width;
+    std::vector<std::size_t> before, after;
+    if (cut_x) {
+      for (std::size_t i : items) (boxes[i].x0 >= x_gap.at ? after : before).push_back(i);
+      if (splits_rows(boxes, before, after)) {
+        cut_x = false;
+        before.clear();
+        after.clear();
+      }
+    }
     const bool cut_y = !cut_x && y_gap.width > 0;
     if (!cut_x && !cut_y) {
       order_leaf(boxes, std::move(items), out);
       continue;
     }
-    std::vector<std::size_t> before, after;
-    for (std::size_t i : items) {
-      const std::int64_t start = cut_x ? boxes[i].x0 : boxes[i].y0;
-      (start >= (cut_x ? x_gap.at : y_gap.at) ? after : before).push_back(i);
+    if (cut_y) {
+      for (std::size_t i : items) (boxes[i].y0 >= y_gap.at ? after : before).push_back(i);
     }
     stack.push_back(std::move(after));  // popped second
     stack.push_back(std::move(before));
