@@ -132,3 +132,37 @@ def test_too_few_numbers_beside_the_text_stay_in_the_body(tmp_path: Path) -> Non
     assert [e for e in document["payload"]["elements"] if e["type"] == "footer"] == []
     expected = [word for index, line in enumerate(MANUSCRIPT[:4]) for word in [str(1 + index), *line.split()]]
     assert _words(document) == expected
+
+
+def keys_beside_page_columns_pdf(keys: Sequence[tuple[str, str]], column: Sequence[str]) -> bytes:
+    """Narrow keys at x=40 with their descriptions at x=120 (a 60 pt gap after keys about 15 pt
+    wide) on the first rows, and a page column of running text at x=300, 20 pt right of the
+    longest description, on every row; 10 pt type, rows 13 pt apart from y=700 down, so row i of
+    the keys, the descriptions and the page column shares a baseline."""
+
+    def draw(canvas: Canvas) -> None:
+        canvas.setFont(fx.BODY_FONT, 10)
+        for index, line in enumerate(column):
+            y = 700 - index * 13
+            if index < len(keys):
+                canvas.drawString(40, y, keys[index][0])
+                canvas.drawString(120, y, keys[index][1])
+            canvas.drawString(260, y, line)
+
+    return fx._draw([draw])
+
+
+# Two entries: too few for the key/description rows of a table (docs/pdf-parsing.md "Tables").
+KEYS = [("k1", "describes entry 01 fully"), ("k2", "describes entry 02 fully")]
+COLUMN = [f"Page column text line {row} runs on here" for row in range(1, 9)]
+
+
+def test_rows_of_a_key_column_are_not_read_across_a_page_column(tmp_path: Path) -> None:
+    # The widest gap is the one after the keys, and every key shares its row with a description:
+    # but beyond the descriptions lies a page column (wider than a quarter of the rest), and the
+    # region's rows would run through both - so the page column is read on its own, after them.
+    document = _parse(tmp_path, "keys-and-column.pdf", keys_beside_page_columns_pdf(KEYS, COLUMN))
+    text = " ".join(fx.all_text(document).split())
+    assert " ".join(COLUMN) in text, "the page column is read as one run"
+    for key, description in KEYS:
+        assert text.index(key) < text.index(COLUMN[0]) and text.index(description) < text.index(COLUMN[0])

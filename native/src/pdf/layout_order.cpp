@@ -60,19 +60,31 @@ std::int64_t extent_x(const std::vector<Bbox>& boxes, const std::vector<std::siz
   return x1 - x0;
 }
 
-// Whether a vertical cut into `before` and `after` separates the fields of rows rather than two
+// Whether a vertical cut into `before` and `after` separates the fields of rows rather than
 // columns: the narrower side (at most a quarter of the other's width) holds only pieces that each
-// share a visual line with a piece across the gap - section numbers, titles and page numbers of
-// a table of contents, a key and its value. Such a side is read along its rows; a page column
-// beside it has lines of its own.
-bool splits_rows(const std::vector<Bbox>& boxes, const std::vector<std::size_t>& before, const std::vector<std::size_t>& after) {
-  const bool before_narrow = extent_x(boxes, before) < extent_x(boxes, after);
-  const std::vector<std::size_t>& narrow = before_narrow ? before : after;
-  const std::vector<std::size_t>& wide = before_narrow ? after : before;
-  if (extent_x(boxes, narrow) * 100 > extent_x(boxes, wide) * kMaxRowFieldPercent) return false;
-  return std::all_of(narrow.begin(), narrow.end(), [&](std::size_t n) {
-    return std::any_of(wide.begin(), wide.end(), [&](std::size_t w) { return same_band(boxes[n], boxes[w]); });
-  });
+// share a visual line with a piece across the gap - section numbers, titles and page numbers of a
+// table of contents, a key and its value - and every further vertical gap of the wider side
+// (at least `min_gutter`) separates row fields in the same way. A page column has lines of its
+// own and is wider than that; and where the wider side holds page columns (the key column of a
+// reference card beside the rest of the card), the region's rows would mix them, so the cut stays.
+bool splits_rows(const std::vector<Bbox>& boxes, std::vector<std::size_t> before, std::vector<std::size_t> after,
+                 std::int64_t min_gutter) {
+  while (true) {
+    const bool before_narrow = extent_x(boxes, before) < extent_x(boxes, after);
+    const std::vector<std::size_t>& narrow = before_narrow ? before : after;
+    std::vector<std::size_t> wide = before_narrow ? after : before;
+    if (extent_x(boxes, narrow) * 100 > extent_x(boxes, wide) * kMaxRowFieldPercent) return false;
+    const bool paired = std::all_of(narrow.begin(), narrow.end(), [&](std::size_t n) {
+      return std::any_of(wide.begin(), wide.end(), [&](std::size_t w) { return same_band(boxes[n], boxes[w]); });
+    });
+    if (!paired) return false;
+    if (wide.size() < 2) return true;
+    const Gap gap = widest_gap(boxes, wide, true);
+    if (gap.width < min_gutter) return true;
+    before.clear();
+    after.clear();
+    for (std::size_t i : wide) (boxes[i].x0 >= gap.at ? after : before).push_back(i);
+  }
 }
 
 }  // namespace
@@ -97,7 +109,7 @@ std::vector<std::size_t> reading_order(const std::vector<Bbox>& boxes, std::int6
     std::vector<std::size_t> before, after;
     if (cut_x) {
       for (std::size_t i : items) (boxes[i].x0 >= x_gap.at ? after : before).push_back(i);
-      if (splits_rows(boxes, before, after)) {
+      if (splits_rows(boxes, before, after, min_gutter)) {
         cut_x = false;
         before.clear();
         after.clear();
