@@ -14,6 +14,7 @@ import pdf_fixtures as fx
 import pytest
 from conftest import schema_errors
 from pdf_fixtures import parse_cache  # noqa: F401  (fixture)
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 import ethos_py
@@ -34,9 +35,10 @@ def _words(document: dict[str, Any]) -> list[str]:
 
 def contents_pdf(entries: Sequence[tuple[str, str, str]], *, heading: str, after: str) -> bytes:
     """A table-of-contents page: ``heading`` (14 pt) at y=730, then one entry per row from y=700 down,
-    14 pt apart, in 10 pt type: section number at x=90, title at x=130, page number at x=400 (a gap
-    of 15 pt and more between the three, wider than the 4 pt between the rows), and the paragraph
-    ``after`` at x=72 below the last row."""
+    14 pt apart, in 10 pt type: section number at x=90, title (ending in dot leaders) at x=130,
+    page number 12 pt right of the longest title (gaps of 12 pt and more between the three, wider
+    than the 4 pt between the rows), and the paragraph ``after`` at x=72 below the last row."""
+    page_x = 130 + max(stringWidth(title, fx.BODY_FONT, 10) for _number, title, _page in entries) + 12
 
     def draw(canvas: Canvas) -> None:
         canvas.setFont(fx.BODY_FONT, 14)
@@ -46,7 +48,7 @@ def contents_pdf(entries: Sequence[tuple[str, str, str]], *, heading: str, after
         for number, title, page in entries:
             canvas.drawString(90, y, number)
             canvas.drawString(130, y, title)
-            canvas.drawString(400, y, page)
+            canvas.drawString(page_x, y, page)
             y -= 14
         canvas.drawString(72, y - 20, after)
 

@@ -9,6 +9,7 @@
 namespace ethos::pdf {
 namespace {
 
+using params::kMaxRowFieldGapGutters;
 using params::kMaxRowFieldPercent;
 
 struct Gap {
@@ -63,13 +64,16 @@ std::int64_t extent_x(const std::vector<Bbox>& boxes, const std::vector<std::siz
 // Whether a vertical cut into `before` and `after` separates the fields of rows rather than
 // columns: the narrower side (at most a quarter of the other's width) holds only pieces that each
 // share a visual line with a piece across the gap - section numbers, titles and page numbers of a
-// table of contents, a key and its value - and every further vertical gap of the wider side
+// table of contents, a key and its value -, the gap is at most params::kMaxRowFieldGapGutters
+// gutter widths, and every further vertical gap of the wider side
 // (at least `min_gutter`) separates row fields in the same way. A page column has lines of its
 // own and is wider than that; and where the wider side holds page columns (the key column of a
 // reference card beside the rest of the card), the region's rows would mix them, so the cut stays.
 bool splits_rows(const std::vector<Bbox>& boxes, std::vector<std::size_t> before, std::vector<std::size_t> after,
-                 std::int64_t min_gutter) {
+                 std::int64_t min_gutter, std::int64_t gap_width) {
   while (true) {
+    // Fields of a row are set close together; a wider gap is a gutter between page columns.
+    if (gap_width > min_gutter * kMaxRowFieldGapGutters) return false;
     const bool before_narrow = extent_x(boxes, before) < extent_x(boxes, after);
     const std::vector<std::size_t>& narrow = before_narrow ? before : after;
     std::vector<std::size_t> wide = before_narrow ? after : before;
@@ -81,6 +85,7 @@ bool splits_rows(const std::vector<Bbox>& boxes, std::vector<std::size_t> before
     if (wide.size() < 2) return true;
     const Gap gap = widest_gap(boxes, wide, true);
     if (gap.width < min_gutter) return true;
+    gap_width = gap.width;
     before.clear();
     after.clear();
     for (std::size_t i : wide) (boxes[i].x0 >= gap.at ? after : before).push_back(i);
@@ -109,7 +114,7 @@ std::vector<std::size_t> reading_order(const std::vector<Bbox>& boxes, std::int6
     std::vector<std::size_t> before, after;
     if (cut_x) {
       for (std::size_t i : items) (boxes[i].x0 >= x_gap.at ? after : before).push_back(i);
-      if (splits_rows(boxes, before, after, min_gutter)) {
+      if (splits_rows(boxes, before, after, min_gutter, x_gap.width)) {
         cut_x = false;
         before.clear();
         after.clear();

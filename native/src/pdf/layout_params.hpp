@@ -29,6 +29,7 @@ constexpr std::int64_t kMinRegionExtent = 400;     // smaller images are decorat
 constexpr std::int64_t kCaptionDistance = 3000;    // between an image and its caption
 constexpr std::int64_t kMinGutter = 600;           // the narrowest column gutter accepted
 constexpr std::int64_t kMaxRowFieldPercent = 25;   // a side of a cut this narrow, all in rows across it, is row fields
+constexpr std::int64_t kMaxRowFieldGapGutters = 4;  // ... across a gap at most this many minimum gutters wide
 constexpr std::int64_t kHeadingSizePercent = 115;  // a heading's font vs the body size
 constexpr std::size_t kMaxHeadingScalars = 200;
 constexpr std::size_t kMaxBoldHeadingScalars = 120;
@@ -65,6 +66,7 @@ inline nlohmann::json layout_parameters() {
           {"max_card_gutter_crossings", static_cast<std::int64_t>(kMaxCardGutterCrossings)},
           {"min_card_column_height_percent", kMinCardColumnHeightPercent},
           {"max_row_field_percent", kMaxRowFieldPercent},
+          {"max_row_field_gap_gutters", kMaxRowFieldGapGutters},
           {"min_line_numbers", static_cast<std::int64_t>(kMinLineNumbers)},
           {"max_line_number_digits", static_cast<std::int64_t>(kMaxLineNumberDigits)}};
 }
