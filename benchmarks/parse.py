@@ -19,6 +19,9 @@ born-digital PDFs from Debian packages). For every PDF, in one run and on the sa
                spaces between words, so whitespace cannot split them into words the same way on
                both sides: every Han, kana or CJK-punctuation character counts as one word of its
                own, on both sides alike (``--segmentation whitespace`` gives the plain split).
+               A line-end hyphen our parser recorded as an artifact (``hyphen_breaks``) may join
+               its two words where pdftotext's page holds the joined word, as the matcher may
+               undo it (``--hyphenation as-printed`` compares every hyphen as printed).
 
 Targets (issue #3): ethos pages/s >= 0.5x pypdfium2's; fidelity >= 99 % of pdftotext's words.
 """
@@ -85,14 +88,55 @@ def words(text: str) -> list[str]:
     return folded.split()
 
 
-def ethos_page_texts(document: dict) -> dict[int, str]:
-    """Our text of each page: its elements' texts in reading order (array order)."""
+# "rejoin-recorded" (the default) or "as-printed": see element_words().
+HYPHENATION = "rejoin-recorded"
+
+
+def element_words(element: dict, reference: Counter) -> list[str]:
+    """The comparison's words of one of our elements. With HYPHENATION "rejoin-recorded", a
+    line-end hyphen the parser recorded as an artifact (the element's ``hyphen_breaks``) is undone
+    the way the matcher may undo it: the word before it and the word after it count as one word,
+    without the hyphen (``jour- nals`` -> ``journals``) or with it (``well- known`` ->
+    ``well-known``), whichever of the two pdftotext's words of the page hold (pdftotext rejoins
+    line-end hyphens itself, so its side has none left to undo). A hyphen the parser did not
+    record, or a join pdftotext's page does not hold, stays as printed - as every hyphen does
+    with "as-printed"."""
+    text = element["text"]
+    breaks = sorted(element.get("hyphen_breaks", [])) if HYPHENATION == "rejoin-recorded" else []
+    pieces, start = [], 0
+    for offset in breaks:  # scalar offsets of the recorded hyphens: cut right after each
+        pieces.append(text[start : offset + 1])
+        start = offset + 1
+    pieces.append(text[start:])
+    out = words(pieces[0])
+    for piece in pieces[1:]:
+        following = words(piece)
+        if out and following:
+            joined_kept = out[-1] + following[0]
+            joined_plain = out[-1][:-1] + following[0]
+            for joined in (joined_plain, joined_kept):
+                if reference[joined]:
+                    out[-1] = joined
+                    following = following[1:]
+                    break
+        out += following
+    return out
+
+
+def ethos_page_elements(document: dict) -> dict[int, list[dict]]:
+    """Our elements with text, by page index, in reading order (array order)."""
     index_of = {page["id"]: page["index"] for page in document["payload"]["pages"]}
-    texts: dict[int, list[str]] = {}
+    elements: dict[int, list[dict]] = {}
     for element in document["payload"]["elements"]:
         if "text" in element:
-            texts.setdefault(index_of[element["page"]], []).append(element["text"])
-    return {index: "\n".join(parts) for index, parts in texts.items()}
+            elements.setdefault(index_of[element["page"]], []).append(element)
+    return elements
+
+
+def ethos_page_words(elements: list[dict], reference_words: list[str]) -> list[str]:
+    """Our words of one page, compared with pdftotext's ``reference_words`` of that page."""
+    reference = Counter(reference_words)
+    return [word for element in elements for word in element_words(element, reference)]
 
 
 def pdftotext_pages(pdf: Path) -> list[str]:
@@ -108,14 +152,14 @@ def fidelity(pdf: Path, document: dict) -> tuple[int, int, int, list[tuple[int, 
     # The bench extra's aligner, imported here so that words() is usable (and tested) without it.
     from rapidfuzz.distance import LCSseq
 
-    ours = ethos_page_texts(document)
+    ours = ethos_page_elements(document)
     found = present = total = 0
     per_page = []
     for number, reference in enumerate(pdftotext_pages(pdf), start=1):
         reference_words = words(reference)
         if not reference_words:
             continue
-        our_words = words(ours.get(number, ""))
+        our_words = ethos_page_words(ours.get(number, []), reference_words)
         common = LCSseq.similarity(reference_words, our_words)
         found += common
         present += sum((Counter(reference_words) & Counter(our_words)).values())
@@ -134,9 +178,14 @@ def main() -> int:
     parser.add_argument("--segmentation", choices=["cjk-characters", "whitespace"], default="cjk-characters",
                         help="how both texts are split into words: whitespace, with every CJK character a word "
                              "of its own (default), or whitespace only (the figures before 2026-11-30)")
+    parser.add_argument("--hyphenation", choices=["rejoin-recorded", "as-printed"], default="rejoin-recorded",
+                        help="our line-end hyphens: a hyphen the parser recorded in hyphen_breaks joins its two "
+                             "words when pdftotext's page holds the joined word (default), or every hyphen as "
+                             "printed (the figures before 2026-11-30, second pass)")
     args = parser.parse_args()
-    global SEGMENTATION
+    global SEGMENTATION, HYPHENATION
     SEGMENTATION = args.segmentation
+    HYPHENATION = args.hyphenation
     if shutil.which("pdftotext") is None:
         print("pdftotext not found: apt-get install poppler-utils", file=sys.stderr)
         return 2

@@ -33,3 +33,30 @@ def test_a_cjk_line_wrap_with_or_without_a_space_gives_the_same_words(parse_benc
 def test_the_whitespace_segmentation_is_the_plain_split(parse_benchmark: ModuleType) -> None:
     parse_benchmark.SEGMENTATION = "whitespace"
     assert parse_benchmark.words("中文 字体abc\u00a0ﬁne") == ["中文", "字体abc", "fine"]
+
+
+def _element(text: str, hyphen_breaks: list[int]) -> dict[str, object]:
+    return {"text": text, "hyphen_breaks": hyphen_breaks}
+
+
+def test_a_recorded_line_end_hyphen_joins_its_words_where_pdftotext_has_the_joined_word(parse_benchmark: ModuleType) -> None:
+    # `jour- nals`: the parser recorded the hyphen at offset 8 as a line-end artifact; pdftotext
+    # rejoined the word. `well- known`: the same, but pdftotext kept the compound's hyphen.
+    element = _element("the jour- nals are well- known", [8, 23])
+    reference = parse_benchmark.words("the journals are well-known")
+    assert parse_benchmark.ethos_page_words([element], reference) == ["the", "journals", "are", "well-known"]
+
+
+def test_an_unrecorded_hyphen_or_an_unsupported_join_stays_as_printed(parse_benchmark: ModuleType) -> None:
+    # No hyphen_breaks: the printed `jour-` stays a word of its own. A recorded hyphen whose join
+    # pdftotext's page does not hold (it has `jour-` and `nals` apart) stays too.
+    reference = parse_benchmark.words("the journals")
+    assert parse_benchmark.ethos_page_words([_element("the jour- nals", [])], reference) == ["the", "jour-", "nals"]
+    apart = parse_benchmark.words("the jour- nals")
+    assert parse_benchmark.ethos_page_words([_element("the jour- nals", [8])], apart) == ["the", "jour-", "nals"]
+
+
+def test_as_printed_hyphenation_ignores_the_recorded_hyphens(parse_benchmark: ModuleType) -> None:
+    parse_benchmark.HYPHENATION = "as-printed"
+    reference = parse_benchmark.words("the journals")
+    assert parse_benchmark.ethos_page_words([_element("the jour- nals", [8])], reference) == ["the", "jour-", "nals"]

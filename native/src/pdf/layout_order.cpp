@@ -4,9 +4,13 @@
 #include <algorithm>
 
 #include "pdf/layout_lines.hpp"
+#include "pdf/layout_params.hpp"
 
 namespace ethos::pdf {
 namespace {
+
+using params::kMaxRowFieldGapGutters;
+using params::kMaxRowFieldPercent;
 
 struct Gap {
   std::int64_t width = -1;
@@ -48,6 +52,46 @@ void order_leaf(const std::vector<Bbox>& boxes, std::vector<std::size_t> items, 
   }
 }
 
+std::int64_t extent_x(const std::vector<Bbox>& boxes, const std::vector<std::size_t>& items) {
+  std::int64_t x0 = boxes[items.front()].x0, x1 = boxes[items.front()].x1;
+  for (std::size_t i : items) {
+    x0 = std::min(x0, boxes[i].x0);
+    x1 = std::max(x1, boxes[i].x1);
+  }
+  return x1 - x0;
+}
+
+// Whether a vertical cut into `before` and `after` separates the fields of rows rather than
+// columns: the narrower side (at most a quarter of the other's width) holds only pieces that each
+// share a visual line with a piece across the gap - section numbers, titles and page numbers of a
+// table of contents, a key and its value -, the gap is at most params::kMaxRowFieldGapGutters
+// gutter widths, and every further vertical gap of the wider side
+// (at least `min_gutter`) separates row fields in the same way. A page column has lines of its
+// own and is wider than that; and where the wider side holds page columns (the key column of a
+// reference card beside the rest of the card), the region's rows would mix them, so the cut stays.
+bool splits_rows(const std::vector<Bbox>& boxes, std::vector<std::size_t> before, std::vector<std::size_t> after,
+                 std::int64_t min_gutter, std::int64_t gap_width) {
+  while (true) {
+    // Fields of a row are set close together; a wider gap is a gutter between page columns.
+    if (gap_width > min_gutter * kMaxRowFieldGapGutters) return false;
+    const bool before_narrow = extent_x(boxes, before) < extent_x(boxes, after);
+    const std::vector<std::size_t>& narrow = before_narrow ? before : after;
+    std::vector<std::size_t> wide = before_narrow ? after : before;
+    if (extent_x(boxes, narrow) * 100 > extent_x(boxes, wide) * kMaxRowFieldPercent) return false;
+    const bool paired = std::all_of(narrow.begin(), narrow.end(), [&](std::size_t n) {
+      return std::any_of(wide.begin(), wide.end(), [&](std::size_t w) { return same_band(boxes[n], boxes[w]); });
+    });
+    if (!paired) return false;
+    if (wide.size() < 2) return true;
+    const Gap gap = widest_gap(boxes, wide, true);
+    if (gap.width < min_gutter) return true;
+    gap_width = gap.width;
+    before.clear();
+    after.clear();
+    for (std::size_t i : wide) (boxes[i].x0 >= gap.at ? after : before).push_back(i);
+  }
+}
+
 }  // namespace
 
 std::vector<std::size_t> reading_order(const std::vector<Bbox>& boxes, std::int64_t min_gutter) {
@@ -66,16 +110,23 @@ std::vector<std::size_t> reading_order(const std::vector<Bbox>& boxes, std::int6
     }
     const Gap x_gap = widest_gap(boxes, items, true);
     const Gap y_gap = widest_gap(boxes, items, false);
-    const bool cut_x = x_gap.width >= min_gutter && x_gap.width >= y_gap.width;
+    bool cut_x = x_gap.width >= min_gutter && x_gap.width >= y_gap.width;
+    std::vector<std::size_t> before, after;
+    if (cut_x) {
+      for (std::size_t i : items) (boxes[i].x0 >= x_gap.at ? after : before).push_back(i);
+      if (splits_rows(boxes, before, after, min_gutter, x_gap.width)) {
+        cut_x = false;
+        before.clear();
+        after.clear();
+      }
+    }
     const bool cut_y = !cut_x && y_gap.width > 0;
     if (!cut_x && !cut_y) {
       order_leaf(boxes, std::move(items), out);
       continue;
     }
-    std::vector<std::size_t> before, after;
-    for (std::size_t i : items) {
-      const std::int64_t start = cut_x ? boxes[i].x0 : boxes[i].y0;
-      (start >= (cut_x ? x_gap.at : y_gap.at) ? after : before).push_back(i);
+    if (cut_y) {
+      for (std::size_t i : items) (boxes[i].y0 >= y_gap.at ? after : before).push_back(i);
     }
     stack.push_back(std::move(after));  // popped second
     stack.push_back(std::move(before));

@@ -6,6 +6,7 @@
 #include "pdf/layout.hpp"
 #include "pdf/layout_classify.hpp"
 #include "pdf/layout_glyphs.hpp"
+#include "pdf/layout_line_numbers.hpp"
 #include "pdf/layout_lines.hpp"
 #include "pdf/layout_model.hpp"
 #include "pdf/layout_order.hpp"
@@ -97,6 +98,10 @@ class PageBuilder {
     out_.body_font_size_q = body_font_size(glyphs.visible);
     std::vector<Grid> grids = find_ruled_tables(page_, glyphs.visible);
     std::vector<Line> lines = build_lines(glyphs.visible);
+    // Margin line numbers leave the page before tables and reading order are found: beside the
+    // body they would pair with its lines into rows. They become one element per column, after
+    // the body, so that no body sentence is interrupted by a number.
+    std::vector<std::vector<Line>> margin_numbers = take_margin_line_numbers(lines);
     const std::int64_t gutter = std::max(kMinGutter, out_.body_font_size_q);
     for (Grid& grid : find_whitespace_tables(lines, gutter)) grids.push_back(std::move(grid));
     std::vector<Bbox> images;
@@ -140,10 +145,11 @@ class PageBuilder {
       if (join != Join::kSameLine) ++block.visual_lines;
     }
     flush(block);
+    for (const std::vector<Line>& column : margin_numbers) add_line_numbers(column);
     mark_figures();
     add_unseen_text(glyphs.hidden, "hidden_text_detected");
     add_unseen_text(glyphs.off_page, "off_page_text_detected");
-    add_page_warnings(!lines.empty() || std::any_of(grids.begin(), grids.end(), [](const Grid& g) {
+    add_page_warnings(!lines.empty() || !margin_numbers.empty() || std::any_of(grids.begin(), grids.end(), [](const Grid& g) {
       return std::any_of(g.cells.begin(), g.cells.end(), [](const GridCell& c) { return !c.lines.empty(); });
     }));
     return std::move(out_);
@@ -220,6 +226,46 @@ class PageBuilder {
       return "heading";
     }
     return "text_block";
+  }
+
+  static std::vector<std::vector<Line>> take_margin_line_numbers(std::vector<Line>& lines) {
+    std::vector<std::vector<Line>> columns;
+    std::vector<bool> taken(lines.size(), false);
+    for (const std::vector<std::size_t>& column : find_margin_line_numbers(lines)) {
+      columns.emplace_back();
+      for (std::size_t i : column) {
+        columns.back().push_back(lines[i]);
+        taken[i] = true;
+      }
+    }
+    std::vector<Line> rest;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (!taken[i]) rest.push_back(std::move(lines[i]));
+    }
+    lines = std::move(rest);
+    return columns;
+  }
+
+  // A column of margin line numbers: page furniture, typed "footer" (CONTRACTS §2.2 has no
+  // line-number type; as furniture the verifier's running text, chunks and Markdown leave it out,
+  // as they leave out running footers), one number per visual line, after the body.
+  void add_line_numbers(const std::vector<Line>& column) {
+    LayoutElement element;
+    element.type = "footer";
+    ElementTextBuilder text(page_, out_.spans, next_element());
+    for (std::size_t i = 0; i < column.size(); ++i) {
+      if (i == 0) {
+        text.add_first_line(column[i]);
+        element.bbox = column[i].bbox;
+      } else {
+        text.add_wrapped_line(column[i]);
+        element.bbox = unite(element.bbox, column[i].bbox);
+      }
+      element.font_size_q = std::max(element.font_size_q, column[i].font_size_q);
+    }
+    element.bbox = clamp(element.bbox);
+    text.finish(element);
+    out_.elements.push_back(std::move(element));
   }
 
   void add_table(const Grid& grid) {

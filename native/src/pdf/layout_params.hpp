@@ -21,10 +21,15 @@ constexpr std::size_t kMinColumnWords = 4;         // median words per line of a
 constexpr std::int64_t kMinCardColumnPercent = 25;  // a page column without running text: share of the text width
 constexpr std::size_t kMaxCardGutterCrossings = 2;  // ... and lines crossing its gutter (a title, a footer)
 constexpr std::int64_t kMinCardColumnHeightPercent = 50;  // ... and the height its lines reach over
+// Margin line numbers (layout_line_numbers.cpp).
+constexpr std::size_t kMinLineNumbers = 5;         // fewer integers beside the text are not a numbering
+constexpr std::size_t kMaxLineNumberDigits = 5;
 // Page layout (layout_page.cpp).
 constexpr std::int64_t kMinRegionExtent = 400;     // smaller images are decoration
 constexpr std::int64_t kCaptionDistance = 3000;    // between an image and its caption
 constexpr std::int64_t kMinGutter = 600;           // the narrowest column gutter accepted
+constexpr std::int64_t kMaxRowFieldPercent = 25;   // a side of a cut this narrow, all in rows across it, is row fields
+constexpr std::int64_t kMaxRowFieldGapGutters = 4;  // ... across a gap at most this many minimum gutters wide
 constexpr std::int64_t kHeadingSizePercent = 115;  // a heading's font vs the body size
 constexpr std::size_t kMaxHeadingScalars = 200;
 constexpr std::size_t kMaxBoldHeadingScalars = 120;
@@ -45,7 +50,7 @@ constexpr std::int64_t kChunkTokens = 512;
 inline nlohmann::json layout_parameters() {
   return {{"caption_distance_q", kCaptionDistance},     {"chunk_tokens", kChunkTokens},
           {"edge_band_percent", kEdgeBandPercent},      {"heading_size_percent", kHeadingSizePercent},
-          {"layout_version", 3},                        {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
+          {"layout_version", 4},                        {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
           {"max_heading_lines", kMaxHeadingLines},      {"max_heading_scalars", kMaxHeadingScalars},
           {"max_words_per_cell", kMaxWordsPerCell},     {"min_column_words", kMinColumnWords},     {"min_cell_extent_q", kMinCellExtent},       {"min_rule_length_q", kMinRuleLength},
           {"max_grid_lines", kMaxGridLines},
@@ -59,7 +64,11 @@ inline nlohmann::json layout_parameters() {
           {"outer_band_percent", kOuterBandPercent},
           {"min_card_column_percent", kMinCardColumnPercent},
           {"max_card_gutter_crossings", static_cast<std::int64_t>(kMaxCardGutterCrossings)},
-          {"min_card_column_height_percent", kMinCardColumnHeightPercent}};
+          {"min_card_column_height_percent", kMinCardColumnHeightPercent},
+          {"max_row_field_percent", kMaxRowFieldPercent},
+          {"max_row_field_gap_gutters", kMaxRowFieldGapGutters},
+          {"min_line_numbers", static_cast<std::int64_t>(kMinLineNumbers)},
+          {"max_line_number_digits", static_cast<std::int64_t>(kMaxLineNumberDigits)}};
 }
 
 }  // namespace ethos::pdf::params

@@ -1,0 +1,170 @@
+"""test_pdf_reading_order - rows of fields and margin line numbers in the reading order of a page.
+
+Each PDF is drawn here with reportlab (through tests/pdf_fixtures.py); the expectations follow
+from where the text was drawn, never from an earlier parse. See docs/pdf-parsing.md "Reading order".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pdf_fixtures as fx
+import pytest
+from conftest import schema_errors
+from pdf_fixtures import parse_cache  # noqa: F401  (fixture)
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+import ethos_py
+
+pytestmark = pytest.mark.usefixtures("parse_cache")
+
+
+def _parse(tmp_path: Path, name: str, data: bytes) -> dict[str, Any]:
+    document = ethos_py.parse_pdf_json(fx.write_pdf(tmp_path, name, data))
+    assert schema_errors("document", document) == []
+    return document
+
+
+def _words(document: dict[str, Any]) -> list[str]:
+    """The page's words in reading order; a table's projection separators are not words."""
+    return [word for word in fx.all_text(document).split() if word != "|"]
+
+
+def contents_pdf(entries: Sequence[tuple[str, str, str]], *, heading: str, after: str) -> bytes:
+    """A table-of-contents page: ``heading`` (14 pt) at y=730, then one entry per row from y=700 down,
+    14 pt apart, in 10 pt type: section number at x=90, title (ending in dot leaders) at x=130,
+    page number 12 pt right of the longest title (gaps of 12 pt and more between the three, wider
+    than the 4 pt between the rows), and the paragraph ``after`` at x=72 below the last row."""
+    page_x = 130 + max(stringWidth(title, fx.BODY_FONT, 10) for _number, title, _page in entries) + 12
+
+    def draw(canvas: Canvas) -> None:
+        canvas.setFont(fx.BODY_FONT, 14)
+        canvas.drawString(72, 730, heading)
+        canvas.setFont(fx.BODY_FONT, 10)
+        y = 700.0
+        for number, title, page in entries:
+            canvas.drawString(90, y, number)
+            canvas.drawString(130, y, title)
+            canvas.drawString(page_x, y, page)
+            y -= 14
+        canvas.drawString(72, y - 20, after)
+
+    return fx._draw([draw])
+
+
+def numbered_manuscript_pdf(body: Sequence[str], first_number: int) -> bytes:
+    """A manuscript page with margin line numbers: ``body`` lines at x=72 from y=700 down, 14 pt
+    apart, 10 pt type; beside each, at x=40 (left of all body text), its line number, counting up
+    by one from ``first_number`` (8 pt type, on the line's baseline)."""
+
+    def draw(canvas: Canvas) -> None:
+        for index, line in enumerate(body):
+            y = 700 - index * 14
+            canvas.setFont(fx.BODY_FONT, 8)
+            canvas.drawString(40, y, str(first_number + index))
+            canvas.setFont(fx.BODY_FONT, 10)
+            canvas.drawString(72, y, line)
+
+    return fx._draw([draw])
+
+
+SHORT_CONTENTS = [("3.9.1", "Floating captions . . . . . . . . .", "35"), ("3.9.2", "Side by side figures . . . . . . .", "36")]
+
+
+def test_a_short_table_of_contents_is_read_entry_by_entry(tmp_path: Path) -> None:
+    # Two entries are too few for a table, and the gaps between number, title and page number
+    # are wider than the gap between the rows: a cut at those gaps read all numbers, then all
+    # titles, then all page numbers. Every piece shares its row with the others of its entry, so
+    # the rows are read one after the other.
+    document = _parse(tmp_path, "contents.pdf", contents_pdf(SHORT_CONTENTS, heading="Contents", after="The end."))
+    expected = ["Contents"] + [word for entry in SHORT_CONTENTS for field in entry for word in field.split()] + ["The", "end."]
+    assert _words(document) == expected
+
+
+LONG_CONTENTS = [
+    ("1", "Introduction . . . . . . . . . . .", "3"),
+    ("2", "Installation . . . . . . . . . . .", "7"),
+    ("3", "First steps . . . . . . . . . . . .", "12"),
+    ("4", "Configuration . . . . . . . . . .", "20"),
+    ("5", "Command reference . . . . . . .", "21"),
+    ("6", "Troubleshooting . . . . . . . . .", "30"),
+]
+
+
+def test_page_numbers_of_a_table_of_contents_are_not_line_numbers(tmp_path: Path) -> None:
+    # The page numbers are integers right of every other line, ascending - but unevenly, as page
+    # numbers do: they stay with their entries instead of leaving as margin line numbers.
+    document = _parse(tmp_path, "long-contents.pdf", contents_pdf(LONG_CONTENTS, heading="Contents", after="The end."))
+    assert [e for e in document["payload"]["elements"] if e["type"] == "footer"] == []
+    expected = ["Contents"] + [word for entry in LONG_CONTENTS for field in entry for word in field.split()] + ["The", "end."]
+    assert _words(document) == expected
+
+
+MANUSCRIPT = [
+    "The first line of the manuscript starts a sentence that",
+    "runs on to the second line of the page and then to the",
+    "third, which a reader follows without any interruption,",
+    "while the line numbers in the left margin count along.",
+    "A quotation across two of these lines must be found in",
+    "the element text exactly as the author wrote it down, so",
+    "no margin number may stand between two lines of it.",
+]
+
+
+def test_margin_line_numbers_leave_the_body_and_follow_it(tmp_path: Path) -> None:
+    document = _parse(tmp_path, "manuscript.pdf", numbered_manuscript_pdf(MANUSCRIPT, 101))
+    elements = document["payload"]["elements"]
+    body = " ".join(" ".join(e["text"].split()) for e in elements if e["type"] != "footer")
+    assert body == " ".join(MANUSCRIPT), "no number interleaved with the body lines"
+    # Page furniture (typed footer: CONTRACTS §2.2 has no line-number type), after the body.
+    numbers = [e for e in elements if e["type"] == "footer"]
+    assert len(numbers) == 1 and numbers[0] is elements[-1], "one element of line numbers, after the body"
+    assert numbers[0]["text"].split() == [str(101 + i) for i in range(len(MANUSCRIPT))]
+    x0, _y0, x1, _y1 = numbers[0]["bbox"]
+    assert 4000 - 100 <= x0 < x1 < 7200, "the numbers' box lies in the left margin, left of the body at 72 pt"
+
+
+def test_too_few_numbers_beside_the_text_stay_in_the_body(tmp_path: Path) -> None:
+    # Four numbered lines are below the five a numbering needs: the numbers are read with their
+    # lines, like any other short piece of a row.
+    document = _parse(tmp_path, "four.pdf", numbered_manuscript_pdf(MANUSCRIPT[:4], 1))
+    assert [e for e in document["payload"]["elements"] if e["type"] == "footer"] == []
+    expected = [word for index, line in enumerate(MANUSCRIPT[:4]) for word in [str(1 + index), *line.split()]]
+    assert _words(document) == expected
+
+
+def keys_beside_page_columns_pdf(keys: Sequence[tuple[str, str]], column: Sequence[str]) -> bytes:
+    """Narrow keys at x=40 with their descriptions at x=120 (a 60 pt gap after keys about 15 pt
+    wide) on the first rows, and a page column of running text at x=300, 20 pt right of the
+    longest description, on every row; 10 pt type, rows 13 pt apart from y=700 down, so row i of
+    the keys, the descriptions and the page column shares a baseline."""
+
+    def draw(canvas: Canvas) -> None:
+        canvas.setFont(fx.BODY_FONT, 10)
+        for index, line in enumerate(column):
+            y = 700 - index * 13
+            if index < len(keys):
+                canvas.drawString(40, y, keys[index][0])
+                canvas.drawString(120, y, keys[index][1])
+            canvas.drawString(260, y, line)
+
+    return fx._draw([draw])
+
+
+# Two entries: too few for the key/description rows of a table (docs/pdf-parsing.md "Tables").
+KEYS = [("k1", "describes entry 01 fully"), ("k2", "describes entry 02 fully")]
+COLUMN = [f"Page column text line {row} runs on here" for row in range(1, 9)]
+
+
+def test_rows_of_a_key_column_are_not_read_across_a_page_column(tmp_path: Path) -> None:
+    # The widest gap is the one after the keys, and every key shares its row with a description:
+    # but beyond the descriptions lies a page column (wider than a quarter of the rest), and the
+    # region's rows would run through both - so the page column is read on its own, after them.
+    document = _parse(tmp_path, "keys-and-column.pdf", keys_beside_page_columns_pdf(KEYS, COLUMN))
+    text = " ".join(fx.all_text(document).split())
+    assert " ".join(COLUMN) in text, "the page column is read as one run"
+    for key, description in KEYS:
+        assert text.index(key) < text.index(COLUMN[0]) and text.index(description) < text.index(COLUMN[0])
