@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string_view>
+#include <utility>
 
 #include "match/find_all.hpp"
 #include "match/stitch.hpp"
@@ -57,6 +59,16 @@ std::vector<std::size_t> cut_points(std::size_t size, std::size_t chunk, At at) 
   }
   out.push_back(size);
   return out;
+}
+
+// The original range of the occurrence [pos, pos + length) of a reading, or nothing when it splits
+// what one original scalar (or collapsed run) produced: the rule of matcher.cpp's search_ladder.
+std::optional<std::pair<std::uint32_t, std::uint32_t>> aligned_range(const OffsetMap& map, std::size_t pos,
+                                                                     std::size_t length) {
+  const std::size_t last = pos + length - 1;
+  if (pos > 0 && map.end(pos - 1) > map.start(pos)) return std::nullopt;
+  if (last + 1 < map.size() && map.start(last + 1) < map.end(last)) return std::nullopt;
+  return std::make_pair(map.start(pos), map.end(last));
 }
 
 bool in_bmp(const std::u32string& text) {
@@ -290,12 +302,9 @@ LadderResult DocumentIndex::search(const Ladder& expected, const Policy& policy,
       const OffsetMap& map = reading.map;
       std::size_t count = 0, clipped_count = 0;
       for (std::size_t pos : positions(reading, needle, reading.window_begin[first], reading.window_end[last])) {
-        // Same rules as search_ladder: never split what one original scalar produced.
-        const std::size_t end_pos = pos + needle.size() - 1;
-        if (pos > 0 && map.end(pos - 1) > map.start(pos)) continue;
-        if (end_pos + 1 < map.size() && map.start(end_pos + 1) < map.end(end_pos)) continue;
-        const std::uint32_t start = map.start(pos);
-        const std::uint32_t end = map.end(end_pos);
+        const auto range = aligned_range(map, pos, needle.size());
+        if (!range) continue;
+        const auto [start, end] = *range;
         if (start < range_begin || end > range_end) continue;
         const bool whole_tokens = !policy.whole_tokens ||
                                   (is_token_boundary(run.original, start) && is_token_boundary(run.original, end));
@@ -336,11 +345,9 @@ std::vector<Located> DocumentIndex::fragment_occurrences(const Ladder& fragment,
       const OffsetMap& map = reading.map;
       for (std::size_t pos : positions(reading, needle, reading.window_begin[first], reading.window_end[last])) {
         if (found.size() >= kMaxFragmentCandidates) break;
-        const std::size_t end_pos = pos + needle.size() - 1;
-        if (pos > 0 && map.end(pos - 1) > map.start(pos)) continue;
-        if (end_pos + 1 < map.size() && map.start(end_pos + 1) < map.end(end_pos)) continue;
-        const std::uint32_t start = map.start(pos);
-        const std::uint32_t end = map.end(end_pos);
+        const auto range = aligned_range(map, pos, needle.size());
+        if (!range) continue;
+        const auto [start, end] = *range;
         if (start < range_begin || end > range_end) continue;
         if (policy.whole_tokens && !(is_token_boundary(run.original, start) && is_token_boundary(run.original, end))) {
           continue;
@@ -376,11 +383,9 @@ std::vector<LadderResult> DocumentIndex::search_each(const Ladder& expected, con
       std::fill(clipped_count.begin(), clipped_count.end(), 0);
       for (std::size_t pos : positions(reading, needle, reading.window_begin[first], reading.window_end[last], false)) {
         // search()'s rules, then the element holding the whole occurrence (none: it crosses an edge).
-        const std::size_t end_pos = pos + needle.size() - 1;
-        if (pos > 0 && map.end(pos - 1) > map.start(pos)) continue;
-        if (end_pos + 1 < map.size() && map.start(end_pos + 1) < map.end(end_pos)) continue;
-        const std::uint32_t start = map.start(pos);
-        const std::uint32_t end = map.end(end_pos);
+        const auto range = aligned_range(map, pos, needle.size());
+        if (!range) continue;
+        const auto [start, end] = *range;
         if (start < run.bases[first]) continue;
         const std::size_t r = running_at(start);
         if (r > last || end > run.bases[r] + run.lengths[r]) continue;
