@@ -148,6 +148,25 @@ def symbol_table_pdf(rows: Sequence[Sequence[tuple[str, str]]], above: Sequence[
     return _draw([draw])
 
 
+def index_pdf(left: Sequence[str], right: Sequence[str], *, header: str = "INDEX", number: str = "309") -> bytes:
+    """A two-column index page on US Letter, 10 pt type, like a book's back-of-book index.
+
+    ``header`` is drawn at x=72, y=740 and the page ``number`` at x=530 on the same baseline (the
+    title line reaches over the whole measure); ``left`` entries at x=72 and ``right`` entries at
+    x=311, rows 12 pt apart from y=700 down, so row i of both columns shares a baseline.
+    """
+
+    def draw(canvas: Canvas) -> None:
+        canvas.setFont(BODY_FONT, 10)
+        canvas.drawString(72, 740, header)
+        canvas.drawString(530, 740, number)
+        for x, entries in ((72, left), (311, right)):
+            for index, entry in enumerate(entries):
+                canvas.drawString(x, 700 - index * 12, entry)
+
+    return _draw([draw])
+
+
 def running_header_pdf(page_count: int, body: Sequence[str]) -> bytes:
     """``page_count`` pages, each with the 9 pt header "Northwind Annual Review" at y=760, the 9 pt
     footer "Page N of M" at y=36, and a body of five 11 pt lines from y=600 down whose first line

@@ -113,6 +113,25 @@ def test_a_table_of_wide_column_groups_inside_running_text_is_read_row_by_row(tm
     assert text.index(RUNNING_ABOVE[1]) < positions[0] and positions[-1] < text.index(RUNNING_BELOW[0])
 
 
+# A two-column back-of-book index: short entries, a few long ones reaching far into the gap
+# between the columns, and a title line with the page number at the far right of the measure
+# (gnuplot's index). The left column's text reaches over a third of the measure although most of
+# its entries end far left of the gap.
+INDEX_LEFT = [f"ab{n:02d}, {n}" for n in range(1, 38)]
+for _row in (9, 21, 33):
+    INDEX_LEFT[_row] = f"postscript{_row}, 47, 277, 279, 280, 281"
+INDEX_RIGHT = [f"rgbformulae{n:02d}, 183, 195" for n in range(1, 38)]
+
+
+def test_an_index_with_long_entries_reaching_into_the_gutter_is_read_column_by_column(tmp_path: Path) -> None:
+    document = _parse(tmp_path, "index.pdf", fx.index_pdf(INDEX_LEFT, INDEX_RIGHT))
+    text = " ".join(fx.all_text(document).split())
+    # Every entry whole, the left column top to bottom before the right one, although the rows of
+    # the two columns share baselines (and the left entries are narrower than the right ones).
+    positions = [text.index(entry) for entry in INDEX_LEFT + INDEX_RIGHT]
+    assert positions == sorted(positions), "left column first, top to bottom, then the right one"
+
+
 def test_running_headers_and_footers_are_typed(tmp_path: Path) -> None:
     body = ["First page body text.", "Second page body text.", "Third page body text."]
     document = _parse(tmp_path, "running.pdf", fx.running_header_pdf(3, body))

@@ -245,7 +245,8 @@ std::size_t median(std::vector<std::size_t> values) {
 // page's. (2) Nothing but a title or a footer crosses it, the lines on each side reach over at
 // least half the text's height (a small table under short lines has a column only as tall as
 // itself), and both columns it separates are
-// wide - each at least a quarter of the page's text width, measured between the gutters already
+// wide - each at least a quarter of the page's text width (to where its own lines end, even inside
+// the gap), measured between the gutters already
 // accepted, widest gutter first: a reference card set in three or four columns of short
 // key/description entries has no running text, yet its columns are the page's; a key column
 // beside its descriptions is far narrower, and a table's column groups have the page's running
@@ -272,6 +273,7 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
     bool running_text = false;
     std::size_t crossings = 0;  // lines reaching into the gutter from both sides
     bool tall = false;          // the lines on each side reach over at least half the text height
+    std::int64_t left_reach = 0, right_reach = 0;  // where the text on each side ends (left) and starts (right)
   };
   std::vector<Candidate> candidates;
   std::size_t open = 0;
@@ -295,7 +297,13 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
       std::vector<std::size_t> left, right;
       std::size_t crossings = 0;
       std::int64_t left_y0 = text_y1, left_y1 = text_y0, right_y0 = text_y1, right_y1 = text_y0;
+      // A column's own text may reach into the gap (the few lines the gap tolerates, an index's
+      // longest entries): its width is measured to where its lines end, not to where the gap starts.
+      std::int64_t left_reach = run_start, right_reach = run_end;
       for (const Line& line : lines) {
+        const bool crosses = line.bbox.x0 < run_start && line.bbox.x1 > run_end;
+        if (!crosses && line.bbox.x0 < run_start) left_reach = std::max(left_reach, line.bbox.x1);
+        if (!crosses && line.bbox.x1 > run_end) right_reach = std::min(right_reach, line.bbox.x0);
         if (line.bbox.x1 <= run_start) {
           left.push_back(word_count(line));
           left_y0 = std::min(left_y0, line.bbox.y0);
@@ -313,7 +321,8 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
         candidates.push_back({run_start, run_end, median(left) >= kMinColumnWords || median(right) >= kMinColumnWords,
                               crossings,
                               (left_y1 - left_y0) * 100 >= height * kMinCardColumnHeightPercent &&
-                                  (right_y1 - right_y0) * 100 >= height * kMinCardColumnHeightPercent});
+                                  (right_y1 - right_y0) * 100 >= height * kMinCardColumnHeightPercent,
+                              left_reach, right_reach});
       }
     }
   }
@@ -335,8 +344,11 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
       if (end <= c.start) left_edge = std::max(left_edge, end);
       if (start >= c.end) right_edge = std::min(right_edge, start);
     }
-    if ((c.start - left_edge) * 100 >= text_width * kMinCardColumnPercent &&
-        (right_edge - c.end) * 100 >= text_width * kMinCardColumnPercent) {
+    // The lines reaching into the gap must leave a gutter open: a column whose lines nearly
+    // touch the next is one group of a table set across the page, not a page column.
+    if (c.end - c.left_reach < min_gutter || c.right_reach - c.start < min_gutter) continue;
+    const std::int64_t left_width = c.left_reach - left_edge, right_width = right_edge - c.right_reach;
+    if (left_width * 100 >= text_width * kMinCardColumnPercent && right_width * 100 >= text_width * kMinCardColumnPercent) {
       accepted.emplace_back(c.start, c.end);
       std::sort(accepted.begin(), accepted.end());
     }
