@@ -167,6 +167,34 @@ def index_pdf(left: Sequence[str], right: Sequence[str], *, header: str = "INDEX
     return _draw([draw])
 
 
+def key_list_pdf(rows: Sequence[tuple[str, str]]) -> bytes:
+    """A list of (key, description) rows on US Letter, 10 pt type, no other text: keys at x=72,
+    descriptions at x=230, rows 13 pt apart from y=700 down."""
+
+    def draw(canvas: Canvas) -> None:
+        canvas.setFont(BODY_FONT, 10)
+        for index, (key, description) in enumerate(rows):
+            canvas.drawString(72, 700 - index * 13, key)
+            canvas.drawString(230, 700 - index * 13, description)
+
+    return _draw([draw])
+
+
+def column_groups_pdf(rows: Sequence[Sequence[Sequence[str]]], *, group_x: Sequence[float], field_dx: Sequence[float]) -> bytes:
+    """Column groups side by side and nothing else, US Letter, 10 pt type: field f of group g of
+    row i at x = group_x[g] + field_dx[f], y = 700 - 13 i (an empty string draws nothing)."""
+
+    def draw(canvas: Canvas) -> None:
+        canvas.setFont(BODY_FONT, 10)
+        for index, row in enumerate(rows):
+            for group, fields in enumerate(row):
+                for field, text in enumerate(fields):
+                    if text:
+                        canvas.drawString(group_x[group] + field_dx[field], 700 - index * 13, text)
+
+    return _draw([draw])
+
+
 def running_header_pdf(page_count: int, body: Sequence[str]) -> bytes:
     """``page_count`` pages, each with the 9 pt header "Northwind Annual Review" at y=760, the 9 pt
     footer "Page N of M" at y=36, and a body of five 11 pt lines from y=600 down whose first line

@@ -120,7 +120,7 @@ def test_a_table_of_wide_column_groups_inside_running_text_is_read_row_by_row(tm
 INDEX_LEFT = [f"ab{n:02d}, {n}" for n in range(1, 38)]
 for _row in (9, 21, 33):
     INDEX_LEFT[_row] = f"postscript{_row}, 47, 277, 279, 280, 281"
-INDEX_RIGHT = [f"rgbformulae{n:02d}, 183, 195" for n in range(1, 38)]
+INDEX_RIGHT = [f"rgbformulae{n:02d}, 183" for n in range(1, 38)]
 
 
 def test_an_index_with_long_entries_reaching_into_the_gutter_is_read_column_by_column(tmp_path: Path) -> None:
@@ -130,6 +130,43 @@ def test_an_index_with_long_entries_reaching_into_the_gutter_is_read_column_by_c
     # the two columns share baselines (and the left entries are narrower than the right ones).
     positions = [text.index(entry) for entry in INDEX_LEFT + INDEX_RIGHT]
     assert positions == sorted(positions), "left column first, top to bottom, then the right one"
+
+
+# A key column beside its descriptions, with one key long enough to make the key column a
+# quarter of the measure: its lines are still far narrower than the descriptions, so no page
+# column - each key is read with its description.
+KEY_ROWS = [(f"K{n:02d}", f"Characteristically-overwhelming-documentation entry{n:02d} description") for n in range(1, 21)]
+KEY_ROWS[7] = ("a-very-long-key-of-this-listing", KEY_ROWS[7][1])
+
+
+def test_a_key_column_with_one_long_key_is_read_with_its_descriptions(tmp_path: Path) -> None:
+    document = _parse(tmp_path, "keys.pdf", fx.key_list_pdf(KEY_ROWS))
+    text = " ".join(fx.all_text(document).split())
+    entries = [f"{key} {description}" for key, description in KEY_ROWS]
+    for entry in entries:
+        assert entry in text, entry
+    positions = [text.index(entry) for entry in entries]
+    assert positions == sorted(positions)
+
+
+# Two column groups of (symbol, command, note) fields and nothing else. On one row the first
+# group's command runs over its note field to within 4 pt of the second group, whose symbol is
+# missing on that row (so the two pieces stay apart). The gap between the groups is nearly
+# closed: they are one table's groups, not two page columns (in each of which the long command
+# would cut the table in two).
+LONG_COMMAND = "\\l" + "o" * 26 + "ngcommand"
+GROUP_ROWS = [[(f"S{row:02d}{g}", f"\\cmd{row:02d}{g}", f"n{row:02d}{g}") for g in "ab"] for row in range(1, 13)]
+GROUP_ROWS[5] = [("S06a", LONG_COMMAND, ""), ("", "\\cmd06b", "n06b")]
+
+
+def test_column_groups_whose_gap_a_line_nearly_closes_form_one_table(tmp_path: Path) -> None:
+    pdf = fx.column_groups_pdf(GROUP_ROWS, group_x=(72, 320), field_dx=(0, 40, 110))
+    document = _parse(tmp_path, "groups.pdf", pdf)
+    tables = document["payload"]["tables"]
+    assert [(table["n_rows"], table["n_cols"]) for table in tables] == [(12, 5)]
+    # The long command's field covers the first group's note field: those two share a column.
+    cells = {cell["text"] for cell in tables[0]["cells"]}
+    assert {"S01a", "S01b", "\\cmd01b", "n01b", "S12a", "n12b"} <= cells
 
 
 def test_running_headers_and_footers_are_typed(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ constexpr std::size_t kMinColumnWords = 4;         // median words per line of a
 constexpr std::int64_t kMinCardColumnPercent = 25;  // a page column without running text: share of the text width
 constexpr std::size_t kMaxCardGutterCrossings = 2;  // ... and lines crossing its gutter (a title, a footer)
 constexpr std::int64_t kMinCardColumnHeightPercent = 50;  // ... and the height its lines reach over
+constexpr std::int64_t kMinCardLineWidthRatioPercent = 33;  // ... and the mean line width of one side vs the other's
 // Margin line numbers (layout_line_numbers.cpp).
 constexpr std::size_t kMinLineNumbers = 5;         // fewer integers beside the text are not a numbering
 constexpr std::size_t kMaxLineNumberDigits = 5;
@@ -65,6 +66,7 @@ inline nlohmann::json layout_parameters() {
           {"min_card_column_percent", kMinCardColumnPercent},
           {"max_card_gutter_crossings", static_cast<std::int64_t>(kMaxCardGutterCrossings)},
           {"min_card_column_height_percent", kMinCardColumnHeightPercent},
+          {"min_card_line_width_ratio_percent", kMinCardLineWidthRatioPercent},
           {"max_row_field_percent", kMaxRowFieldPercent},
           {"max_row_field_gap_gutters", kMaxRowFieldGapGutters},
           {"min_line_numbers", static_cast<std::int64_t>(kMinLineNumbers)},

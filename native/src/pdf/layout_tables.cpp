@@ -14,6 +14,7 @@ using params::kMaxWordsPerCell;
 using params::kMinColumnWords;
 using params::kMaxCardGutterCrossings;
 using params::kMinCardColumnPercent;
+using params::kMinCardLineWidthRatioPercent;
 using params::kMinCardColumnHeightPercent;
 using params::kMinCellExtent;
 using params::kMaxGridLines;
@@ -274,6 +275,7 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
     std::size_t crossings = 0;  // lines reaching into the gutter from both sides
     bool tall = false;          // the lines on each side reach over at least half the text height
     std::int64_t left_reach = 0, right_reach = 0;  // where the text on each side ends (left) and starts (right)
+    std::int64_t left_mean = 0, right_mean = 0;    // mean width of the lines on each side
   };
   std::vector<Candidate> candidates;
   std::size_t open = 0;
@@ -300,17 +302,20 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
       // A column's own text may reach into the gap (the few lines the gap tolerates, an index's
       // longest entries): its width is measured to where its lines end, not to where the gap starts.
       std::int64_t left_reach = run_start, right_reach = run_end;
+      std::int64_t left_widths = 0, right_widths = 0;
       for (const Line& line : lines) {
         const bool crosses = line.bbox.x0 < run_start && line.bbox.x1 > run_end;
         if (!crosses && line.bbox.x0 < run_start) left_reach = std::max(left_reach, line.bbox.x1);
         if (!crosses && line.bbox.x1 > run_end) right_reach = std::min(right_reach, line.bbox.x0);
         if (line.bbox.x1 <= run_start) {
           left.push_back(word_count(line));
+          left_widths += line.bbox.x1 - line.bbox.x0;
           left_y0 = std::min(left_y0, line.bbox.y0);
           left_y1 = std::max(left_y1, line.bbox.y1);
         }
         if (line.bbox.x0 >= run_end) {
           right.push_back(word_count(line));
+          right_widths += line.bbox.x1 - line.bbox.x0;
           right_y0 = std::min(right_y0, line.bbox.y0);
           right_y1 = std::max(right_y1, line.bbox.y1);
         }
@@ -322,7 +327,8 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
                               crossings,
                               (left_y1 - left_y0) * 100 >= height * kMinCardColumnHeightPercent &&
                                   (right_y1 - right_y0) * 100 >= height * kMinCardColumnHeightPercent,
-                              left_reach, right_reach});
+                              left_reach, right_reach, left_widths / static_cast<std::int64_t>(left.size()),
+                              right_widths / static_cast<std::int64_t>(right.size())});
       }
     }
   }
@@ -347,6 +353,9 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
     // The lines reaching into the gap must leave a gutter open: a column whose lines nearly
     // touch the next is one group of a table set across the page, not a page column.
     if (c.end - c.left_reach < min_gutter || c.right_reach - c.start < min_gutter) continue;
+    // A key column beside its descriptions (one long key may reach far into the gap) is made of
+    // far narrower lines than the descriptions; page columns of a card or an index are alike.
+    if (std::min(c.left_mean, c.right_mean) * 100 < std::max(c.left_mean, c.right_mean) * kMinCardLineWidthRatioPercent) continue;
     const std::int64_t left_width = c.left_reach - left_edge, right_width = right_edge - c.right_reach;
     if (left_width * 100 >= text_width * kMinCardColumnPercent && right_width * 100 >= text_width * kMinCardColumnPercent) {
       accepted.emplace_back(c.start, c.end);
