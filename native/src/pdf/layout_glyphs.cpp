@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <utility>
+#include <vector>
 
 #include "pdf/layout_params.hpp"
 
@@ -108,6 +109,9 @@ std::string font_id(const RawPage& page, std::int32_t font) {
 ClassifiedGlyphs classify_glyphs(const RawPage& page) {
   ClassifiedGlyphs out;
   out.visible.reserve(page.chars.size());
+  // Once per font, not per glyph: the name test lower-cases and searches a string.
+  std::vector<bool> bold(page.fonts.size());
+  for (std::size_t f = 0; f < page.fonts.size(); ++f) bold[f] = bold_font(page.fonts[f]);
   for (std::size_t i = 0; i < page.chars.size(); ++i) {
     const RawChar& c = page.chars[i];
     // Line breaks are never drawn: PDFium's (and stray real ones) give way to our separators.
@@ -123,7 +127,7 @@ ClassifiedGlyphs classify_glyphs(const RawPage& page) {
     const bool marker = c.codepoint == 0xFFFE || c.codepoint == 0x0002;
     g.line_end_hyphen = (c.flags & kCharHyphen) != 0 || marker;
     g.codepoint = marker ? U'-' : writable(c.codepoint);
-    g.bold = c.font >= 0 && static_cast<std::size_t>(c.font) < page.fonts.size() && bold_font(page.fonts[static_cast<std::size_t>(c.font)]);
+    g.bold = c.font >= 0 && static_cast<std::size_t>(c.font) < page.fonts.size() && bold[static_cast<std::size_t>(c.font)];
     g.origin_x = quantize(c.origin_x);
     g.origin_y = quantize(c.origin_y);
     if ((c.flags & kCharGenerated) != 0) {
