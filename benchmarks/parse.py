@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """parse.py - PDF parsing benchmark: Ethos parse speed vs pypdfium2 text extraction, and text fidelity vs pdftotext.
 
-    python benchmarks/parse.py CORPUS_DIR [--repeat 3] [--workers N] [--only NAME ...]
+    python benchmarks/parse.py CORPUS_DIR [--repeat 3] [--workers N] [--only NAME ...] [--missed N]
 
 CORPUS_DIR holds real PDFs (see the team's corpus instructions: a fetch script pulls seventeen
 born-digital PDFs from Debian packages). For every PDF, in one run and on the same bytes:
@@ -22,6 +22,11 @@ born-digital PDFs from Debian packages). For every PDF, in one run and on the sa
                A line-end hyphen our parser recorded as an artifact (``hyphen_breaks``) may join
                its two words where pdftotext's page holds the joined word, as the matcher may
                undo it (``--hyphenation as-printed`` compares every hyphen as printed).
+
+``--missed N`` lists, per PDF, where the words the in-order comparison misses are: per page, how
+many of them our page holds elsewhere (reading order) and how many it lacks (split, spelled or
+placed differently), the N pages that miss most, and the N words most often lacking. A diagnostic
+only: the figures above do not depend on it.
 
 Targets (issue #3): ethos pages/s >= 0.5x pypdfium2's; fidelity >= 99 % of pdftotext's words.
 """
@@ -144,6 +149,46 @@ def pdftotext_pages(pdf: Path) -> list[str]:
     return out.decode("utf-8", errors="replace").split("\f")
 
 
+def missed_words(reference_words: list[str], our_words: list[str]) -> tuple[list[str], list[str]]:
+    """The reference words the in-order comparison misses on a page, split into (found elsewhere
+    on our page, absent from it): a missed word counts as elsewhere as long as our page holds more
+    copies of it than the in-order alignment used."""
+    from rapidfuzz.distance import LCSseq
+
+    missed = [op.src_pos for op in LCSseq.editops(reference_words, our_words) if op.tag in ("delete", "replace")]
+    aligned = Counter(reference_words) - Counter(reference_words[i] for i in missed)
+    spare = Counter(our_words) - aligned
+    elsewhere, absent = [], []
+    for i in missed:
+        word = reference_words[i]
+        if spare[word] > 0:
+            spare[word] -= 1
+            elsewhere.append(word)
+        else:
+            absent.append(word)
+    return elsewhere, absent
+
+
+def report_missed(pdf: Path, document: dict, limit: int) -> None:
+    """Prints where the in-order comparison's missed words of one PDF are (see --missed)."""
+    ours = ethos_page_elements(document)
+    pages, lacking = [], Counter()
+    for number, reference in enumerate(pdftotext_pages(pdf), start=1):
+        reference_words = words(reference)
+        if not reference_words:
+            continue
+        elsewhere, absent = missed_words(reference_words, ethos_page_words(ours.get(number, []), reference_words))
+        pages.append((len(elsewhere) + len(absent), number, len(elsewhere), len(absent), len(reference_words)))
+        lacking.update(absent)
+    order = sum(page[2] for page in pages)
+    absent_total = sum(page[3] for page in pages)
+    print(f"  {pdf.name}: missed {order + absent_total} (on our page in another order {order}, absent {absent_total})")
+    worst = sorted(pages, key=lambda page: (-page[0], page[1]))[:limit]
+    print("    pages (page: missed = elsewhere + absent / words): "
+          + ", ".join(f"{n}: {m} = {e} + {a} / {w}" for m, n, e, a, w in worst if m))
+    print("    most often absent: " + ", ".join(f"{word!r} x{count}" for word, count in lacking.most_common(limit)))
+
+
 def fidelity(pdf: Path, document: dict) -> tuple[int, int, int, list[tuple[int, float]]]:
     """(words found in order, words found in any order, pdftotext words, worst pages) over the
     whole PDF. "Any order" counts a word as often as both texts of the page hold it: the gap
@@ -175,6 +220,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--workers", type=int, default=None, help="ethos parse workers (default: the parser's choice)")
     parser.add_argument("--only", nargs="*", default=None, help="PDF file names to include")
+    parser.add_argument("--missed", type=int, default=0, metavar="N",
+                        help="after each PDF, where its missed words are: the N worst pages and the N words most often absent")
     parser.add_argument("--segmentation", choices=["cjk-characters", "whitespace"], default="cjk-characters",
                         help="how both texts are split into words: whitespace, with every CJK character a word "
                              "of its own (default), or whitespace only (the figures before 2026-11-30)")
@@ -224,6 +271,8 @@ def main() -> int:
             print(f"{pdf.name:28} {pages_n:5d} {pages_n / peer:13.1f} {pages_n / loop_s:8.1f} {pages_n / ours:10.1f} "
                   f"{peer / ours:6.2f} {peak / 1024:8.1f} {share:9.2%} {present / total if total else 1.0:9.2%}"
                   + ("" if share >= 0.99 else "  worst pages: " + ", ".join(f"{n}:{s:.0%}" for n, s in worst)))
+            if args.missed:
+                report_missed(pdf, json.loads(out.read_bytes()), args.missed)
             totals["pages"] += pages_n
             totals["peer"] += peer
             totals["ethos"] += ours

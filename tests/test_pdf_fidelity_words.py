@@ -60,3 +60,15 @@ def test_as_printed_hyphenation_ignores_the_recorded_hyphens(parse_benchmark: Mo
     parse_benchmark.HYPHENATION = "as-printed"
     reference = parse_benchmark.words("the journals")
     assert parse_benchmark.ethos_page_words([_element("the jour- nals", [8])], reference) == ["the", "jour-", "nals"]
+
+
+def test_missed_words_are_split_into_reordered_and_absent(parse_benchmark: ModuleType) -> None:
+    # Our page reads "d" before "b c": the alignment keeps "a b c", so "d" is missed although our
+    # page holds it (reordered); "x" is on pdftotext's page only (absent).
+    reference = ["a", "b", "c", "d", "x"]
+    ours = ["a", "d", "b", "c"]
+    elsewhere, absent = parse_benchmark.missed_words(reference, ours)
+    assert sorted(elsewhere) == ["d"] and absent == ["x"]
+    # A word pdftotext has twice and we once: the second copy is absent, not reordered.
+    elsewhere, absent = parse_benchmark.missed_words(["y", "z", "y"], ["z", "y"])
+    assert elsewhere == [] and absent == ["y"]
