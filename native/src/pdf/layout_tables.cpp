@@ -251,7 +251,10 @@ std::size_t median(std::vector<std::size_t> values) {
 // accepted, widest gutter first: a reference card set in three or four columns of short
 // key/description entries has no running text, yet its columns are the page's; a key column
 // beside its descriptions is far narrower, and a table's column groups have the page's running
-// text above and below them, crossing their gaps.
+// text above and below them, crossing their gaps. Two more conditions keep tables out: the lines
+// reaching into the gap leave at least `min_gutter` of it open, and the mean line width of each
+// side is at least params::kMinCardLineWidthRatioPercent of the other's (one long key beside its
+// descriptions makes the key column wide, not its lines).
 std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int64_t min_gutter) {
   std::vector<std::int64_t> out;
   if (lines.size() < 6) return out;
