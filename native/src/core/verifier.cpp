@@ -9,6 +9,7 @@
 
 #include "match/document_index.hpp"
 #include "match/occurrence_guards.hpp"
+#include "match/seam_search.hpp"
 #include "text/normalize.hpp"
 #include "text/utf8.hpp"
 
@@ -196,7 +197,14 @@ class ClaimVerifier {
   match::LadderResult join_found_;  // what the ladder found in the last joined text
   std::vector<std::size_t> scope_pages_;  // pages (indices into source.pages) of the current scoped citation
   std::map<std::pair<std::size_t, std::size_t>, ScopeText> scopes_;
-  std::map<std::pair<std::size_t, std::size_t>, std::string> joined_texts_;  // (first, second) element
+  // A pair's joined text: the first element's text, a space, the second's; `seam` is where the
+  // space sits (in scalars); `plain` when neither element has parser hyphenation artifacts.
+  struct JoinedText {
+    std::string text;
+    std::uint32_t seam = 0;
+    bool plain = false;
+  };
+  std::map<std::pair<std::size_t, std::size_t>, JoinedText> joined_texts_;  // (first, second) element
   // Scoped page ranges -> their running elements [first, last] in the document index (empty
   // range: first > last), or nullopt when the range's elements are not consecutive there.
   std::map<std::pair<std::size_t, std::size_t>, std::optional<std::pair<std::size_t, std::size_t>>> running_ranges_;
@@ -347,10 +355,21 @@ std::optional<CheckResult> ClaimVerifier::try_join(const Claim&, std::size_t cit
     // and a batch builds each pair's once (BatchVerifier); the text is built only for a new pair.
     auto kept = joined_texts_.find({first_index, second_index});
     if (kept == joined_texts_.end()) {
-      kept = joined_texts_.emplace(std::make_pair(first_index, second_index), *first.text + " " + *second.text).first;
+      JoinedText made{*first.text + " " + *second.text, static_cast<std::uint32_t>(utf8::scalar_count(*first.text)),
+                      first.hyphen_breaks.empty() && second.hyphen_breaks.empty()};
+      kept = joined_texts_.emplace(std::make_pair(first_index, second_index), std::move(made)).first;
     }
-    const std::string& joined_text = kept->second;
-    if (!matches("quote", expected, joined_text, nullptr, &join_found_)) continue;
+    const std::string& joined_text = kept->second.text;
+    if (config_.policy && kept->second.plain) {
+      // The quote missed both elements alone at every accepted tier (the cited one in run(), the
+      // other just above), so only occurrences across the seam can ground it: the ladder is
+      // searched around the seam only (match/seam_search.hpp says why that is exact).
+      const match::Ladder& ladder = ladders_.get(joined_text, nullptr);
+      join_found_ = match::search_ladder_near(ladder, expected_ladder(expected), *config_.policy, kept->second.seam);
+      if (!join_found_.whole || !config_.policy->accepts(join_found_.whole->tier)) continue;
+    } else if (!matches("quote", expected, joined_text, nullptr, &join_found_)) {
+      continue;
+    }
     if (!origin_known) {
       would_join_ignoring_geometry = true;
       continue;
