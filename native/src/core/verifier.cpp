@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/quote_negation.hpp"
 #include "match/document_index.hpp"
 #include "match/occurrence_guards.hpp"
 #include "match/seam_search.hpp"
@@ -556,7 +557,7 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
   // text but says the opposite: the polarity guard refuses it (match and tier kept).
   std::optional<match::Guard> cut_negation;
   if (matched && config_.policy && config_.policy->polarity_guard && claim.kind == "quote" && result.located && target.text) {
-    cut_negation = match::negation_before(*target.text, *result.located);
+    cut_negation = negation_before_quote(*target.text, *result.located);
     matched = !cut_negation;
   }
   result.match_method = method_for(claim, config_, matched || cut_negation ? result.located : std::nullopt);
