@@ -735,7 +735,8 @@ std::optional<match::NearMiss> ClaimVerifier::near_miss(const std::optional<std:
   if (running) {
     const match::DocumentIndex& index = source_.match_index();
     const auto [token_begin, token_end] = index.near_miss_tokens(policy.ladder, running->first, running->second);
-    return match::find_near_miss(index.near_miss(policy.ladder), token_begin, token_end, expected, policy);
+    return match::find_near_miss(index.near_miss(policy.ladder), token_begin, token_end, expected,
+                                 expected_ladder(expected).at(match::Tier::case_folded).front(), policy);
   }
   // Keyed by the text's address: a source text or a scope text, both kept for the whole call.
   const std::string& text = *target_text;
@@ -751,7 +752,9 @@ std::optional<match::NearMiss> ClaimVerifier::near_miss(const std::optional<std:
     near_miss_text_bytes_ += text.size();
     it = near_miss_indexes_.emplace(&text, match::build_near_miss_index(text, policy.ladder)).first;
   }
-  return match::find_near_miss(it->second, expected, policy);
+  // The quote's case reading from its ladder (the search built it): not normalized again.
+  return match::find_near_miss(it->second, 0, it->second.tokens.size(), expected,
+                               expected_ladder(expected).at(match::Tier::case_folded).front(), policy);
 }
 
 // A quote the ladder did not ground (docs/matching.md): a stitched quotation is located fragment
