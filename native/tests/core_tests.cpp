@@ -180,12 +180,12 @@ void test_key_order() {
   CHECK(!keys_in_order({"a", ""}));
 }
 
-// Every byte value at every position of an 8-byte word, in strings long enough for the clean-word
-// skip to run before, over and after it, alone and next to other escapes.
+// Every byte value at every position of a 16-byte block and an 8-byte word, in strings long enough for the clean
+// skips to run before, over and after it, alone and next to other escapes.
 void test_string_escape() {
   int mismatches = 0;
   for (int value = 0; value < 256; ++value) {
-    for (std::size_t length = 1; length <= 26; ++length) {
+    for (std::size_t length = 1; length <= 40; ++length) {
       for (std::size_t at = 0; at < length; ++at) {
         std::string text(length, 'a');
         text[at] = static_cast<char>(value);

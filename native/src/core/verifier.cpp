@@ -7,8 +7,10 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/quote_negation.hpp"
 #include "match/document_index.hpp"
 #include "match/occurrence_guards.hpp"
+#include "match/seam_search.hpp"
 #include "text/normalize.hpp"
 #include "text/utf8.hpp"
 
@@ -196,7 +198,14 @@ class ClaimVerifier {
   match::LadderResult join_found_;  // what the ladder found in the last joined text
   std::vector<std::size_t> scope_pages_;  // pages (indices into source.pages) of the current scoped citation
   std::map<std::pair<std::size_t, std::size_t>, ScopeText> scopes_;
-  std::map<std::pair<std::size_t, std::size_t>, std::string> joined_texts_;  // (first, second) element
+  // A pair's joined text: the first element's text, a space, the second's; `seam` is where the
+  // space sits (in scalars); `plain` when neither element has parser hyphenation artifacts.
+  struct JoinedText {
+    std::string text;
+    std::uint32_t seam = 0;
+    bool plain = false;
+  };
+  std::map<std::pair<std::size_t, std::size_t>, JoinedText> joined_texts_;  // (first, second) element
   // Scoped page ranges -> their running elements [first, last] in the document index (empty
   // range: first > last), or nullopt when the range's elements are not consecutive there.
   std::map<std::pair<std::size_t, std::size_t>, std::optional<std::pair<std::size_t, std::size_t>>> running_ranges_;
@@ -347,10 +356,21 @@ std::optional<CheckResult> ClaimVerifier::try_join(const Claim&, std::size_t cit
     // and a batch builds each pair's once (BatchVerifier); the text is built only for a new pair.
     auto kept = joined_texts_.find({first_index, second_index});
     if (kept == joined_texts_.end()) {
-      kept = joined_texts_.emplace(std::make_pair(first_index, second_index), *first.text + " " + *second.text).first;
+      JoinedText made{*first.text + " " + *second.text, static_cast<std::uint32_t>(utf8::scalar_count(*first.text)),
+                      first.hyphen_breaks.empty() && second.hyphen_breaks.empty()};
+      kept = joined_texts_.emplace(std::make_pair(first_index, second_index), std::move(made)).first;
     }
-    const std::string& joined_text = kept->second;
-    if (!matches("quote", expected, joined_text, nullptr, &join_found_)) continue;
+    const std::string& joined_text = kept->second.text;
+    if (config_.policy && kept->second.plain) {
+      // The quote missed both elements alone at every accepted tier (the cited one in run(), the
+      // other just above), so only occurrences across the seam can ground it: the ladder is
+      // searched around the seam only (match/seam_search.hpp says why that is exact).
+      const match::Ladder& ladder = ladders_.get(joined_text, nullptr);
+      join_found_ = match::search_ladder_near(ladder, expected_ladder(expected), *config_.policy, kept->second.seam);
+      if (!join_found_.whole || !config_.policy->accepts(join_found_.whole->tier)) continue;
+    } else if (!matches("quote", expected, joined_text, nullptr, &join_found_)) {
+      continue;
+    }
     if (!origin_known) {
       would_join_ignoring_geometry = true;
       continue;
@@ -537,7 +557,7 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
   // text but says the opposite: the polarity guard refuses it (match and tier kept).
   std::optional<match::Guard> cut_negation;
   if (matched && config_.policy && config_.policy->polarity_guard && claim.kind == "quote" && result.located && target.text) {
-    cut_negation = match::negation_before(*target.text, *result.located);
+    cut_negation = negation_before_quote(*target.text, *result.located);
     matched = !cut_negation;
   }
   result.match_method = method_for(claim, config_, matched || cut_negation ? result.located : std::nullopt);
@@ -715,7 +735,8 @@ std::optional<match::NearMiss> ClaimVerifier::near_miss(const std::optional<std:
   if (running) {
     const match::DocumentIndex& index = source_.match_index();
     const auto [token_begin, token_end] = index.near_miss_tokens(policy.ladder, running->first, running->second);
-    return match::find_near_miss(index.near_miss(policy.ladder), token_begin, token_end, expected, policy);
+    return match::find_near_miss(index.near_miss(policy.ladder), token_begin, token_end, expected,
+                                 expected_ladder(expected).at(match::Tier::case_folded).front(), policy);
   }
   // Keyed by the text's address: a source text or a scope text, both kept for the whole call.
   const std::string& text = *target_text;
@@ -731,7 +752,9 @@ std::optional<match::NearMiss> ClaimVerifier::near_miss(const std::optional<std:
     near_miss_text_bytes_ += text.size();
     it = near_miss_indexes_.emplace(&text, match::build_near_miss_index(text, policy.ladder)).first;
   }
-  return match::find_near_miss(it->second, expected, policy);
+  // The quote's case reading from its ladder (the search built it): not normalized again.
+  return match::find_near_miss(it->second, 0, it->second.tokens.size(), expected,
+                               expected_ladder(expected).at(match::Tier::case_folded).front(), policy);
 }
 
 // A quote the ladder did not ground (docs/matching.md): a stitched quotation is located fragment

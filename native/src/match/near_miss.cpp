@@ -215,7 +215,13 @@ std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::string_v
 
 std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t token_begin, std::size_t token_end,
                                        std::string_view quote_utf8, const Policy& policy) {
-  const std::vector<Token> quote = tokenize_text(quote_utf8, policy.ladder);
+  return find_near_miss(index, token_begin, token_end, quote_utf8,
+                        normalize_for_tier(quote_utf8, Tier::case_folded, policy.ladder), policy);
+}
+
+std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t token_begin, std::size_t token_end,
+                                       std::string_view quote_utf8, const Reading& quote_case, const Policy& policy) {
+  const std::vector<Token> quote = tokenize(quote_case);
   if (quote.empty() || token_begin >= token_end) return std::nullopt;
   if (quote.size() > static_cast<std::size_t>(policy.near_miss_max_quote_tokens)) return std::nullopt;
   // Each window is aligned on its own tokens; the best keeps them for the diff and the guards.

@@ -98,5 +98,9 @@ std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::string_v
 // an index of just those tokens' text (a page range of a document's index), in the index's offsets.
 std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t token_begin, std::size_t token_end,
                                        std::string_view quote_utf8, const Policy& policy);
+// The same with the quote's case-tier reading given (normalize_for_tier's, which a verifier
+// already holds in the claim's ladder), so a miss does not normalize its quote a second time.
+std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t token_begin, std::size_t token_end,
+                                       std::string_view quote_utf8, const Reading& quote_case, const Policy& policy);
 
 }  // namespace ethos::match

@@ -1,0 +1,34 @@
+// quote_negation.cpp - the negation check before a grounded quote, run on the text from the space before the word that precedes it.
+#include "core/quote_negation.hpp"
+
+#include "match/occurrence_guards.hpp"
+#include "text/utf8.hpp"
+
+namespace ethos {
+
+std::optional<match::Guard> negation_before_quote(std::string_view target_utf8, const match::Located& where) {
+  const std::string_view text = target_utf8;
+  // The white space negation_before skips back over (space, tab, line breaks, no-break space).
+  std::size_t word_end = utf8::byte_offset_of_scalar(text, where.start);
+  while (word_end > 0) {
+    const auto c = static_cast<unsigned char>(text[word_end - 1]);
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      --word_end;
+    } else if (c == 0xA0 && word_end >= 2 && static_cast<unsigned char>(text[word_end - 2]) == 0xC2) {
+      word_end -= 2;  // U+00A0
+    } else {
+      break;
+    }
+  }
+  // The word before ends at word_end and stops at an ASCII space (a token boundary that no
+  // apostrophe rule crosses), and the boundary rule looks two scalars back at most, reading a
+  // space as it reads the start of a text: from right after that space on, the check reads the same.
+  const std::size_t space = word_end == 0 ? std::string_view::npos : text.rfind(' ', word_end - 1);
+  if (space == std::string_view::npos) return match::negation_before(text, where);
+  const std::size_t from = space + 1;
+  match::Located shifted = where;
+  shifted.start = where.start - static_cast<std::uint32_t>(utf8::scalar_count(text.substr(0, from)));
+  return match::negation_before(text.substr(from), shifted);
+}
+
+}  // namespace ethos

@@ -1,0 +1,19 @@
+// quote_negation.hpp - the polarity guard's "negation right before the quote" check, reading only the text just before it.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "match/guard.hpp"
+#include "match/matcher.hpp"
+
+namespace ethos {
+
+// match::negation_before(target_utf8, where), given only the part of the target from the ASCII
+// space before the word that precedes the quote (and its white space) on: that check reads the
+// white space before the quote and the one word before it, and a word never reaches across an
+// ASCII space, so the answer is the same; a grounded quote then does not decode its element's
+// text from the beginning. (native/tests/quote_negation_tests.cpp compares the two.)
+std::optional<match::Guard> negation_before_quote(std::string_view target_utf8, const match::Located& where);
+
+}  // namespace ethos

@@ -1,0 +1,78 @@
+// quote_negation_tests.cpp - the windowed negation check before a quote answers as the full one does, and the
+// word-at-a-time UTF-8 counters answer as a byte-by-byte count (randomized texts).
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/quote_negation.hpp"
+#include "match/occurrence_guards.hpp"
+#include "text/utf8.hpp"
+#include "test_check.hpp"
+
+namespace {
+
+// Negators (plain, upper case, contracted with both apostrophes, non-ASCII), white space of every
+// kind the check skips, numbers and signs (the boundary rule's look-back), CJK, multi-byte text.
+const std::vector<std::u32string> kAtoms = {
+    U"not",  U"Not",   U"NOT",    U"never", U"no",     U"don't", U"don\u2019t", U"nicht", U"n'est", U"pas",
+    U"kein", U"\u00E9t\u00E9", U"word", U"Result", U"a", U" ", U"  ", U"\t", U"\n", U"\r",
+    U"\u00A0", U"'",   U"\u2019", U"-",     U"+",      U"5",     U"12.5",  U"%",   U",",   U".",
+    U"\u4E2D", U"\u03A3", U"e\u0301", U"(",  U")",      U"\U0001D400", U"x-5", U"\u2212"};
+
+std::string utf8_of(const std::u32string& text) {
+  std::string out;
+  for (char32_t c : text) ethos::utf8::append(out, c);
+  return out;
+}
+
+bool same_guard(const std::optional<ethos::match::Guard>& a, const std::optional<ethos::match::Guard>& b) {
+  if (a.has_value() != b.has_value()) return false;
+  return !a || (std::string(a->name) == b->name && a->block == b->block && a->detail == b->detail);
+}
+
+void negation_equivalence(std::uint32_t seed, int& refused) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<std::size_t> pick(0, kAtoms.size() - 1), atoms(0, 40);
+  std::u32string text;
+  for (std::size_t i = 0, n = atoms(rng); i < n; ++i) text += kAtoms[pick(rng)];
+  const std::string utf8 = utf8_of(text);
+  for (std::uint32_t start = 0; start <= text.size() + 1; ++start) {
+    const ethos::match::Located where{ethos::match::Tier::exact, start, start, 1};
+    const auto full = ethos::match::negation_before(utf8, where);
+    const auto windowed = ethos::negation_before_quote(utf8, where);
+    CHECK(same_guard(full, windowed));
+    if (!same_guard(full, windowed)) std::fprintf(stderr, "seed %u start %u: \"%s\"\n", seed, start, utf8.c_str());
+    if (full) ++refused;
+  }
+}
+
+void counters(std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<std::size_t> pick(0, kAtoms.size() - 1), atoms(0, 30);
+  std::u32string text;
+  for (std::size_t i = 0, n = atoms(rng); i < n; ++i) text += kAtoms[pick(rng)];
+  const std::string utf8 = utf8_of(text);
+  CHECK(ethos::utf8::scalar_count(utf8) == text.size());
+  std::size_t byte = 0;
+  for (std::size_t scalar = 0; scalar <= text.size() + 2; ++scalar) {
+    CHECK(ethos::utf8::byte_offset_of_scalar(utf8, scalar) == byte);
+    if (byte < utf8.size()) ethos::utf8::next(utf8, byte);
+  }
+}
+
+}  // namespace
+
+int main() {
+  int refused = 0;
+  for (std::uint32_t seed = 1; seed <= 3000; ++seed) negation_equivalence(seed, refused);
+  std::printf("%d quote starts refused by the negation check\n", refused);
+  CHECK(refused > 1000);  // the random texts must reach the refusal, or they prove nothing
+  for (std::uint32_t seed = 1; seed <= 3000; ++seed) counters(seed);
+  if (ethos_test::failures != 0) {
+    std::fprintf(stderr, "%d failure(s)\n", ethos_test::failures);
+    return 1;
+  }
+  std::printf("quote negation tests passed\n");
+  return 0;
+}
