@@ -3,7 +3,6 @@
 #include "match/document_index.hpp"
 
 #include <algorithm>
-#include <map>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -333,32 +332,19 @@ std::vector<Located> DocumentIndex::fragment_occurrences(const Ladder& fragment,
   const Running& run = running();
   const std::uint32_t range_begin = run.bases[first];
   const std::uint32_t range_end = run.bases[last] + run.lengths[last];
-  // stitch.cpp's rules, reading by reading and position by position in the same order, so the
-  // cap keeps the same occurrences; plus search()'s: only occurrences inside the range count.
-  std::map<std::pair<std::uint32_t, std::uint32_t>, Tier> found;
-  for (Tier which : policy.tiers) {
-    if (!policy.accepts(which)) break;
-    const std::u32string& needle = fragment.at(which).front().text;
-    if (needle.empty()) continue;
+  // stitch.cpp's collection, reading by reading and position by position in the same order, so
+  // the cap keeps the same occurrences; plus search()'s rule: only occurrences inside the range.
+  return collect_fragment_occurrences(fragment, run.original, policy,
+                                      [&](Tier which, const std::u32string& needle, const auto& keep) {
     for (const auto& reading_slot : tier(policy.ladder, which).readings) {
       const TierReading& reading = *reading_slot;
-      const OffsetMap& map = reading.map;
       for (std::size_t pos : positions(reading, needle, reading.window_begin[first], reading.window_end[last])) {
-        if (found.size() >= kMaxFragmentCandidates) break;
-        const auto range = aligned_range(map, pos, needle.size());
-        if (!range) continue;
-        const auto [start, end] = *range;
-        if (start < range_begin || end > range_end) continue;
-        if (policy.whole_tokens && !(is_token_boundary(run.original, start) && is_token_boundary(run.original, end))) {
-          continue;
-        }
-        found.emplace(std::make_pair(start, end), which);  // keeps the tighter tier seen first
+        const auto range = aligned_range(reading.map, pos, needle.size());
+        if (!range || range->first < range_begin || range->second > range_end) continue;
+        if (!keep(range->first, range->second)) return;
       }
     }
-  }
-  std::vector<Located> out;
-  for (const auto& [range, which] : found) out.push_back(Located{which, range.first, range.second, 1});
-  return out;
+  });
 }
 
 const std::u32string& DocumentIndex::running_text() const { return running().original; }
