@@ -160,23 +160,35 @@ std::size_t DocumentIndex::running_at(std::uint32_t offset) const {
 }
 
 const DocumentIndex::TierIndex& DocumentIndex::tier(const LadderOptions& options, Tier which) const {
-  const std::size_t slot = static_cast<std::size_t>(option_key(options) * kTierCount + static_cast<int>(which));
+  const auto key = static_cast<std::size_t>(option_key(options));
+  const std::size_t slot = key * kTierCount + static_cast<std::size_t>(which);
+  if (static_cast<int>(which) >= static_cast<int>(Tier::typography)) {
+    // Every preset searches the whole ladder, so a search that gets past the tiers before
+    // typography without a match goes on to case and skeleton: the three are built in one pass
+    // (build_typographic_tiers), sharing the typography units instead of re-reading them.
+    std::call_once(typographic_once_[key], [&] {
+      const std::size_t first = key * kTierCount + static_cast<std::size_t>(Tier::typography);
+      std::array<std::unique_ptr<TierIndex>, 3> built;
+      for (auto& index : built) index = std::make_unique<TierIndex>();
+      build_chunked(running(), options, true, {built[0].get(), built[1].get(), built[2].get()});
+      for (std::size_t t = 0; t < built.size(); ++t) tiers_[first + t] = std::move(built[t]);
+    });
+    return *tiers_[slot];
+  }
   std::call_once(tier_once_[slot], [&] {
     const Running& run = running();
     auto index = std::make_unique<TierIndex>();
     if (which == Tier::exact) {
       auto reading = std::make_unique<TierReading>();
       reading->text = &run.original;
-      for (std::size_t i = 0; i < run.original.size(); ++i) {
-        reading->map.push(static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1));
-      }
+      reading->map.push_identity(0, run.original.size());
       reading->map.shrink();
       reading->window_begin = run.bases;
       reading->window_end.resize(run.bases.size());
       for (std::size_t r = 0; r < run.bases.size(); ++r) reading->window_end[r] = run.bases[r] + run.lengths[r];
       index->readings.push_back(std::move(reading));
     } else {
-      build_chunked(run, which, options, *index);
+      build_chunked(run, options, false, {index.get()});
     }
     tiers_[slot] = std::move(index);
   });
@@ -188,7 +200,8 @@ std::vector<std::size_t> DocumentIndex::cuts(const std::u32string& text) const {
   return cut_points(text.size(), chunk_scalars_, [&text](std::size_t pos) { return text[pos]; });
 }
 
-void DocumentIndex::build_chunked(const Running& run, Tier which, const LadderOptions& options, TierIndex& index) const {
+void DocumentIndex::build_chunked(const Running& run, const LadderOptions& options, bool typographic,
+                                  const std::vector<TierIndex*>& indexes) const {
   // Appends a piece's reading (its offsets shifted by `shift`): 2 bytes per scalar while every
   // scalar so far lies in the BMP, 4 from the first that does not.
   const auto append = [](TierReading& reading, const Reading& piece, std::uint32_t shift) {
@@ -198,75 +211,64 @@ void DocumentIndex::build_chunked(const Running& run, Tier which, const LadderOp
       reading.text = &reading.own_text;
     }
     if (reading.text == nullptr) {
-      for (char32_t scalar : piece.text) reading.narrow.push_back(static_cast<char16_t>(scalar));
+      const std::size_t at = reading.narrow.size();
+      reading.narrow.resize(at + piece.text.size());
+      for (std::size_t k = 0; k < piece.text.size(); ++k) reading.narrow[at + k] = static_cast<char16_t>(piece.text[k]);
     } else {
       reading.own_text += piece.text;
     }
     for (std::size_t k = 0; k < piece.start.size(); ++k) reading.map.push(piece.start[k] + shift, piece.end[k] + shift);
   };
-  if (which == Tier::case_folded || which == Tier::skeleton) {
-    // Case and skeleton each add one step to the tier before: read that tier's reading (built
-    // first if no search has reached it) instead of redoing typography and composition.
-    const TierIndex& previous = tier(options, static_cast<Tier>(static_cast<int>(which) - 1));
-    for (const auto& slot : previous.readings) {
-      const TierReading& before = *slot;
-      const auto at = [&before](std::size_t pos) -> char32_t {
-        return before.text != nullptr ? (*before.text)[pos] : static_cast<char32_t>(before.narrow[pos]);
-      };
-      index.readings.push_back(std::make_unique<TierReading>());
-      TierReading& reading = *index.readings.back();
-      reading.narrow.reserve(before.map.size());
-      const std::vector<std::size_t> bounds = cut_points(before.map.size(), chunk_scalars_, at);
-      Reading piece;
-      for (std::size_t c = 0; c + 1 < bounds.size(); ++c) {
-        piece.text.clear();
-        piece.start.clear();
-        piece.end.clear();
-        before.map.for_each(bounds[c], bounds[c + 1], [&](std::size_t pos, std::uint32_t start, std::uint32_t end) {
-          piece.text.push_back(at(pos));
-          piece.start.push_back(start);
-          piece.end.push_back(end);
-        });
-        append(reading, extend_reading(piece, which), 0);
-      }
-    }
-  } else {
-    // How many hyphenation readings the whole text has (build_tier's rule on the whole text).
-    bool any_hyphen = false;
-    for (std::int64_t h : run.hyphen_breaks) {
-      const char32_t c = run.original[static_cast<std::size_t>(h)];
-      any_hyphen = any_hyphen || c == U'-' || c == 0x2010 || c == 0x00AD;
-    }
-    const int allowed = (options.joined_reading ? 1 : 0) + (options.hyphenated_reading ? 1 : 0);
-    const std::size_t count = any_hyphen && allowed > 0 ? static_cast<std::size_t>(allowed) : 1;
+  // How many hyphenation readings the whole text has (build_tier's rule on the whole text); the
+  // white-space tier never reads the hyphens, so it has one.
+  bool any_hyphen = false;
+  for (std::int64_t h : run.hyphen_breaks) {
+    const char32_t c = run.original[static_cast<std::size_t>(h)];
+    any_hyphen = any_hyphen || c == U'-' || c == 0x2010 || c == 0x00AD;
+  }
+  const int allowed = (options.joined_reading ? 1 : 0) + (options.hyphenated_reading ? 1 : 0);
+  const std::size_t count = typographic && any_hyphen && allowed > 0 ? static_cast<std::size_t>(allowed) : 1;
+  for (TierIndex* index : indexes) {
     for (std::size_t i = 0; i < count; ++i) {
-      index.readings.push_back(std::make_unique<TierReading>());
-      index.readings.back()->narrow.reserve(run.original.size());
-    }
-    const std::vector<std::size_t> bounds = cuts(run.original);
-    for (std::size_t c = 0; c + 1 < bounds.size(); ++c) {
-      const std::size_t from = bounds[c], to = bounds[c + 1];
-      std::vector<std::int64_t> hyphens;
-      for (std::int64_t h : run.hyphen_breaks) {
-        if (static_cast<std::size_t>(h) >= from && static_cast<std::size_t>(h) < to) hyphens.push_back(h - static_cast<std::int64_t>(from));
-      }
-      const std::vector<Reading> built = build_tier(run.original.substr(from, to - from), which, options, &hyphens);
-      for (std::size_t i = 0; i < count; ++i) {
-        // A piece without recorded hyphens has one reading, the same under both hyphenations.
-        append(*index.readings[i], built[std::min(i, built.size() - 1)], static_cast<std::uint32_t>(from));
-      }
+      index->readings.push_back(std::make_unique<TierReading>());
+      index->readings.back()->narrow.reserve(run.original.size());
     }
   }
-  for (auto& slot : index.readings) {
-    TierReading& reading = *slot;
-    reading.own_text.shrink_to_fit();
-    reading.narrow.shrink_to_fit();
-    reading.map.shrink();
-    reading.window_begin.resize(run.bases.size());
-    reading.window_end.resize(run.bases.size());
-    for (std::size_t r = 0; r < run.bases.size(); ++r) {
-      reading.window_begin[r] = static_cast<std::uint32_t>(reading.map.first_at_or_after(run.bases[r]));
-      reading.window_end[r] = static_cast<std::uint32_t>(reading.map.first_at_or_after(run.bases[r] + run.lengths[r]));
+  const std::vector<std::size_t> bounds = cuts(run.original);
+  std::vector<std::int64_t> hyphens;
+  for (std::size_t c = 0; c + 1 < bounds.size(); ++c) {
+    const std::size_t from = bounds[c], to = bounds[c + 1];
+    const std::u32string piece = run.original.substr(from, to - from);
+    const auto shift = static_cast<std::uint32_t>(from);
+    if (!typographic) {
+      append(*indexes[0]->readings[0], build_tier(piece, Tier::whitespace, options, nullptr).front(), shift);
+      continue;
+    }
+    hyphens.clear();
+    for (std::int64_t h : run.hyphen_breaks) {
+      if (static_cast<std::size_t>(h) >= from && static_cast<std::size_t>(h) < to) hyphens.push_back(h - static_cast<std::int64_t>(from));
+    }
+    const std::vector<TypographicReadings> built = build_typographic_tiers(piece, options, &hyphens);
+    for (std::size_t i = 0; i < count; ++i) {
+      // A piece without recorded hyphens has one reading, the same under both hyphenations.
+      const TypographicReadings& readings = built[std::min(i, built.size() - 1)];
+      append(*indexes[0]->readings[i], readings.typography, shift);
+      append(*indexes[1]->readings[i], readings.case_folded, shift);
+      append(*indexes[2]->readings[i], readings.skeleton, shift);
+    }
+  }
+  for (TierIndex* index : indexes) {
+    for (auto& slot : index->readings) {
+      TierReading& reading = *slot;
+      reading.own_text.shrink_to_fit();
+      reading.narrow.shrink_to_fit();
+      reading.map.shrink();
+      reading.window_begin.resize(run.bases.size());
+      reading.window_end.resize(run.bases.size());
+      for (std::size_t r = 0; r < run.bases.size(); ++r) {
+        reading.window_begin[r] = static_cast<std::uint32_t>(reading.map.first_at_or_after(run.bases[r]));
+        reading.window_end[r] = static_cast<std::uint32_t>(reading.map.first_at_or_after(run.bases[r] + run.lengths[r]));
+      }
     }
   }
 }

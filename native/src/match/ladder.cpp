@@ -334,9 +334,17 @@ std::vector<Reading> build_tier(const std::u32string& original, Tier tier, const
   return readings;
 }
 
-Reading extend_reading(const Reading& previous, Tier tier) {
-  const Units units = units_of(previous);
-  return to_reading(tier == Tier::skeleton ? skeleton(units) : lowercase(units));
+std::vector<TypographicReadings> build_typographic_tiers(const std::u32string& original, const LadderOptions& options,
+                                                         const std::vector<std::int64_t>* hyphen_breaks) {
+  std::vector<TypographicReadings> readings;
+  std::unordered_set<std::uint32_t> hyphens;
+  const Units exact = exact_units(original);
+  for (bool join : hyphenation_readings(original, hyphen_breaks, options, hyphens)) {
+    const Units typo = typography(exact, hyphens, join, options);
+    const Units cased = lowercase(typo);
+    readings.push_back(TypographicReadings{to_reading(typo), to_reading(cased), to_reading(skeleton(cased))});
+  }
+  return readings;
 }
 
 Reading normalize_for_tier(std::string_view utf8_text, Tier tier, const LadderOptions& options) {
