@@ -70,10 +70,6 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> aligned_range(const Offse
   return std::make_pair(map.start(pos), map.end(last));
 }
 
-bool in_bmp(const std::u32string& text) {
-  return std::all_of(text.begin(), text.end(), [](char32_t c) { return c <= 0xFFFF; });
-}
-
 int option_key(const LadderOptions& options) {
   return (options.cjk_wrap_spaces ? 4 : 0) + (options.joined_reading ? 2 : 0) + (options.hyphenated_reading ? 1 : 0);
 }
@@ -204,20 +200,21 @@ void DocumentIndex::build_chunked(const Running& run, const LadderOptions& optio
                                   const std::vector<TierIndex*>& indexes) const {
   // Appends a piece's reading (its offsets shifted by `shift`): 2 bytes per scalar while every
   // scalar so far lies in the BMP, 4 from the first that does not.
-  const auto append = [](TierReading& reading, const Reading& piece, std::uint32_t shift) {
-    if (reading.text == nullptr && !in_bmp(piece.text)) {
+  const auto append = [](TierReading& reading, const NormalizedScalars& piece, std::uint32_t shift) {
+    const bool bmp = std::all_of(piece.begin(), piece.end(), [](const NormalizedScalar& s) { return s.c <= 0xFFFF; });
+    if (reading.text == nullptr && !bmp) {
       reading.own_text.assign(reading.narrow.begin(), reading.narrow.end());
       std::u16string().swap(reading.narrow);
       reading.text = &reading.own_text;
     }
     if (reading.text == nullptr) {
       const std::size_t at = reading.narrow.size();
-      reading.narrow.resize(at + piece.text.size());
-      for (std::size_t k = 0; k < piece.text.size(); ++k) reading.narrow[at + k] = static_cast<char16_t>(piece.text[k]);
+      reading.narrow.resize(at + piece.size());
+      for (std::size_t k = 0; k < piece.size(); ++k) reading.narrow[at + k] = static_cast<char16_t>(piece[k].c);
     } else {
-      reading.own_text += piece.text;
+      for (const NormalizedScalar& s : piece) reading.own_text.push_back(s.c);
     }
-    for (std::size_t k = 0; k < piece.start.size(); ++k) reading.map.push(piece.start[k] + shift, piece.end[k] + shift);
+    for (const NormalizedScalar& s : piece) reading.map.push(s.start + shift, s.end + shift);
   };
   // How many hyphenation readings the whole text has (build_tier's rule on the whole text); the
   // white-space tier never reads the hyphens, so it has one.
@@ -241,7 +238,7 @@ void DocumentIndex::build_chunked(const Running& run, const LadderOptions& optio
     const std::u32string piece = run.original.substr(from, to - from);
     const auto shift = static_cast<std::uint32_t>(from);
     if (!typographic) {
-      append(*indexes[0]->readings[0], build_tier(piece, Tier::whitespace, options, nullptr).front(), shift);
+      append(*indexes[0]->readings[0], build_whitespace_tier(piece, options), shift);
       continue;
     }
     hyphens.clear();

@@ -64,12 +64,23 @@ Ladder build_claim_ladder(std::string_view utf8_text, const LadderOptions& optio
 std::vector<Reading> build_tier(const std::u32string& original, Tier tier, const LadderOptions& options,
                                 const std::vector<std::int64_t>* hyphen_breaks);
 
+// One scalar of a reading with the original range it stands for: how the tier steps hand
+// readings to each other, and how the document index takes them (no Reading built in between).
+struct NormalizedScalar {
+  char32_t c;
+  std::uint32_t start, end;
+};
+using NormalizedScalars = std::vector<NormalizedScalar>;
+
+// The white-space reading of an already decoded text (build_tier's, as scalars).
+NormalizedScalars build_whitespace_tier(const std::u32string& original, const LadderOptions& options);
+
 // The typography, case and skeleton readings of an already decoded text in one pass (each
 // exactly what build_tier gives at its tier): one triple per hyphenation reading, in build_tier's
-// order. Case and skeleton are computed from the typography units in hand instead of from a
+// order. Case and skeleton are computed from the typography scalars in hand instead of from a
 // stored reading of the tier before.
 struct TypographicReadings {
-  Reading typography, case_folded, skeleton;
+  NormalizedScalars typography, case_folded, skeleton;
 };
 std::vector<TypographicReadings> build_typographic_tiers(const std::u32string& original, const LadderOptions& options,
                                                          const std::vector<std::int64_t>* hyphen_breaks);
