@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "match/align.hpp"
 #include "match/find_all.hpp"
 #include "match/stitch.hpp"
 #include "match/tokens.hpp"
@@ -423,24 +424,21 @@ const DocumentIndex::NearMissTokens& DocumentIndex::near_miss_tokens_of(const La
       const TierIndex& case_tier = tier(options, Tier::case_folded);
       if (case_tier.readings.size() == 1) reading = case_tier.readings.front().get();
     }
-    Reading piece;
     for (std::size_t r = 0; r < run.elements.size(); ++r) {
       built->first_token.push_back(static_cast<std::uint32_t>(built->index.tokens.size()));
       if (reading == nullptr) {
         add_near_miss_tokens(built->index, *pieces_[run.elements[r]].text, run.bases[r], options);
         continue;
       }
-      piece.text.clear();
-      piece.start.clear();
-      piece.end.clear();
-      reading->map.for_each(reading->window_begin[r], reading->window_end[r],
-                            [&](std::size_t pos, std::uint32_t start, std::uint32_t end) {
-                              piece.text.push_back(reading->text != nullptr ? (*reading->text)[pos]
-                                                                            : static_cast<char32_t>(reading->narrow[pos]));
-                              piece.start.push_back(start);
-                              piece.end.push_back(end);
-                            });
-      add_near_miss_tokens(built->index, piece);
+      // The element's stretch of the stored case reading, tokenized in place (no copy of it).
+      const std::size_t from = reading->window_begin[r];
+      tokenize_each(
+          reading->window_end[r] - from,
+          [&](std::size_t k) -> char32_t {
+            return reading->text != nullptr ? (*reading->text)[from + k] : static_cast<char32_t>(reading->narrow[from + k]);
+          },
+          [&](std::size_t k) { return std::make_pair(reading->map.start(from + k), reading->map.end(from + k)); },
+          [&](Token&& token) { built->index.add(token); });
     }
     built->first_token.push_back(static_cast<std::uint32_t>(built->index.tokens.size()));
     built->index.finish();
