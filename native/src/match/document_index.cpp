@@ -424,21 +424,27 @@ const DocumentIndex::NearMissTokens& DocumentIndex::near_miss_tokens_of(const La
       const TierIndex& case_tier = tier(options, Tier::case_folded);
       if (case_tier.readings.size() == 1) reading = case_tier.readings.front().get();
     }
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
     for (std::size_t r = 0; r < run.elements.size(); ++r) {
       built->first_token.push_back(static_cast<std::uint32_t>(built->index.tokens.size()));
       if (reading == nullptr) {
         add_near_miss_tokens(built->index, *pieces_[run.elements[r]].text, run.bases[r], options);
         continue;
       }
-      // The element's stretch of the stored case reading, tokenized in place (no copy of it).
+      // The element's stretch of the stored case reading, tokenized in place; its original
+      // ranges are read off the offset map in one walk (a lookup per token would binary-search
+      // the map's runs every time).
       const std::size_t from = reading->window_begin[r];
+      ranges.clear();
+      reading->map.for_each(from, reading->window_end[r], [&](std::size_t, std::uint32_t start, std::uint32_t end) {
+        ranges.emplace_back(start, end);
+      });
       tokenize_each(
-          reading->window_end[r] - from,
+          ranges.size(),
           [&](std::size_t k) -> char32_t {
             return reading->text != nullptr ? (*reading->text)[from + k] : static_cast<char32_t>(reading->narrow[from + k]);
           },
-          [&](std::size_t k) { return std::make_pair(reading->map.start(from + k), reading->map.end(from + k)); },
-          [&](Token&& token) { built->index.add(token); });
+          [&](std::size_t k) { return ranges[k]; }, [&](Token&& token) { built->index.add(token); });
     }
     built->first_token.push_back(static_cast<std::uint32_t>(built->index.tokens.size()));
     built->index.finish();
