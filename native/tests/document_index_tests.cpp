@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "match/document_index.hpp"
@@ -137,22 +139,37 @@ LadderResult reference(const Document& doc, const DocumentIndex& index, std::siz
   return ethos::match::search_ladder(ladder, expected, ethos::match::TextRule::contains, policy);
 }
 
-void equivalence(std::uint32_t seed, std::size_t elements, std::size_t atoms, int needles) {
+// The randomized tests' common set-up: a random document drawn from `seed` (beyond the BMP for
+// every third seed), its index (built in tiny tier pieces for even seeds: the pieces must add up
+// to the whole text's reading), then body(rng, doc, index, preset name, policy) for each preset
+// policy. A document with no running element is skipped.
+template <typename Body>
+void for_random_documents(std::uint32_t seed, std::size_t elements, std::size_t atoms, Body body) {
   std::mt19937 rng(seed);
   beyond_bmp = seed % 3 == 0;
   const Document doc = random_document(rng, elements, atoms);
-  // Even seeds build the tiers in tiny pieces: the pieces must add up to the whole text's reading.
   const DocumentIndex index(pieces_of(doc), seed % 2 == 0 ? 16 : std::size_t{1} << 16);
-  for (const char* name : {"strict", "default", "permissive"}) {
-    const ethos::match::Policy& policy = *ethos::match::preset_policy(name);
+  if (index.running_count() == 0) return;
+  for (const char* name : {"strict", "default", "permissive"}) body(rng, doc, index, name, *ethos::match::preset_policy(name));
+}
+
+// A random range [first, last] of running elements (inclusive) of an index of `count` of them.
+std::pair<std::size_t, std::size_t> random_range(std::mt19937& rng, std::size_t count) {
+  std::uniform_int_distribution<std::size_t> pick(0, count - 1);
+  std::size_t first = pick(rng), last = pick(rng);
+  if (first > last) std::swap(first, last);
+  return {first, last};
+}
+
+void equivalence(std::uint32_t seed, std::size_t elements, std::size_t atoms, int needles) {
+  for_random_documents(seed, elements, atoms, [&](std::mt19937& rng, const Document& doc, const DocumentIndex& index,
+                                                  const char* name, const ethos::match::Policy& policy) {
     for (int n = 0; n < needles; ++n) {
       const std::string needle = random_needle(rng, doc);
       const ethos::match::Ladder expected = ethos::match::build_ladder(needle, policy.ladder);
       const std::size_t count = index.running_count();
-      if (count == 0) return;
-      std::uniform_int_distribution<std::size_t> pick(0, count - 1);
-      std::size_t first = pick(rng), last = pick(rng);
-      if (first > last) std::swap(first, last);
+      std::size_t first = 0, last = 0;
+      std::tie(first, last) = random_range(rng, count);
       if (n % 4 == 0) first = last;       // one element
       if (n % 7 == 0) {  // the whole document
         first = 0;
@@ -166,7 +183,7 @@ void equivalence(std::uint32_t seed, std::size_t elements, std::size_t atoms, in
       }
       CHECK(same);
     }
-  }
+  });
 }
 
 // How search_each may leave an element: accepted whole first (tighter tier better), then clipped.
@@ -180,20 +197,13 @@ int rank_of(const LadderResult& found, const ethos::match::Policy& policy) {
 // search_each over a range answers, for every element that ranks best, exactly what search(e, e)
 // answers; when it stopped early, the elements it left incomplete rank below the best.
 void each_equivalence(std::uint32_t seed, std::size_t elements, std::size_t atoms, int needles) {
-  std::mt19937 rng(seed);
-  beyond_bmp = seed % 3 == 0;
-  const Document doc = random_document(rng, elements, atoms);
-  const DocumentIndex index(pieces_of(doc), seed % 2 == 0 ? 16 : std::size_t{1} << 16);
-  const std::size_t count = index.running_count();
-  if (count == 0) return;
-  for (const char* name : {"strict", "default", "permissive"}) {
-    const ethos::match::Policy& policy = *ethos::match::preset_policy(name);
+  for_random_documents(seed, elements, atoms, [&](std::mt19937& rng, const Document& doc, const DocumentIndex& index,
+                                                  const char* name, const ethos::match::Policy& policy) {
     for (int n = 0; n < needles; ++n) {
       const std::string needle = random_needle(rng, doc);
       const ethos::match::Ladder expected = ethos::match::build_ladder(needle, policy.ladder);
-      std::uniform_int_distribution<std::size_t> pick(0, count - 1);
-      std::size_t first = pick(rng), last = pick(rng);
-      if (first > last) std::swap(first, last);
+      std::size_t first = 0, last = 0;
+      std::tie(first, last) = random_range(rng, index.running_count());
       const std::vector<LadderResult> got = index.search_each(expected, policy, first, last);
       CHECK(got.size() == last - first + 1);
       std::vector<LadderResult> want;
@@ -213,7 +223,7 @@ void each_equivalence(std::uint32_t seed, std::size_t elements, std::size_t atom
         if (rank_of(want[e], policy) == best) CHECK(same);
       }
     }
-  }
+  });
 }
 
 // Several threads search one fresh index at once (so they race to build the tiers and the
@@ -341,9 +351,8 @@ void near_miss_equivalence(std::uint32_t seed, std::size_t elements, int quotes)
     const ethos::match::Policy& policy = *ethos::match::preset_policy(name);
     const ethos::match::NearMissIndex& document = index.near_miss(policy.ladder);
     for (int q = 0; q < quotes; ++q) {
-      std::uniform_int_distribution<std::size_t> pick(0, count - 1);
-      std::size_t first = pick(rng), last = pick(rng);
-      if (first > last) std::swap(first, last);
+      std::size_t first = 0, last = 0;
+      std::tie(first, last) = random_range(rng, count);
       if (q % 5 == 0) {  // the whole document
         first = 0;
         last = count - 1;
@@ -388,21 +397,14 @@ bool same_fragment(const std::optional<Located>& got, const std::optional<Locate
 // are those a ladder of the range's own text gives (the first 256 of each, tier by tier), offsets
 // rebased; so is the whole stitched result: the chain, the elided text, the guards.
 void fragment_equivalence(std::uint32_t seed, std::size_t elements, std::size_t atoms, int quotes) {
-  std::mt19937 rng(seed);
-  beyond_bmp = seed % 3 == 0;
-  const Document doc = random_document(rng, elements, atoms);
-  const DocumentIndex index(pieces_of(doc), seed % 2 == 0 ? 16 : std::size_t{1} << 16);
-  const std::size_t count = index.running_count();
-  if (count == 0) return;
-  for (const char* name : {"strict", "default", "permissive"}) {
-    const ethos::match::Policy& policy = *ethos::match::preset_policy(name);
+  for_random_documents(seed, elements, atoms, [&](std::mt19937& rng, const Document& doc, const DocumentIndex& index,
+                                                  const char* name, const ethos::match::Policy& policy) {
     for (int q = 0; q < quotes; ++q) {
-      std::uniform_int_distribution<std::size_t> pick(0, count - 1);
-      std::size_t first = pick(rng), last = pick(rng);
-      if (first > last) std::swap(first, last);
+      std::size_t first = 0, last = 0;
+      std::tie(first, last) = random_range(rng, index.running_count());
       if (q % 4 == 0) {  // the whole document (above the scan limit: gram indexes)
         first = 0;
-        last = count - 1;
+        last = index.running_count() - 1;
       }
       const ethos::match::Ladder ladder = range_ladder(doc, index, first, last, policy.ladder);
       const std::uint32_t base = index.base(first);
@@ -435,7 +437,7 @@ void fragment_equivalence(std::uint32_t seed, std::size_t elements, std::size_t 
       }
       CHECK(same);
     }
-  }
+  });
 }
 
 // Threads racing to build a fresh index's near-miss tokens all get the one index.

@@ -8,58 +8,13 @@
 #include "text/utf8.hpp"
 
 namespace ethos::match {
-namespace {
-
-bool is_sign(char32_t c) { return c == U'-' || c == U'+' || c == 0x2212 || c == 0x00B1; }
-bool is_number_joiner(char32_t c) { return c == U'.' || c == U',' || c == U':' || c == U'/' || c == U'-' || c == 0x2212; }
-bool is_space(char32_t c) { return c == U' ' || c == U'\t' || c == U'\n' || c == U'\r'; }
-bool is_apostrophe(char32_t c) { return c == U'\''; }
-
-}  // namespace
 
 std::vector<Token> tokenize(const Reading& reading) {
-  const std::u32string& r = reading.text;
-  const std::size_t n = r.size();
   std::vector<Token> tokens;
-  const auto digit = [&](std::size_t k) { return k < n && unicode::is_decimal_digit(r[k]); };
-  const auto letter = [&](std::size_t k) {
-    return k < n && unicode::is_word_char(r[k]) && !unicode::is_decimal_digit(r[k]) && !unicode::is_cjk_ideograph_or_kana(r[k]);
-  };
-  std::size_t k = 0;
-  while (k < n) {
-    if (is_space(r[k])) {
-      ++k;
-      continue;
-    }
-    const std::size_t begin = k;
-    TokenKind kind = TokenKind::symbol;
-    const bool signed_number = is_sign(r[k]) && digit(k + 1) && (k == 0 || !unicode::is_word_char(r[k - 1]));
-    if (unicode::is_cjk_ideograph_or_kana(r[k])) {
-      kind = TokenKind::word;
-      ++k;
-    } else if (digit(k) || signed_number) {
-      kind = TokenKind::number;
-      if (signed_number) ++k;
-      while (digit(k)) ++k;
-      while (k + 1 < n && is_number_joiner(r[k]) && digit(k + 1)) {
-        ++k;
-        while (digit(k)) ++k;
-      }
-    } else if (letter(k)) {
-      kind = TokenKind::word;
-      while (letter(k) || (is_apostrophe(r[k]) && letter(k + 1))) ++k;
-      // French elision keeps its apostrophe with the article or particle: n'est -> "n'est".
-      if (k < n && is_apostrophe(r[k]) && k - begin <= 2) ++k;
-    } else {
-      ++k;
-    }
-    Token token;
-    for (std::size_t i = begin; i < k; ++i) utf8::append(token.key, r[i]);
-    token.start = reading.start[begin];
-    token.end = reading.end[k - 1];
-    token.kind = kind;
-    tokens.push_back(std::move(token));
-  }
+  tokenize_each(
+      reading.text.size(), [&](std::size_t k) { return reading.text[k]; },
+      [&](std::size_t k) { return std::make_pair(reading.start[k], reading.end[k]); },
+      [&](Token&& token) { tokens.push_back(std::move(token)); });
   return tokens;
 }
 

@@ -6,9 +6,12 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "match/ladder.hpp"
+#include "text/unicode_props.hpp"
+#include "text/utf8.hpp"
 
 namespace ethos::match {
 
@@ -27,6 +30,13 @@ struct Token {
 // "2024-01-05"), each Han/Kana character, and every other non-space character on its own.
 std::vector<Token> tokenize(const Reading& case_reading);
 std::vector<Token> tokenize_text(std::string_view utf8_text, const LadderOptions& options);
+
+// tokenize's rules over any case reading of n scalars: at(k) is its k-th scalar, range(k) the
+// original [start, end) of it (asked only at a token's first and last scalar); emit(Token&&)
+// gets each token in order. The document index tokenizes element stretches of its stored case
+// reading through this without copying them into a Reading first.
+template <typename At, typename Range, typename Emit>
+void tokenize_each(std::size_t n, At at, Range range, Emit emit);
 
 // Words and numbers weigh 2, punctuation and symbols 1: a dropped comma is a smaller change
 // than a dropped word.
@@ -52,5 +62,60 @@ struct Alignment {
 Alignment align_tokens(const std::vector<Token>& quote, const std::vector<Token>& source, std::size_t lo, std::size_t hi);
 
 const char* edit_op_name(EditOp op);
+
+namespace token_rules {
+inline bool is_sign(char32_t c) { return c == U'-' || c == U'+' || c == 0x2212 || c == 0x00B1; }
+inline bool is_number_joiner(char32_t c) {
+  return c == U'.' || c == U',' || c == U':' || c == U'/' || c == U'-' || c == 0x2212;
+}
+inline bool is_space(char32_t c) { return c == U' ' || c == U'\t' || c == U'\n' || c == U'\r'; }
+inline bool is_apostrophe(char32_t c) { return c == U'\''; }
+}  // namespace token_rules
+
+template <typename At, typename Range, typename Emit>
+void tokenize_each(std::size_t n, At at, Range range, Emit emit) {
+  using namespace token_rules;
+  const auto digit = [&](std::size_t k) { return k < n && unicode::is_decimal_digit(at(k)); };
+  const auto letter = [&](std::size_t k) {
+    if (k >= n) return false;
+    const char32_t c = at(k);
+    return unicode::is_word_char(c) && !unicode::is_decimal_digit(c) && !unicode::is_cjk_ideograph_or_kana(c);
+  };
+  std::size_t k = 0;
+  while (k < n) {
+    if (is_space(at(k))) {
+      ++k;
+      continue;
+    }
+    const std::size_t begin = k;
+    TokenKind kind = TokenKind::symbol;
+    const bool signed_number = is_sign(at(k)) && digit(k + 1) && (k == 0 || !unicode::is_word_char(at(k - 1)));
+    if (unicode::is_cjk_ideograph_or_kana(at(k))) {
+      kind = TokenKind::word;
+      ++k;
+    } else if (digit(k) || signed_number) {
+      kind = TokenKind::number;
+      if (signed_number) ++k;
+      while (digit(k)) ++k;
+      while (k + 1 < n && is_number_joiner(at(k)) && digit(k + 1)) {
+        ++k;
+        while (digit(k)) ++k;
+      }
+    } else if (letter(k)) {
+      kind = TokenKind::word;
+      while (letter(k) || (is_apostrophe(at(k)) && letter(k + 1))) ++k;
+      // French elision keeps its apostrophe with the article or particle: n'est -> "n'est".
+      if (k < n && is_apostrophe(at(k)) && k - begin <= 2) ++k;
+    } else {
+      ++k;
+    }
+    Token token;
+    for (std::size_t i = begin; i < k; ++i) utf8::append(token.key, at(i));
+    token.start = range(begin).first;
+    token.end = range(k - 1).second;
+    token.kind = kind;
+    emit(std::move(token));
+  }
+}
 
 }  // namespace ethos::match

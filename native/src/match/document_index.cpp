@@ -3,11 +3,11 @@
 #include "match/document_index.hpp"
 
 #include <algorithm>
-#include <map>
 #include <optional>
 #include <string_view>
 #include <utility>
 
+#include "match/align.hpp"
 #include "match/find_all.hpp"
 #include "match/stitch.hpp"
 #include "match/tokens.hpp"
@@ -69,10 +69,6 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> aligned_range(const Offse
   if (pos > 0 && map.end(pos - 1) > map.start(pos)) return std::nullopt;
   if (last + 1 < map.size() && map.start(last + 1) < map.end(last)) return std::nullopt;
   return std::make_pair(map.start(pos), map.end(last));
-}
-
-bool in_bmp(const std::u32string& text) {
-  return std::all_of(text.begin(), text.end(), [](char32_t c) { return c <= 0xFFFF; });
 }
 
 int option_key(const LadderOptions& options) {
@@ -161,23 +157,35 @@ std::size_t DocumentIndex::running_at(std::uint32_t offset) const {
 }
 
 const DocumentIndex::TierIndex& DocumentIndex::tier(const LadderOptions& options, Tier which) const {
-  const std::size_t slot = static_cast<std::size_t>(option_key(options) * kTierCount + static_cast<int>(which));
+  const auto key = static_cast<std::size_t>(option_key(options));
+  const std::size_t slot = key * kTierCount + static_cast<std::size_t>(which);
+  if (static_cast<int>(which) >= static_cast<int>(Tier::typography)) {
+    // Every preset searches the whole ladder, so a search that gets past the tiers before
+    // typography without a match goes on to case and skeleton: the three are built in one pass
+    // (build_typographic_tiers), sharing the typography units instead of re-reading them.
+    std::call_once(typographic_once_[key], [&] {
+      const std::size_t first = key * kTierCount + static_cast<std::size_t>(Tier::typography);
+      std::array<std::unique_ptr<TierIndex>, 3> built;
+      for (auto& index : built) index = std::make_unique<TierIndex>();
+      build_chunked(running(), options, true, {built[0].get(), built[1].get(), built[2].get()});
+      for (std::size_t t = 0; t < built.size(); ++t) tiers_[first + t] = std::move(built[t]);
+    });
+    return *tiers_[slot];
+  }
   std::call_once(tier_once_[slot], [&] {
     const Running& run = running();
     auto index = std::make_unique<TierIndex>();
     if (which == Tier::exact) {
       auto reading = std::make_unique<TierReading>();
       reading->text = &run.original;
-      for (std::size_t i = 0; i < run.original.size(); ++i) {
-        reading->map.push(static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1));
-      }
+      reading->map.push_identity(0, run.original.size());
       reading->map.shrink();
       reading->window_begin = run.bases;
       reading->window_end.resize(run.bases.size());
       for (std::size_t r = 0; r < run.bases.size(); ++r) reading->window_end[r] = run.bases[r] + run.lengths[r];
       index->readings.push_back(std::move(reading));
     } else {
-      build_chunked(run, which, options, *index);
+      build_chunked(run, options, false, {index.get()});
     }
     tiers_[slot] = std::move(index);
   });
@@ -189,85 +197,76 @@ std::vector<std::size_t> DocumentIndex::cuts(const std::u32string& text) const {
   return cut_points(text.size(), chunk_scalars_, [&text](std::size_t pos) { return text[pos]; });
 }
 
-void DocumentIndex::build_chunked(const Running& run, Tier which, const LadderOptions& options, TierIndex& index) const {
+void DocumentIndex::build_chunked(const Running& run, const LadderOptions& options, bool typographic,
+                                  const std::vector<TierIndex*>& indexes) const {
   // Appends a piece's reading (its offsets shifted by `shift`): 2 bytes per scalar while every
   // scalar so far lies in the BMP, 4 from the first that does not.
-  const auto append = [](TierReading& reading, const Reading& piece, std::uint32_t shift) {
-    if (reading.text == nullptr && !in_bmp(piece.text)) {
+  const auto append = [](TierReading& reading, const NormalizedScalars& piece, std::uint32_t shift) {
+    const bool bmp = std::all_of(piece.begin(), piece.end(), [](const NormalizedScalar& s) { return s.c <= 0xFFFF; });
+    if (reading.text == nullptr && !bmp) {
       reading.own_text.assign(reading.narrow.begin(), reading.narrow.end());
       std::u16string().swap(reading.narrow);
       reading.text = &reading.own_text;
     }
     if (reading.text == nullptr) {
-      for (char32_t scalar : piece.text) reading.narrow.push_back(static_cast<char16_t>(scalar));
+      const std::size_t at = reading.narrow.size();
+      reading.narrow.resize(at + piece.size());
+      for (std::size_t k = 0; k < piece.size(); ++k) reading.narrow[at + k] = static_cast<char16_t>(piece[k].c);
     } else {
-      reading.own_text += piece.text;
+      for (const NormalizedScalar& s : piece) reading.own_text.push_back(s.c);
     }
-    for (std::size_t k = 0; k < piece.start.size(); ++k) reading.map.push(piece.start[k] + shift, piece.end[k] + shift);
+    for (const NormalizedScalar& s : piece) reading.map.push(s.start + shift, s.end + shift);
   };
-  if (which == Tier::case_folded || which == Tier::skeleton) {
-    // Case and skeleton each add one step to the tier before: read that tier's reading (built
-    // first if no search has reached it) instead of redoing typography and composition.
-    const TierIndex& previous = tier(options, static_cast<Tier>(static_cast<int>(which) - 1));
-    for (const auto& slot : previous.readings) {
-      const TierReading& before = *slot;
-      const auto at = [&before](std::size_t pos) -> char32_t {
-        return before.text != nullptr ? (*before.text)[pos] : static_cast<char32_t>(before.narrow[pos]);
-      };
-      index.readings.push_back(std::make_unique<TierReading>());
-      TierReading& reading = *index.readings.back();
-      reading.narrow.reserve(before.map.size());
-      const std::vector<std::size_t> bounds = cut_points(before.map.size(), chunk_scalars_, at);
-      Reading piece;
-      for (std::size_t c = 0; c + 1 < bounds.size(); ++c) {
-        piece.text.clear();
-        piece.start.clear();
-        piece.end.clear();
-        before.map.for_each(bounds[c], bounds[c + 1], [&](std::size_t pos, std::uint32_t start, std::uint32_t end) {
-          piece.text.push_back(at(pos));
-          piece.start.push_back(start);
-          piece.end.push_back(end);
-        });
-        append(reading, extend_reading(piece, which), 0);
-      }
-    }
-  } else {
-    // How many hyphenation readings the whole text has (build_tier's rule on the whole text).
-    bool any_hyphen = false;
-    for (std::int64_t h : run.hyphen_breaks) {
-      const char32_t c = run.original[static_cast<std::size_t>(h)];
-      any_hyphen = any_hyphen || c == U'-' || c == 0x2010 || c == 0x00AD;
-    }
-    const int allowed = (options.joined_reading ? 1 : 0) + (options.hyphenated_reading ? 1 : 0);
-    const std::size_t count = any_hyphen && allowed > 0 ? static_cast<std::size_t>(allowed) : 1;
+  // How many hyphenation readings the whole text has (build_tier's rule on the whole text); the
+  // white-space tier never reads the hyphens, so it has one.
+  bool any_hyphen = false;
+  for (std::int64_t h : run.hyphen_breaks) {
+    const char32_t c = run.original[static_cast<std::size_t>(h)];
+    any_hyphen = any_hyphen || c == U'-' || c == 0x2010 || c == 0x00AD;
+  }
+  const int allowed = (options.joined_reading ? 1 : 0) + (options.hyphenated_reading ? 1 : 0);
+  const std::size_t count = typographic && any_hyphen && allowed > 0 ? static_cast<std::size_t>(allowed) : 1;
+  for (TierIndex* index : indexes) {
     for (std::size_t i = 0; i < count; ++i) {
-      index.readings.push_back(std::make_unique<TierReading>());
-      index.readings.back()->narrow.reserve(run.original.size());
-    }
-    const std::vector<std::size_t> bounds = cuts(run.original);
-    for (std::size_t c = 0; c + 1 < bounds.size(); ++c) {
-      const std::size_t from = bounds[c], to = bounds[c + 1];
-      std::vector<std::int64_t> hyphens;
-      for (std::int64_t h : run.hyphen_breaks) {
-        if (static_cast<std::size_t>(h) >= from && static_cast<std::size_t>(h) < to) hyphens.push_back(h - static_cast<std::int64_t>(from));
-      }
-      const std::vector<Reading> built = build_tier(run.original.substr(from, to - from), which, options, &hyphens);
-      for (std::size_t i = 0; i < count; ++i) {
-        // A piece without recorded hyphens has one reading, the same under both hyphenations.
-        append(*index.readings[i], built[std::min(i, built.size() - 1)], static_cast<std::uint32_t>(from));
-      }
+      index->readings.push_back(std::make_unique<TierReading>());
+      index->readings.back()->narrow.reserve(run.original.size());
     }
   }
-  for (auto& slot : index.readings) {
-    TierReading& reading = *slot;
-    reading.own_text.shrink_to_fit();
-    reading.narrow.shrink_to_fit();
-    reading.map.shrink();
-    reading.window_begin.resize(run.bases.size());
-    reading.window_end.resize(run.bases.size());
-    for (std::size_t r = 0; r < run.bases.size(); ++r) {
-      reading.window_begin[r] = static_cast<std::uint32_t>(reading.map.first_at_or_after(run.bases[r]));
-      reading.window_end[r] = static_cast<std::uint32_t>(reading.map.first_at_or_after(run.bases[r] + run.lengths[r]));
+  const std::vector<std::size_t> bounds = cuts(run.original);
+  std::vector<std::int64_t> hyphens;
+  for (std::size_t c = 0; c + 1 < bounds.size(); ++c) {
+    const std::size_t from = bounds[c], to = bounds[c + 1];
+    const std::u32string piece = run.original.substr(from, to - from);
+    const auto shift = static_cast<std::uint32_t>(from);
+    if (!typographic) {
+      append(*indexes[0]->readings[0], build_whitespace_tier(piece, options), shift);
+      continue;
+    }
+    hyphens.clear();
+    for (std::int64_t h : run.hyphen_breaks) {
+      if (static_cast<std::size_t>(h) >= from && static_cast<std::size_t>(h) < to) hyphens.push_back(h - static_cast<std::int64_t>(from));
+    }
+    const std::vector<TypographicReadings> built = build_typographic_tiers(piece, options, &hyphens);
+    for (std::size_t i = 0; i < count; ++i) {
+      // A piece without recorded hyphens has one reading, the same under both hyphenations.
+      const TypographicReadings& readings = built[std::min(i, built.size() - 1)];
+      append(*indexes[0]->readings[i], readings.typography, shift);
+      append(*indexes[1]->readings[i], readings.case_folded, shift);
+      append(*indexes[2]->readings[i], readings.skeleton, shift);
+    }
+  }
+  for (TierIndex* index : indexes) {
+    for (auto& slot : index->readings) {
+      TierReading& reading = *slot;
+      reading.own_text.shrink_to_fit();
+      reading.narrow.shrink_to_fit();
+      reading.map.shrink();
+      reading.window_begin.resize(run.bases.size());
+      reading.window_end.resize(run.bases.size());
+      for (std::size_t r = 0; r < run.bases.size(); ++r) {
+        reading.window_begin[r] = static_cast<std::uint32_t>(reading.map.first_at_or_after(run.bases[r]));
+        reading.window_end[r] = static_cast<std::uint32_t>(reading.map.first_at_or_after(run.bases[r] + run.lengths[r]));
+      }
     }
   }
 }
@@ -333,32 +332,19 @@ std::vector<Located> DocumentIndex::fragment_occurrences(const Ladder& fragment,
   const Running& run = running();
   const std::uint32_t range_begin = run.bases[first];
   const std::uint32_t range_end = run.bases[last] + run.lengths[last];
-  // stitch.cpp's rules, reading by reading and position by position in the same order, so the
-  // cap keeps the same occurrences; plus search()'s: only occurrences inside the range count.
-  std::map<std::pair<std::uint32_t, std::uint32_t>, Tier> found;
-  for (Tier which : policy.tiers) {
-    if (!policy.accepts(which)) break;
-    const std::u32string& needle = fragment.at(which).front().text;
-    if (needle.empty()) continue;
+  // stitch.cpp's collection, reading by reading and position by position in the same order, so
+  // the cap keeps the same occurrences; plus search()'s rule: only occurrences inside the range.
+  return collect_fragment_occurrences(fragment, run.original, policy,
+                                      [&](Tier which, const std::u32string& needle, const auto& keep) {
     for (const auto& reading_slot : tier(policy.ladder, which).readings) {
       const TierReading& reading = *reading_slot;
-      const OffsetMap& map = reading.map;
       for (std::size_t pos : positions(reading, needle, reading.window_begin[first], reading.window_end[last])) {
-        if (found.size() >= kMaxFragmentCandidates) break;
-        const auto range = aligned_range(map, pos, needle.size());
-        if (!range) continue;
-        const auto [start, end] = *range;
-        if (start < range_begin || end > range_end) continue;
-        if (policy.whole_tokens && !(is_token_boundary(run.original, start) && is_token_boundary(run.original, end))) {
-          continue;
-        }
-        found.emplace(std::make_pair(start, end), which);  // keeps the tighter tier seen first
+        const auto range = aligned_range(reading.map, pos, needle.size());
+        if (!range || range->first < range_begin || range->second > range_end) continue;
+        if (!keep(range->first, range->second)) return;
       }
     }
-  }
-  std::vector<Located> out;
-  for (const auto& [range, which] : found) out.push_back(Located{which, range.first, range.second, 1});
-  return out;
+  });
 }
 
 const std::u32string& DocumentIndex::running_text() const { return running().original; }
@@ -438,24 +424,27 @@ const DocumentIndex::NearMissTokens& DocumentIndex::near_miss_tokens_of(const La
       const TierIndex& case_tier = tier(options, Tier::case_folded);
       if (case_tier.readings.size() == 1) reading = case_tier.readings.front().get();
     }
-    Reading piece;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
     for (std::size_t r = 0; r < run.elements.size(); ++r) {
       built->first_token.push_back(static_cast<std::uint32_t>(built->index.tokens.size()));
       if (reading == nullptr) {
         add_near_miss_tokens(built->index, *pieces_[run.elements[r]].text, run.bases[r], options);
         continue;
       }
-      piece.text.clear();
-      piece.start.clear();
-      piece.end.clear();
-      reading->map.for_each(reading->window_begin[r], reading->window_end[r],
-                            [&](std::size_t pos, std::uint32_t start, std::uint32_t end) {
-                              piece.text.push_back(reading->text != nullptr ? (*reading->text)[pos]
-                                                                            : static_cast<char32_t>(reading->narrow[pos]));
-                              piece.start.push_back(start);
-                              piece.end.push_back(end);
-                            });
-      add_near_miss_tokens(built->index, piece);
+      // The element's stretch of the stored case reading, tokenized in place; its original
+      // ranges are read off the offset map in one walk (a lookup per token would binary-search
+      // the map's runs every time).
+      const std::size_t from = reading->window_begin[r];
+      ranges.clear();
+      reading->map.for_each(from, reading->window_end[r], [&](std::size_t, std::uint32_t start, std::uint32_t end) {
+        ranges.emplace_back(start, end);
+      });
+      tokenize_each(
+          ranges.size(),
+          [&](std::size_t k) -> char32_t {
+            return reading->text != nullptr ? (*reading->text)[from + k] : static_cast<char32_t>(reading->narrow[from + k]);
+          },
+          [&](std::size_t k) { return ranges[k]; }, [&](Token&& token) { built->index.add(token); });
     }
     built->first_token.push_back(static_cast<std::uint32_t>(built->index.tokens.size()));
     built->index.finish();

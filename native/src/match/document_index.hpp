@@ -98,7 +98,11 @@ class DocumentIndex {
   const Running& running() const;
   const TierIndex& tier(const LadderOptions& options, Tier tier) const;
   std::vector<std::size_t> cuts(const std::u32string& text) const;
-  void build_chunked(const Running& run, Tier which, const LadderOptions& options, TierIndex& index) const;
+  // Builds the white-space tier (typographic false: one reading into indexes[0]) or the
+  // typography, case and skeleton tiers (indexes[0..2], one reading per hyphenation reading)
+  // piece by piece.
+  void build_chunked(const Running& run, const LadderOptions& options, bool typographic,
+                     const std::vector<TierIndex*>& indexes) const;
   std::vector<std::size_t> positions(const TierReading& reading, const std::u32string& needle, std::size_t window_begin,
                                      std::size_t window_end, bool may_index = true) const;
 
@@ -109,6 +113,7 @@ class DocumentIndex {
   mutable std::unique_ptr<Running> running_;
   mutable std::array<std::once_flag, kOptionKeys * kTierCount> tier_once_;
   mutable std::array<std::unique_ptr<TierIndex>, kOptionKeys * kTierCount> tiers_;
+  mutable std::array<std::once_flag, kOptionKeys> typographic_once_;  // typography, case, skeleton: one build
   struct NearMissTokens;
   mutable std::array<std::once_flag, kOptionKeys> near_miss_once_;
   mutable std::array<std::unique_ptr<NearMissTokens>, kOptionKeys> near_miss_;

@@ -17,20 +17,42 @@ BasicGramIndex<CharT>::BasicGramIndex(const Text& text) : text_(&text) {
   while (bits < 32 && (std::size_t{1} << bits) * 32 < grams) ++bits;
   shift_ = 64 - bits;
   starts_.assign((std::size_t{1} << bits) + 1, 0);
-  for (std::size_t p = 0; p < grams; ++p) ++starts_[bucket_of(text.data() + p) + 1];
+  // Each pass rolls the gram's key along the text (drop the leaving scalar's term, shift, add
+  // the entering one: the same key key_of computes) instead of rehashing every gram from scratch.
+  const auto each_bucket = [&](auto visit) {
+    if (grams == 0) return;
+    std::uint64_t key = key_of(text.data());
+    for (std::size_t p = 0;; ++p) {
+      visit(p, bucket_of_key(key));
+      if (p + 1 == grams) break;
+      key = (key - static_cast<std::uint64_t>(text[p]) * kLeadingFactor) * kMultiplier +
+            static_cast<std::uint64_t>(text[p + kGram]);
+    }
+  };
+  each_bucket([&](std::size_t, std::size_t bucket) { ++starts_[bucket + 1]; });
   for (std::size_t b = 1; b < starts_.size(); ++b) starts_[b] += starts_[b - 1];
   positions_.resize(grams);
   std::vector<std::uint32_t> next(starts_.begin(), starts_.end() - 1);
-  for (std::size_t p = 0; p < grams; ++p) positions_[next[bucket_of(text.data() + p)]++] = static_cast<std::uint32_t>(p);
+  each_bucket([&](std::size_t p, std::size_t bucket) { positions_[next[bucket]++] = static_cast<std::uint32_t>(p); });
+}
+
+template <typename CharT>
+std::uint64_t BasicGramIndex<CharT>::key_of(const CharT* gram) {
+  std::uint64_t key = 0;
+  for (std::size_t i = 0; i < kGram; ++i) key = key * kMultiplier + static_cast<std::uint64_t>(gram[i]);
+  return key;
+}
+
+template <typename CharT>
+std::size_t BasicGramIndex<CharT>::bucket_of_key(std::uint64_t key) const {
+  key ^= key >> 31;
+  key *= 0x9E3779B97F4A7C15ULL;  // Fibonacci hashing: the top bits depend on every scalar
+  return shift_ >= 64 ? 0 : static_cast<std::size_t>(key >> shift_);
 }
 
 template <typename CharT>
 std::size_t BasicGramIndex<CharT>::bucket_of(const CharT* gram) const {
-  std::uint64_t key = 0;
-  for (std::size_t i = 0; i < kGram; ++i) key = key * 0x100000001B3ULL + static_cast<std::uint64_t>(gram[i]);
-  key ^= key >> 31;
-  key *= 0x9E3779B97F4A7C15ULL;  // Fibonacci hashing: the top bits depend on every scalar
-  return shift_ >= 64 ? 0 : static_cast<std::size_t>(key >> shift_);
+  return bucket_of_key(key_of(gram));
 }
 
 template <typename CharT>

@@ -29,6 +29,13 @@ class BasicGramIndex {
   std::size_t memory_bytes() const { return (positions_.capacity() + starts_.capacity()) * sizeof(std::uint32_t); }
 
  private:
+  // A gram's key: its scalars as the digits of a polynomial in kMultiplier (mod 2^64), so the
+  // next gram's key follows from this one's in constant time; its bucket: the key mixed.
+  static constexpr std::uint64_t kMultiplier = 0x100000001B3ULL;
+  static constexpr std::uint64_t kLeadingFactor = kMultiplier * kMultiplier * kMultiplier;  // the first scalar's weight
+  static_assert(kGram == 4, "kLeadingFactor is kMultiplier to the power kGram - 1");
+  static std::uint64_t key_of(const CharT* gram);
+  std::size_t bucket_of_key(std::uint64_t key) const;
   std::size_t bucket_of(const CharT* gram) const;
 
   const Text* text_;

@@ -12,11 +12,8 @@
 namespace ethos::match {
 namespace {
 
-struct Unit {
-  char32_t c;
-  std::uint32_t start, end;
-};
-using Units = std::vector<Unit>;
+using Unit = NormalizedScalar;
+using Units = NormalizedScalars;
 
 Units exact_units(const std::u32string& original) {
   Units units;
@@ -131,9 +128,9 @@ Units typography(const Units& in, const std::unordered_set<std::uint32_t>& hyphe
       // "--" and "---" are how en and em dashes are typed (TeX, plain text): one dash, covering
       // the run. Longer runs (rules) and runs holding a recorded line-end hyphen stay as they are.
       std::size_t run = 1;
-      bool recorded = hyphens.count(unit.start) != 0;
+      bool recorded = !hyphens.empty() && hyphens.count(unit.start) != 0;
       for (; i + run < in.size() && in[i + run].c == U'-'; ++run) {
-        if (hyphens.count(in[i + run].start) != 0) recorded = true;
+        if (!hyphens.empty() && hyphens.count(in[i + run].start) != 0) recorded = true;
       }
       if ((run == 2 || run == 3) && !recorded) {
         folded.push_back(Unit{U'-', unit.start, in[i + run - 1].end});
@@ -142,7 +139,7 @@ Units typography(const Units& in, const std::unordered_set<std::uint32_t>& hyphe
       }
       plain_until = i + run;
     }
-    if (hyphens.count(unit.start) != 0) {
+    if (!hyphens.empty() && hyphens.count(unit.start) != 0) {  // (most texts record none)
       // The hyphen that ended a line: keep it (hyphenated reading) or drop it (joined reading);
       // the line-break whitespace right after it goes either way.
       if (!join) folded.push_back(Unit{U'-', unit.start, unit.end});
@@ -334,9 +331,23 @@ std::vector<Reading> build_tier(const std::u32string& original, Tier tier, const
   return readings;
 }
 
-Reading extend_reading(const Reading& previous, Tier tier) {
-  const Units units = units_of(previous);
-  return to_reading(tier == Tier::skeleton ? skeleton(units) : lowercase(units));
+std::vector<TypographicReadings> build_typographic_tiers(const std::u32string& original, const LadderOptions& options,
+                                                         const std::vector<std::int64_t>* hyphen_breaks) {
+  std::vector<TypographicReadings> readings;
+  std::unordered_set<std::uint32_t> hyphens;
+  const Units exact = exact_units(original);
+  for (bool join : hyphenation_readings(original, hyphen_breaks, options, hyphens)) {
+    TypographicReadings built;
+    built.typography = typography(exact, hyphens, join, options);
+    built.case_folded = lowercase(built.typography);
+    built.skeleton = skeleton(built.case_folded);
+    readings.push_back(std::move(built));
+  }
+  return readings;
+}
+
+NormalizedScalars build_whitespace_tier(const std::u32string& original, const LadderOptions& options) {
+  return collapse_whitespace(exact_units(original), options.cjk_wrap_spaces);
 }
 
 Reading normalize_for_tier(std::string_view utf8_text, Tier tier, const LadderOptions& options) {

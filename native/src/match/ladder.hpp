@@ -64,11 +64,26 @@ Ladder build_claim_ladder(std::string_view utf8_text, const LadderOptions& optio
 std::vector<Reading> build_tier(const std::u32string& original, Tier tier, const LadderOptions& options,
                                 const std::vector<std::int64_t>* hyphen_breaks);
 
-// The reading at `tier` (case or skeleton) of a piece of the reading at the tier before it (the
-// steps that tier adds: lowercase, or the skeleton): what build_tier gives, without redoing the
-// tiers below. The piece must not cut inside a run those steps join (the document index cuts
-// between two ASCII letters).
-Reading extend_reading(const Reading& previous, Tier tier);
+// One scalar of a reading with the original range it stands for: how the tier steps hand
+// readings to each other, and how the document index takes them (no Reading built in between).
+struct NormalizedScalar {
+  char32_t c;
+  std::uint32_t start, end;
+};
+using NormalizedScalars = std::vector<NormalizedScalar>;
+
+// The white-space reading of an already decoded text (build_tier's, as scalars).
+NormalizedScalars build_whitespace_tier(const std::u32string& original, const LadderOptions& options);
+
+// The typography, case and skeleton readings of an already decoded text in one pass (each
+// exactly what build_tier gives at its tier): one triple per hyphenation reading, in build_tier's
+// order. Case and skeleton are computed from the typography scalars in hand instead of from a
+// stored reading of the tier before.
+struct TypographicReadings {
+  NormalizedScalars typography, case_folded, skeleton;
+};
+std::vector<TypographicReadings> build_typographic_tiers(const std::u32string& original, const LadderOptions& options,
+                                                         const std::vector<std::int64_t>* hyphen_breaks);
 
 // The reading of a single tier (quotes need one tier at a time; no hyphenation artifacts).
 Reading normalize_for_tier(std::string_view utf8_text, Tier tier, const LadderOptions& options);

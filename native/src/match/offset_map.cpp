@@ -5,19 +5,15 @@
 
 namespace ethos::match {
 
-void OffsetMap::push(std::uint32_t start, std::uint32_t end) {
-  if (!segments_.empty()) {
-    Segment& last = segments_.back();
-    const std::size_t length = size_ - last.pos;
-    const bool extends_identity = last.end == kIdentity && end == start + 1 && start == last.start + length;
-    const bool extends_constant = last.end != kIdentity && start == last.start && end == last.end;
-    if (extends_identity || extends_constant) {
-      ++size_;
-      return;
-    }
-  }
+void OffsetMap::push_segment(std::uint32_t start, std::uint32_t end) {
   segments_.push_back(Segment{static_cast<std::uint32_t>(size_), start, end == start + 1 ? kIdentity : end});
   ++size_;
+}
+
+void OffsetMap::push_identity(std::uint32_t start, std::size_t count) {
+  if (count == 0) return;
+  push(start, start + 1);  // extends the last segment when it can, as push does
+  size_ += count - 1;      // an identity segment's later scalars are implied by its start
 }
 
 const OffsetMap::Segment& OffsetMap::segment_of(std::size_t pos) const {

@@ -15,8 +15,24 @@ namespace ethos::match {
 // ligature). Real text needs a few segments per hundred scalars instead of 8 bytes per scalar.
 class OffsetMap {
  public:
-  // Appends the next normalized scalar, standing for original [start, end).
-  void push(std::uint32_t start, std::uint32_t end);
+  // Appends the next normalized scalar, standing for original [start, end). Inline: index
+  // builds call it once per scalar of every reading, and nearly every call only extends the
+  // last segment.
+  void push(std::uint32_t start, std::uint32_t end) {
+    if (!segments_.empty()) {
+      const Segment& last = segments_.back();
+      const bool extends = last.end == kIdentity
+                               ? end == start + 1 && start == last.start + (size_ - last.pos)
+                               : start == last.start && end == last.end;
+      if (extends) {
+        ++size_;
+        return;
+      }
+    }
+    push_segment(start, end);
+  }
+  // Appends `count` scalars standing for original [start, start + count), one for one.
+  void push_identity(std::uint32_t start, std::size_t count);
 
   std::uint32_t start(std::size_t pos) const;
   std::uint32_t end(std::size_t pos) const;
@@ -49,6 +65,7 @@ class OffsetMap {
     std::uint32_t pos, start, end;  // end == kIdentity: identity segment
   };
   const Segment& segment_of(std::size_t pos) const;
+  void push_segment(std::uint32_t start, std::uint32_t end);
 
   std::vector<Segment> segments_;
   std::size_t size_ = 0;

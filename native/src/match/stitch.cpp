@@ -2,7 +2,6 @@
 #include "match/stitch.hpp"
 
 #include <algorithm>
-#include <map>
 
 #include "match/align.hpp"
 #include "match/numeric_guard.hpp"
@@ -68,27 +67,15 @@ std::string encode(const std::u32string& text, std::size_t begin, std::size_t en
 
 std::vector<Located> fragment_occurrences(const Ladder& target, const std::string& fragment, const Policy& policy) {
   const Ladder wanted = build_ladder(fragment, policy.ladder);
-  std::map<std::pair<std::uint32_t, std::uint32_t>, Tier> found;
-  for (Tier tier : policy.tiers) {
-    if (!policy.accepts(tier)) break;
-    const std::u32string& needle = wanted.at(tier).front().text;
-    if (needle.empty()) continue;
+  return collect_fragment_occurrences(wanted, target.original, policy,
+                                      [&](Tier tier, const std::u32string& needle, const auto& keep) {
     for (const Reading& reading : target.at(tier)) {
-      for (std::size_t pos = reading.text.find(needle);
-           pos != std::u32string::npos && found.size() < kMaxFragmentCandidates; pos = reading.text.find(needle, pos + 1)) {
+      for (std::size_t pos = reading.text.find(needle); pos != std::u32string::npos; pos = reading.text.find(needle, pos + 1)) {
         if (!aligned(reading, pos, needle.size())) continue;
-        const std::uint32_t start = reading.start[pos];
-        const std::uint32_t end = reading.end[pos + needle.size() - 1];
-        if (policy.whole_tokens && !(is_token_boundary(target.original, start) && is_token_boundary(target.original, end))) {
-          continue;
-        }
-        found.emplace(std::make_pair(start, end), tier);  // keeps the tighter tier seen first
+        if (!keep(reading.start[pos], reading.end[pos + needle.size() - 1])) return;
       }
     }
-  }
-  std::vector<Located> out;
-  for (const auto& [range, tier] : found) out.push_back(Located{tier, range.first, range.second, 1});
-  return out;
+  });
 }
 
 std::vector<std::string> split_at_elisions(std::string_view quote) {

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +14,7 @@
 #include "match/guard.hpp"
 #include "match/matcher.hpp"
 #include "match/policy.hpp"
+#include "match/tokens.hpp"
 
 namespace ethos::match {
 
@@ -45,6 +48,35 @@ constexpr std::size_t kMaxFragmentCandidates = 256;
 // fragment_occurrences on a range of a document's running text).
 using FragmentOccurrences = std::function<std::vector<Located>(const std::string& fragment)>;
 std::vector<Located> fragment_occurrences(const Ladder& target, const std::string& fragment, const Policy& policy);
+
+// The collection both fragment_occurrences share: for each accepted tier in policy order whose
+// needle (the fragment's reading there) is not empty, occurrences_at(tier, needle, keep) calls
+// keep(start, end) for every aligned occurrence, reading by reading and position by position, and
+// stops when keep returns false (the cap is reached). keep drops what is not whole-token (when
+// the policy asks), then keeps each (start, end) at the first (tightest) tier that gives it.
+template <typename OccurrencesAt>
+std::vector<Located> collect_fragment_occurrences(const Ladder& fragment, const std::u32string& target_original,
+                                                  const Policy& policy, OccurrencesAt occurrences_at) {
+  std::map<std::pair<std::uint32_t, std::uint32_t>, Tier> found;
+  for (Tier tier : policy.tiers) {
+    if (!policy.accepts(tier)) break;
+    const std::u32string& needle = fragment.at(tier).front().text;
+    if (needle.empty()) continue;
+    occurrences_at(tier, needle, [&](std::uint32_t start, std::uint32_t end) {
+      if (found.size() >= kMaxFragmentCandidates) return false;
+      if (policy.whole_tokens &&
+          !(is_token_boundary(target_original, start) && is_token_boundary(target_original, end))) {
+        return true;
+      }
+      found.emplace(std::make_pair(start, end), tier);  // keeps the tighter tier seen first
+      return true;
+    });
+  }
+  std::vector<Located> out;
+  out.reserve(found.size());
+  for (const auto& [range, tier] : found) out.push_back(Located{tier, range.first, range.second, 1});
+  return out;
+}
 // locate_fragments with the occurrences from `occurrences_of`, in offsets of `original` (the
 // target's scalars: the elided text between two fragments is read from it).
 StitchResult stitch_fragments(const std::u32string& original, const std::vector<std::string>& fragments,
