@@ -66,13 +66,6 @@ LEFT = [f"Left column sentence number {n} about apples." for n in range(1, 9)]
 RIGHT = [f"Right column sentence number {n} about pears." for n in range(1, 9)]
 
 
-def test_two_columns_are_read_column_by_column(tmp_path: Path) -> None:
-    document = _parse(tmp_path, "columns.pdf", fx.two_column_pdf(LEFT, RIGHT))
-    text = " ".join(fx.all_text(document).split())
-    positions = [text.index(line) for line in LEFT + RIGHT]
-    assert positions == sorted(positions), "left column first, top to bottom, then the right one"
-
-
 # Three page columns of short key/description entries (no line of running text anywhere): a
 # reference card. Descriptions are three words long, each column about a quarter of the text width.
 CARD = [
@@ -123,12 +116,20 @@ for _row in (9, 21, 33):
 INDEX_RIGHT = [f"rgbformulae{n:02d}, 183" for n in range(1, 38)]
 
 
-def test_an_index_with_long_entries_reaching_into_the_gutter_is_read_column_by_column(tmp_path: Path) -> None:
-    document = _parse(tmp_path, "index.pdf", fx.index_pdf(INDEX_LEFT, INDEX_RIGHT))
+# Two page columns are read column by column: every line whole, the left column top to bottom
+# before the right one - running text, and an index whose rows share baselines across the two
+# columns (its left entries narrower than the right ones).
+@pytest.mark.parametrize(
+    ("name", "make", "left", "right"),
+    [
+        ("columns", fx.two_column_pdf, LEFT, RIGHT),
+        ("index", fx.index_pdf, INDEX_LEFT, INDEX_RIGHT),
+    ],
+)
+def test_two_page_columns_are_read_column_by_column(tmp_path: Path, name, make, left, right) -> None:
+    document = _parse(tmp_path, f"{name}.pdf", make(left, right))
     text = " ".join(fx.all_text(document).split())
-    # Every entry whole, the left column top to bottom before the right one, although the rows of
-    # the two columns share baselines (and the left entries are narrower than the right ones).
-    positions = [text.index(entry) for entry in INDEX_LEFT + INDEX_RIGHT]
+    positions = [text.index(line) for line in left + right]
     assert positions == sorted(positions), "left column first, top to bottom, then the right one"
 
 

@@ -18,6 +18,7 @@
 #include "match/policy.hpp"
 #include "match/stitch.hpp"
 #include "text/utf8.hpp"
+#include "random_text.hpp"
 #include "test_check.hpp"
 
 namespace {
@@ -28,34 +29,14 @@ using ethos::match::DocumentIndex;
 using ethos::match::LadderResult;
 using ethos::match::Located;
 
-// Pieces of text that exercise every tier and every edge rule: spaces of several kinds, line
-// breaks, hyphens and dash runs, ligatures, decomposed accents, curly quotes, sigma, CJK, numbers.
-const std::vector<std::u32string> kAtoms = {
-    U"a", U"b", U"ab", U"The", U"result", U"fin", U"\uFB01n", U" ", U"  ", U"\u00A0", U"\n", U"-", U"--", U"---",
-    U"\u2014", U"\u2013", U"e\u0301", U"\u00E9", U"\u201C", U"\u201D", U"'", U"\u2019", U"\u03A3", U"\u039F",
-    U"\u4E2D", U"\u6587", U"1", U"12.5", U"%", U",", U".", U"\u00AD", U"x-", U"\uFF21", U"\u2026", U"(", U")",
-    U"\U0001D400"};  // last: beyond the BMP (a tier reading then needs 4 bytes per scalar)
+using ethos_test::same_located;
+using ethos_test::utf8_of;
 
-// Documents drawn while this is set may hold the last atom: their readings switch to wide text.
+// Documents drawn while this is set may hold the scalar beyond the BMP: their readings switch to
+// wide text.
 bool beyond_bmp = false;
 
-std::u32string random_text(std::mt19937& rng, std::size_t atoms) {
-  std::u32string out;
-  std::uniform_int_distribution<std::size_t> pick(0, kAtoms.size() - (beyond_bmp ? 1 : 2));
-  for (std::size_t i = 0; i < atoms; ++i) out += kAtoms[pick(rng)];
-  return out;
-}
-
-std::string utf8_of(const std::u32string& text) {
-  std::string out;
-  for (char32_t c : text) ethos::utf8::append(out, c);
-  return out;
-}
-
-bool same_located(const std::optional<Located>& a, const std::optional<Located>& b) {
-  if (a.has_value() != b.has_value()) return false;
-  return !a || (a->tier == b->tier && a->start == b->start && a->end == b->end && a->occurrences == b->occurrences);
-}
+std::u32string random_text(std::mt19937& rng, std::size_t atoms) { return ethos_test::random_text(rng, atoms, beyond_bmp); }
 
 LadderResult shifted(LadderResult result, std::uint32_t base) {
   for (std::optional<Located>* located : {&result.whole, &result.clipped}) {

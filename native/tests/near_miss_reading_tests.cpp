@@ -9,6 +9,7 @@
 #include "match/near_miss.hpp"
 #include "match/policy.hpp"
 #include "text/utf8.hpp"
+#include "random_text.hpp"
 #include "test_check.hpp"
 
 namespace {
@@ -22,12 +23,7 @@ const std::vector<std::u32string> kAtoms = {
     U"\u4E2D\u6587", U"1,000", U"(",   U")",   U".",      U"\u00A0", U"increase", U"decrease"};
 
 std::string random_text(std::mt19937& rng, std::size_t atoms) {
-  std::uniform_int_distribution<std::size_t> pick(0, kAtoms.size() - 1);
-  std::string out;
-  for (std::size_t i = 0; i < atoms; ++i) {
-    for (char32_t c : kAtoms[pick(rng)]) ethos::utf8::append(out, c);
-  }
-  return out;
+  return ethos_test::utf8_of(ethos_test::random_text(rng, atoms, true, kAtoms));
 }
 
 bool same_reading(const ethos::match::Reading& a, const ethos::match::Reading& b) {

@@ -8,9 +8,12 @@
 #include "core/quote_negation.hpp"
 #include "match/occurrence_guards.hpp"
 #include "text/utf8.hpp"
+#include "random_text.hpp"
 #include "test_check.hpp"
 
 namespace {
+
+using ethos_test::utf8_of;
 
 // Negators (plain, upper case, contracted with both apostrophes, non-ASCII), white space of every
 // kind the check skips, numbers and signs (the boundary rule's look-back), CJK, multi-byte text.
@@ -19,12 +22,6 @@ const std::vector<std::u32string> kAtoms = {
     U"kein", U"\u00E9t\u00E9", U"word", U"Result", U"a", U" ", U"  ", U"\t", U"\n", U"\r",
     U"\u00A0", U"'",   U"\u2019", U"-",     U"+",      U"5",     U"12.5",  U"%",   U",",   U".",
     U"\u4E2D", U"\u03A3", U"e\u0301", U"(",  U")",      U"\U0001D400", U"x-5", U"\u2212"};
-
-std::string utf8_of(const std::u32string& text) {
-  std::string out;
-  for (char32_t c : text) ethos::utf8::append(out, c);
-  return out;
-}
 
 bool same_guard(const std::optional<ethos::match::Guard>& a, const std::optional<ethos::match::Guard>& b) {
   if (a.has_value() != b.has_value()) return false;

@@ -10,6 +10,7 @@
 #include "match/align.hpp"
 #include "match/find_all.hpp"
 #include "match/stitch.hpp"
+#include "match/tier_search.hpp"
 #include "match/tokens.hpp"
 #include "text/utf8.hpp"
 
@@ -291,40 +292,17 @@ LadderResult DocumentIndex::search(const Ladder& expected, const Policy& policy,
   const Running& run = running();
   const std::uint32_t range_begin = run.bases[first];
   const std::uint32_t range_end = run.bases[last] + run.lengths[last];
-  LadderResult result;
-  for (Tier which : policy.tiers) {
-    const std::u32string& needle = expected.at(which).front().text;
-    if (needle.empty()) return result;
-    std::optional<Located> whole, clipped;
+  return search_tiers(expected, policy, run.original, [&](Tier which, const std::u32string& needle, TierTally& tally) {
     for (const auto& reading_slot : tier(policy.ladder, which).readings) {
       const TierReading& reading = *reading_slot;
-      const OffsetMap& map = reading.map;
-      std::size_t count = 0, clipped_count = 0;
       for (std::size_t pos : positions(reading, needle, reading.window_begin[first], reading.window_end[last])) {
-        const auto range = aligned_range(map, pos, needle.size());
-        if (!range) continue;
-        const auto [start, end] = *range;
-        if (start < range_begin || end > range_end) continue;
-        const bool whole_tokens = !policy.whole_tokens ||
-                                  (is_token_boundary(run.original, start) && is_token_boundary(run.original, end));
-        if (whole_tokens) {
-          ++count;
-          if (!whole) whole = Located{which, start, end, 0};
-        } else {
-          ++clipped_count;
-          if (!clipped) clipped = Located{which, start, end, 0};
-        }
+        const auto range = aligned_range(reading.map, pos, needle.size());
+        if (!range || range->first < range_begin || range->second > range_end) continue;
+        tally.add(range->first, range->second);
       }
-      if (whole) whole->occurrences = std::max(whole->occurrences, count);
-      if (clipped) clipped->occurrences = std::max(clipped->occurrences, clipped_count);
+      tally.end_reading();
     }
-    if (clipped && !result.clipped) result.clipped = clipped;
-    if (whole) {
-      result.whole = whole;
-      return result;
-    }
-  }
-  return result;
+  });
 }
 
 std::vector<Located> DocumentIndex::fragment_occurrences(const Ladder& fragment, const Policy& policy, std::size_t first,

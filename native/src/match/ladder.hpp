@@ -2,6 +2,7 @@
 // the original Unicode scalars (so a match found at any tier is reported in original offsets).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -26,6 +27,15 @@ struct Reading {
   std::u32string text;
   std::vector<std::uint32_t> start, end;
 };
+
+// A normalized occurrence [pos, pos+len) must not split what one original scalar (or collapsed
+// run) produced, e.g. the "i" of an "ﬁ" ligature.
+inline bool aligned(const Reading& reading, std::size_t pos, std::size_t len) {
+  const std::size_t last = pos + len - 1;
+  if (pos > 0 && reading.end[pos - 1] > reading.start[pos]) return false;
+  if (last + 1 < reading.text.size() && reading.start[last + 1] < reading.end[last]) return false;
+  return true;
+}
 
 // Parser artifacts of an element (core/source.hpp): scalar offsets of line-end hyphens.
 struct LineArtifacts {

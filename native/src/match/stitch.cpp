@@ -50,13 +50,6 @@ std::string trim(std::string_view text) {
   return std::string(text.substr(b, e - b));
 }
 
-bool aligned(const Reading& reading, std::size_t pos, std::size_t len) {
-  const std::size_t last = pos + len - 1;
-  if (pos > 0 && reading.end[pos - 1] > reading.start[pos]) return false;
-  if (last + 1 < reading.text.size() && reading.start[last + 1] < reading.end[last]) return false;
-  return true;
-}
-
 std::string encode(const std::u32string& text, std::size_t begin, std::size_t end) {
   std::string out;
   for (std::size_t i = begin; i < end; ++i) utf8::append(out, text[i]);
