@@ -192,7 +192,9 @@ void NearMissIndex::finish() {
   for (std::size_t at = 0; at < tokens.size(); ++at) {
     if (tokens[at].kind() != TokenKind::symbol) postings_[next[tokens[at].key()]++] = static_cast<std::uint32_t>(at);
   }
-  tokens.shrink_to_fit();
+  // A copy to drop spare capacity costs a second array while it runs (the peak a document's
+  // index reaches): a document's builder reserves about the right count, so only a large spare is dropped.
+  if (tokens.capacity() - tokens.size() > tokens.size() / 8) tokens.shrink_to_fit();
   key_bytes_.shrink_to_fit();
   key_starts_.shrink_to_fit();
 }
