@@ -77,6 +77,15 @@ std::vector<std::pair<std::size_t, std::size_t>> seed_windows(const NearMissInde
   if (votes.size() < buckets) votes.resize(buckets, 0);
   std::uint16_t* const count = votes.data();  // read once: not the thread-local's address per landing
   std::vector<std::uint32_t> touched;
+  // Zeroes the counters touched however this returns (an allocation failure included), so the
+  // next search on this thread starts from zero.
+  struct Reset {
+    std::uint16_t* count;
+    const std::vector<std::uint32_t>& touched;
+    ~Reset() {
+      for (std::uint32_t slot : touched) count[slot] = 0;
+    }
+  } reset{count, touched};
   std::size_t budget = 20000;
   for (const Seed& seed : seeds) {
     if (seed.count > budget && !touched.empty()) break;
@@ -91,7 +100,8 @@ std::vector<std::pair<std::size_t, std::size_t>> seed_windows(const NearMissInde
       // Occurrences ascend, so this token's buckets do too: a repeat is the one just counted.
       if (slot == last) continue;
       last = slot;
-      if (count[slot]++ == 0) touched.push_back(slot);
+      if (count[slot] == 0) touched.push_back(slot);  // listed before counted: a failed push leaves it zero
+      ++count[slot];
     }
   }
   // The most voted first, the earliest bucket first among equals (buckets are distinct: a total
@@ -102,7 +112,6 @@ std::vector<std::pair<std::size_t, std::size_t>> seed_windows(const NearMissInde
   ranked.reserve(max_candidates + 1);
   for (std::uint32_t slot : touched) {
     const std::pair<std::size_t, long long> entry{count[slot], static_cast<long long>(slot) + lowest};
-    count[slot] = 0;
     if (ranked.size() == max_candidates && !better(entry, ranked.back())) continue;
     ranked.insert(std::upper_bound(ranked.begin(), ranked.end(), entry, better), entry);
     if (ranked.size() > max_candidates) ranked.pop_back();
