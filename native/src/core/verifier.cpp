@@ -1047,7 +1047,10 @@ Verdicts verify_claims(const Source& source, const CitationSet& citations, const
   Verdicts verdicts;
   verdicts.checks.reserve(citations.claims.size());
   ClaimVerifier verifier(source, citations, config);
-  for (const Claim& claim : citations.claims) verdicts.checks.push_back(verifier.run(claim, verdicts));
+  for (const Claim& claim : citations.claims) {
+    verdicts.checks.push_back(verifier.run(claim, verdicts));
+    verifier.trim();  // the claims' ladders would otherwise all stay until the last claim (~2 MB per 1,000 quotes)
+  }
   return verdicts;
 }
 

@@ -35,94 +35,17 @@ const char* edit_op_name(EditOp op) {
 }
 
 Alignment align_tokens(const std::vector<Token>& quote, const std::vector<Token>& source, std::size_t lo, std::size_t hi) {
-  const std::size_t m = quote.size();
-  const std::size_t w = hi - lo;
-  const std::size_t cols = w + 1;
-  // cost[i][j]: cheapest edit of quote[0, i) into some source stretch ending at lo + j.
-  std::vector<std::int32_t> cost((m + 1) * cols, 0);
-  const auto at = [&](std::size_t i, std::size_t j) -> std::int32_t& { return cost[i * cols + j]; };
-  for (std::size_t i = 1; i <= m; ++i) {
-    const std::int32_t wq = token_weight(quote[i - 1]);
-    at(i, 0) = at(i - 1, 0) + wq;
-    for (std::size_t j = 1; j <= w; ++j) {
-      const Token& s = source[lo + j - 1];
-      const std::int32_t ws = token_weight(s);
-      const bool same = quote[i - 1].key == s.key;
-      std::int32_t best = at(i - 1, j - 1) + (same ? 0 : std::max(wq, ws));
-      best = std::min(best, at(i - 1, j) + wq);
-      best = std::min(best, at(i, j - 1) + ws);
-      at(i, j) = best;
-    }
+  std::vector<std::int32_t> quote_weights(quote.size()), source_weights(hi - lo);
+  for (std::size_t i = 0; i < quote.size(); ++i) quote_weights[i] = token_weight(quote[i]);
+  for (std::size_t j = lo; j < hi; ++j) source_weights[j - lo] = token_weight(source[j]);
+  Alignment out = align_weighted(
+      quote_weights, source_weights, [&](std::size_t i, std::size_t j) { return quote[i].key == source[lo + j].key; });
+  out.source_begin += lo;
+  out.source_end += lo;
+  for (EditRun& run : out.runs) {
+    run.source_begin += lo;
+    run.source_end += lo;
   }
-  std::size_t end = 0;
-  for (std::size_t j = 1; j <= w; ++j) {
-    if (at(m, j) <= at(m, end)) end = j;  // on ties the longer stretch: a substituted last word stays in the diff
-  }
-  // Backtrace, preferring equal, then substitution, then quote-only, then source-only steps.
-  std::vector<EditOp> steps;  // reversed
-  std::size_t i = m, j = end;
-  while (i > 0) {
-    const std::int32_t here = at(i, j);
-    const std::int32_t wq = token_weight(quote[i - 1]);
-    if (j > 0) {
-      const Token& s = source[lo + j - 1];
-      const bool same = quote[i - 1].key == s.key;
-      if (here == at(i - 1, j - 1) + (same ? 0 : std::max(wq, token_weight(s)))) {
-        steps.push_back(same ? EditOp::equal : EditOp::replace);
-        --i;
-        --j;
-        continue;
-      }
-    }
-    if (here == at(i - 1, j) + wq) {
-      steps.push_back(EditOp::insert);
-      --i;
-      continue;
-    }
-    steps.push_back(EditOp::remove);
-    --j;
-  }
-  Alignment out;
-  out.source_begin = lo + j;
-  out.source_end = lo + end;
-  std::reverse(steps.begin(), steps.end());
-  std::int64_t equal_weight = 0, quote_weight = 0, span_weight = 0;
-  for (const Token& t : quote) quote_weight += token_weight(t);
-  for (std::size_t s = out.source_begin; s < out.source_end; ++s) span_weight += token_weight(source[s]);
-  std::size_t qi = 0, si = out.source_begin;
-  for (std::size_t k = 0; k < steps.size();) {
-    EditRun run;
-    run.quote_begin = qi;
-    run.source_begin = si;
-    if (steps[k] == EditOp::equal) {
-      run.op = EditOp::equal;
-      while (k < steps.size() && steps[k] == EditOp::equal) {
-        equal_weight += token_weight(quote[qi]);
-        ++qi;
-        ++si;
-        ++k;
-      }
-    } else {
-      bool quote_side = false, source_side = false;
-      while (k < steps.size() && steps[k] != EditOp::equal) {
-        if (steps[k] != EditOp::remove) {
-          ++qi;
-          quote_side = true;
-        }
-        if (steps[k] != EditOp::insert) {
-          ++si;
-          source_side = true;
-        }
-        ++k;
-      }
-      run.op = quote_side && source_side ? EditOp::replace : quote_side ? EditOp::insert : EditOp::remove;
-    }
-    run.quote_end = qi;
-    run.source_end = si;
-    out.runs.push_back(run);
-  }
-  const std::int64_t total = quote_weight + span_weight;
-  out.score_bp = total == 0 ? 0 : (20000 * equal_weight) / total;
   return out;
 }
 

@@ -2,6 +2,7 @@
 // token-level alignment: the edit script between a quote and a stretch of source tokens.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -60,6 +61,13 @@ struct Alignment {
 // Aligns every quote token against the best stretch of source[lo, hi) (semi-global: the source
 // stretch is free to start and end anywhere). Cost O(quote tokens x (hi - lo)).
 Alignment align_tokens(const std::vector<Token>& quote, const std::vector<Token>& source, std::size_t lo, std::size_t hi);
+// align_tokens' alignment given only what it reads: each token's weight (token_weight) and
+// whether quote token i and source token j have the same key (same(i, j)); source indices of the
+// result count from 0. A document's near miss aligns its candidate windows on interned key ids
+// through this, with no Token (and no key string) made for a window that does not win.
+template <typename Same>
+Alignment align_weighted(const std::vector<std::int32_t>& quote_weights, const std::vector<std::int32_t>& source_weights,
+                         Same same);
 
 const char* edit_op_name(EditOp op);
 
@@ -116,6 +124,98 @@ void tokenize_each(std::size_t n, At at, Range range, Emit emit) {
     token.kind = kind;
     emit(std::move(token));
   }
+}
+
+
+template <typename Same>
+Alignment align_weighted(const std::vector<std::int32_t>& quote_weights, const std::vector<std::int32_t>& source_weights,
+                         Same same) {
+  const std::size_t m = quote_weights.size();
+  const std::size_t w = source_weights.size();
+  const std::size_t cols = w + 1;
+  // cost[i][j]: cheapest edit of quote[0, i) into some source stretch ending at j.
+  std::vector<std::int32_t> cost((m + 1) * cols, 0);
+  const auto at = [&](std::size_t i, std::size_t j) -> std::int32_t& { return cost[i * cols + j]; };
+  for (std::size_t i = 1; i <= m; ++i) {
+    const std::int32_t wq = quote_weights[i - 1];
+    at(i, 0) = at(i - 1, 0) + wq;
+    for (std::size_t j = 1; j <= w; ++j) {
+      const std::int32_t ws = source_weights[j - 1];
+      std::int32_t best = at(i - 1, j - 1) + (same(i - 1, j - 1) ? 0 : std::max(wq, ws));
+      best = std::min(best, at(i - 1, j) + wq);
+      best = std::min(best, at(i, j - 1) + ws);
+      at(i, j) = best;
+    }
+  }
+  std::size_t end = 0;
+  for (std::size_t j = 1; j <= w; ++j) {
+    if (at(m, j) <= at(m, end)) end = j;  // on ties the longer stretch: a substituted last word stays in the diff
+  }
+  // Backtrace, preferring equal, then substitution, then quote-only, then source-only steps.
+  std::vector<EditOp> steps;  // reversed
+  std::size_t i = m, j = end;
+  while (i > 0) {
+    const std::int32_t here = at(i, j);
+    const std::int32_t wq = quote_weights[i - 1];
+    if (j > 0) {
+      const bool equal = same(i - 1, j - 1);
+      if (here == at(i - 1, j - 1) + (equal ? 0 : std::max(wq, source_weights[j - 1]))) {
+        steps.push_back(equal ? EditOp::equal : EditOp::replace);
+        --i;
+        --j;
+        continue;
+      }
+    }
+    if (here == at(i - 1, j) + wq) {
+      steps.push_back(EditOp::insert);
+      --i;
+      continue;
+    }
+    steps.push_back(EditOp::remove);
+    --j;
+  }
+  Alignment out;
+  out.source_begin = j;
+  out.source_end = end;
+  std::reverse(steps.begin(), steps.end());
+  std::int64_t equal_weight = 0, quote_weight = 0, span_weight = 0;
+  for (std::int32_t weight : quote_weights) quote_weight += weight;
+  for (std::size_t s = out.source_begin; s < out.source_end; ++s) span_weight += source_weights[s];
+  std::size_t qi = 0, si = out.source_begin;
+  for (std::size_t k = 0; k < steps.size();) {
+    EditRun run;
+    run.quote_begin = qi;
+    run.source_begin = si;
+    if (steps[k] == EditOp::equal) {
+      run.op = EditOp::equal;
+      while (k < steps.size() && steps[k] == EditOp::equal) {
+        equal_weight += quote_weights[qi];
+        ++qi;
+        ++si;
+        ++k;
+      }
+    } else {
+      bool quote_side = false, source_side = false;
+      while (k < steps.size() && steps[k] != EditOp::equal) {
+        if (steps[k] != EditOp::remove) {
+          ++qi;
+          quote_side = true;
+        }
+        if (steps[k] != EditOp::insert) {
+          ++si;
+          source_side = true;
+        }
+        ++k;
+      }
+      run.op = quote_side && source_side ? EditOp::replace : quote_side ? EditOp::insert : EditOp::remove;
+    }
+    run.quote_end = qi;
+    run.source_end = si;
+    out.runs.push_back(run);
+  }
+  const std::int64_t total = quote_weight + span_weight;
+  out.score_bp = total == 0 ? 0 : (20000 * equal_weight) / total;
+  return out;
 }
 
 }  // namespace ethos::match

@@ -12,6 +12,7 @@
 #include "match/stitch.hpp"
 #include "match/tier_search.hpp"
 #include "match/tokens.hpp"
+#include "text/unicode_props.hpp"
 #include "text/utf8.hpp"
 
 namespace ethos::match {
@@ -70,6 +71,28 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> aligned_range(const Offse
   if (pos > 0 && map.end(pos - 1) > map.start(pos)) return std::nullopt;
   if (last + 1 < map.size() && map.start(last + 1) < map.end(last)) return std::nullopt;
   return std::make_pair(map.start(pos), map.end(last));
+}
+
+// About how many tokens tokenize_each finds in a case reading: a token starts at a non-space
+// scalar after a space, at or after a non-word scalar, and at every CJK scalar (inner
+// apostrophes and number joiners make it a little high, a letter run meeting digits a little
+// low). The near-miss builder reserves this instead of doubling its token array (and copying it
+// to drop the spare), which set the peak of a page-scope process.
+template <typename CharT>
+std::size_t count_token_starts(const std::basic_string<CharT>& text) {
+  const auto word = [](char32_t c) {
+    if (c < 0x80) return (c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z') || (c >= U'0' && c <= U'9');
+    return unicode::is_word_char(c) && !unicode::is_cjk_ideograph_or_kana(c);
+  };
+  std::size_t count = 0;
+  bool previous_word = false;
+  for (CharT unit : text) {
+    const auto c = static_cast<char32_t>(unit);
+    const bool is_word = word(c);
+    if (!token_rules::is_space(c) && !(is_word && previous_word)) ++count;
+    previous_word = is_word;
+  }
+  return count;
 }
 
 int option_key(const LadderOptions& options) {
@@ -401,6 +424,10 @@ const DocumentIndex::NearMissTokens& DocumentIndex::near_miss_tokens_of(const La
     if (run.hyphen_breaks.empty()) {
       const TierIndex& case_tier = tier(options, Tier::case_folded);
       if (case_tier.readings.size() == 1) reading = case_tier.readings.front().get();
+    }
+    if (reading != nullptr) {
+      const std::size_t starts = reading->text != nullptr ? count_token_starts(*reading->text) : count_token_starts(reading->narrow);
+      built->index.tokens.reserve(starts + starts / 64 + 16);
     }
     std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
     for (std::size_t r = 0; r < run.elements.size(); ++r) {

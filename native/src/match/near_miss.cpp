@@ -18,6 +18,8 @@ std::u32string decode(std::string_view utf8_text) {
   return out;
 }
 
+constexpr std::uint32_t kNoKey = 0xFFFFFFFFU;  // a quote token's key that no source token has
+
 std::string encode(const std::u32string& text, std::size_t begin, std::size_t end) {
   std::string out;
   for (std::size_t i = begin; i < end; ++i) utf8::append(out, text[i]);
@@ -32,77 +34,87 @@ std::string text_of(const std::u32string& original, const std::vector<Token>& to
 
 // Source windows [lo, hi) worth aligning, within tokens [begin, end) of the index: diagonals
 // (source index - quote index, counted from `begin`) where many distinct quote tokens land,
-// bucketed so that a few insertions do not split a diagonal.
+// bucketed so that a few insertions do not split a diagonal. quote_keys[i]: the index's key id of
+// quote token i, kNoKey when no source token has it (or it is a symbol: never a seed).
 std::vector<std::pair<std::size_t, std::size_t>> seed_windows(const NearMissIndex& index, std::size_t begin, std::size_t end,
-                                                               const std::vector<Token>& quote, std::size_t max_candidates) {
-  const std::size_t m = quote.size();
+                                                               const std::vector<std::uint32_t>& quote_keys,
+                                                               std::size_t max_candidates) {
+  const std::size_t m = quote_keys.size();
   const std::size_t n = end - begin;
   const long long slack = static_cast<long long>(m / 2 + 4);
   if (n <= 3 * m + 64) return {{begin, end}};
   // A quote token's occurrences inside the range: a slice of its (ascending) occurrence list.
   using Slice = std::pair<const std::uint32_t*, const std::uint32_t*>;
-  const auto occurrences = [&](const std::string& key) -> Slice {
-    const std::int64_t id = index.find_key(key);
-    if (id < 0) return {nullptr, nullptr};
-    const Slice list = index.occurrences(static_cast<std::uint32_t>(id));
+  const auto occurrences = [&](std::uint32_t id) -> Slice {
+    const Slice list = index.occurrences(id);
     const std::uint32_t* lo = std::lower_bound(list.first, list.second, static_cast<std::uint32_t>(begin));
     const std::uint32_t* hi = std::lower_bound(lo, list.second, static_cast<std::uint32_t>(end));
     return {lo, hi};
   };
   // Rarest quote tokens first, up to a budget of occurrences, so common words cost nothing.
-  std::vector<std::pair<std::size_t, std::size_t>> seeds;  // (occurrences, quote index)
+  struct Seed {
+    std::size_t count, i;
+    Slice slice;
+  };
+  std::vector<Seed> seeds;
   for (std::size_t i = 0; i < m; ++i) {
-    if (quote[i].kind == TokenKind::symbol) continue;
-    const Slice slice = occurrences(quote[i].key);
-    if (slice.first != slice.second) seeds.emplace_back(static_cast<std::size_t>(slice.second - slice.first), i);
+    if (quote_keys[i] == kNoKey) continue;
+    const Slice slice = occurrences(quote_keys[i]);
+    if (slice.first != slice.second) seeds.push_back(Seed{static_cast<std::size_t>(slice.second - slice.first), i, slice});
   }
-  std::sort(seeds.begin(), seeds.end());
+  std::sort(seeds.begin(), seeds.end(),
+            [](const Seed& x, const Seed& y) { return x.count != y.count ? x.count < y.count : x.i < y.i; });
   const long long band = std::max<long long>(8, static_cast<long long>(m / 4));
-  // Every (bucket, quote token) that lands: a quote token votes once per bucket, so a bucket's
-  // votes are the distinct quote tokens landing in it. Sorted and counted rather than tallied in
-  // a tree: a miss in a whole document collects thousands of them.
-  std::vector<long long> landed;
-  std::vector<std::size_t> runs{0};  // each token's landings: an ascending run of `landed`
+  const auto bucket_of = [band](long long diagonal) {
+    return diagonal >= 0 ? diagonal / band : -((-diagonal + band - 1) / band);
+  };
+  // Every (bucket, quote token) that lands votes once: a bucket's votes are the distinct quote
+  // tokens landing in it. Tallied in a counter per bucket (the buckets of the range: a few per
+  // 8 tokens), the touched ones listed; the counters are this thread's and left zeroed.
+  const long long lowest = bucket_of(-static_cast<long long>(m));
+  const auto buckets = static_cast<std::size_t>(bucket_of(static_cast<long long>(n)) - lowest + 1);
+  thread_local std::vector<std::uint16_t> votes;  // votes <= m <= 4096 (the policy's quote token cap)
+  if (votes.size() < buckets) votes.resize(buckets, 0);
+  std::uint16_t* const count = votes.data();  // read once: not the thread-local's address per landing
+  std::vector<std::uint32_t> touched;
+  // Zeroes the counters touched however this returns (an allocation failure included), so the
+  // next search on this thread starts from zero.
+  struct Reset {
+    std::uint16_t* count;
+    const std::vector<std::uint32_t>& touched;
+    ~Reset() {
+      for (std::uint32_t slot : touched) count[slot] = 0;
+    }
+  } reset{count, touched};
   std::size_t budget = 20000;
-  for (const auto& [count, i] : seeds) {
-    if (count > budget && !landed.empty()) break;
-    budget -= std::min(budget, count);
-    const Slice slice = occurrences(quote[i].key);
-    const std::size_t from = landed.size();
-    for (const std::uint32_t* j = slice.first; j != slice.second; ++j) {
-      const long long diagonal = static_cast<long long>(*j - begin) - static_cast<long long>(i);
-      const long long bucket = diagonal >= 0 ? diagonal / band : -((-diagonal + band - 1) / band);
-      // Occurrences ascend, so this token's buckets do too: a repeat is the one just added.
-      if (landed.size() == from || landed.back() != bucket) landed.push_back(bucket);
+  for (const Seed& seed : seeds) {
+    if (seed.count > budget && !touched.empty()) break;
+    budget -= std::min(budget, seed.count);
+    // slot = bucket - lowest = floor((diagonal - lowest * band) / band): the dividend is never
+    // negative, so an unsigned 32-bit division (token indices are 32-bit) instead of a signed 64-bit one.
+    const auto shift = static_cast<std::uint32_t>(-lowest * band - static_cast<long long>(seed.i));
+    const auto divisor = static_cast<std::uint32_t>(band);
+    std::uint32_t last = 0xFFFFFFFFU;
+    for (const std::uint32_t* j = seed.slice.first; j != seed.slice.second; ++j) {
+      const std::uint32_t slot = (*j - static_cast<std::uint32_t>(begin) + shift) / divisor;
+      // Occurrences ascend, so this token's buckets do too: a repeat is the one just counted.
+      if (slot == last) continue;
+      last = slot;
+      if (count[slot] == 0) touched.push_back(slot);  // listed before counted: a failed push leaves it zero
+      ++count[slot];
     }
-    runs.push_back(landed.size());
   }
-  // Sorted by merging the runs pairwise (one run per quote token: a few dozen at most).
-  std::vector<long long> spare(landed.size());
-  while (runs.size() > 2) {
-    std::vector<std::size_t> next{0};
-    for (std::size_t r = 0; r + 1 < runs.size(); r += 2) {
-      const std::size_t mid = runs[r + 1], hi = r + 2 < runs.size() ? runs[r + 2] : runs[r + 1];
-      std::merge(landed.begin() + static_cast<std::ptrdiff_t>(runs[r]), landed.begin() + static_cast<std::ptrdiff_t>(mid),
-                 landed.begin() + static_cast<std::ptrdiff_t>(mid), landed.begin() + static_cast<std::ptrdiff_t>(hi),
-                 spare.begin() + static_cast<std::ptrdiff_t>(runs[r]));
-      next.push_back(hi);
-    }
-    landed.swap(spare);
-    runs.swap(next);
-  }
-  std::vector<std::pair<std::size_t, long long>> ranked;  // (votes, bucket), buckets ascending
-  for (std::size_t a = 0, b = 0; a < landed.size(); a = b) {
-    while (b < landed.size() && landed[b] == landed[a]) ++b;
-    ranked.emplace_back(b - a, landed[a]);
-  }
-  // The most voted first, the earliest bucket first among equals (buckets are distinct: a total order).
+  // The most voted first, the earliest bucket first among equals (buckets are distinct: a total
+  // order, so the order they were touched in does not matter): the best max_candidates, kept
+  // sorted while the touched buckets stream past (most fail against the last kept at once).
   const auto better = [](const auto& x, const auto& y) { return x.first != y.first ? x.first > y.first : x.second < y.second; };
-  if (ranked.size() > max_candidates) {
-    std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(max_candidates), ranked.end(), better);
-    ranked.resize(max_candidates);
-  } else {
-    std::sort(ranked.begin(), ranked.end(), better);
+  std::vector<std::pair<std::size_t, long long>> ranked;  // (votes, bucket), best first
+  ranked.reserve(max_candidates + 1);
+  for (std::uint32_t slot : touched) {
+    const std::pair<std::size_t, long long> entry{count[slot], static_cast<long long>(slot) + lowest};
+    if (ranked.size() == max_candidates && !better(entry, ranked.back())) continue;
+    ranked.insert(std::upper_bound(ranked.begin(), ranked.end(), entry, better), entry);
+    if (ranked.size() > max_candidates) ranked.pop_back();
   }
   std::vector<std::pair<std::size_t, std::size_t>> windows;
   for (const auto& [vote, bucket] : ranked) {
@@ -189,7 +201,9 @@ void NearMissIndex::finish() {
   for (std::size_t at = 0; at < tokens.size(); ++at) {
     if (tokens[at].kind() != TokenKind::symbol) postings_[next[tokens[at].key()]++] = static_cast<std::uint32_t>(at);
   }
-  tokens.shrink_to_fit();
+  // A copy to drop spare capacity costs a second array while it runs (the peak a document's
+  // index reaches): a document's builder reserves about the right count, so only a large spare is dropped.
+  if (tokens.capacity() - tokens.size() > tokens.size() / 8) tokens.shrink_to_fit();
   key_bytes_.shrink_to_fit();
   key_starts_.shrink_to_fit();
 }
@@ -224,21 +238,84 @@ std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t t
   const std::vector<Token> quote = tokenize(quote_case);
   if (quote.empty() || token_begin >= token_end) return std::nullopt;
   if (quote.size() > static_cast<std::size_t>(policy.near_miss_max_quote_tokens)) return std::nullopt;
-  // Each window is aligned on its own tokens; the best keeps them for the diff and the guards.
-  std::optional<Alignment> best;
-  std::vector<Token> best_tokens;
+  // Each window is aligned on the index's key ids (a quote key the index lacks matches nothing);
+  // only the best window's tokens are made, for the diff and the guards.
+  std::vector<std::uint32_t> quote_keys(quote.size());
+  std::vector<std::int32_t> quote_weights(quote.size());
+  for (std::size_t i = 0; i < quote.size(); ++i) {
+    const std::int64_t id = index.find_key(quote[i].key);
+    quote_keys[i] = id < 0 ? kNoKey : static_cast<std::uint32_t>(id);
+    quote_weights[i] = token_weight(quote[i]);
+  }
+  std::vector<std::uint32_t> seed_keys = quote_keys;
+  for (std::size_t i = 0; i < quote.size(); ++i) {
+    if (quote[i].kind == TokenKind::symbol) seed_keys[i] = kNoKey;
+  }
+  // The best window is the one scoring highest, the earliest among equals. A window's score is at
+  // most bound_bp (an alignment's equal tokens lie in its span, and no key is equal more often
+  // than it occurs on both sides), so windows are aligned in order of that bound, highest first,
+  // and the rest skipped once the bound cannot beat the best so far: the same best, aligned once
+  // or twice per miss instead of max_candidates times.
+  std::vector<std::pair<std::uint32_t, std::int32_t>> quote_bag;  // (key, weight), sorted by key
+  std::int64_t quote_weight = 0;
+  for (std::size_t i = 0; i < quote.size(); ++i) {
+    quote_weight += quote_weights[i];
+    if (quote_keys[i] != kNoKey) quote_bag.emplace_back(quote_keys[i], quote_weights[i]);
+  }
+  std::sort(quote_bag.begin(), quote_bag.end());
+  std::vector<std::uint32_t> window_keys;
+  const auto bound_bp = [&](std::size_t lo, std::size_t hi) {
+    window_keys.clear();
+    for (std::size_t j = lo; j < hi; ++j) window_keys.push_back(index.tokens[j].key());
+    std::sort(window_keys.begin(), window_keys.end());
+    std::int64_t shared = 0;  // the weight of the keys both sides hold, each as often as the rarer side
+    for (std::size_t a = 0, b = 0; a < quote_bag.size() && b < window_keys.size();) {
+      if (quote_bag[a].first < window_keys[b]) {
+        ++a;
+      } else if (window_keys[b] < quote_bag[a].first) {
+        ++b;
+      } else {
+        shared += quote_bag[a].second;
+        ++a;
+        ++b;
+      }
+    }
+    return quote_weight + shared == 0 ? std::int64_t{0} : (20000 * shared) / (quote_weight + shared);
+  };
+  struct Candidate {
+    std::int64_t bound;
+    std::size_t lo, hi;
+  };
+  std::vector<Candidate> candidates;
   for (const auto& [lo, hi] :
-       seed_windows(index, token_begin, token_end, quote, static_cast<std::size_t>(policy.near_miss_max_candidates))) {
-    std::vector<Token> window = index.slice(lo, hi);
-    Alignment alignment = align_tokens(quote, window, 0, window.size());
+       seed_windows(index, token_begin, token_end, seed_keys, static_cast<std::size_t>(policy.near_miss_max_candidates))) {
+    candidates.push_back(Candidate{bound_bp(lo, hi), lo, hi});
+  }
+  std::sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
+    return x.bound != y.bound ? x.bound > y.bound : x.lo < y.lo;
+  });
+  std::optional<Alignment> best;
+  std::pair<std::size_t, std::size_t> best_window;
+  std::vector<std::int32_t> source_weights;
+  for (const Candidate& candidate : candidates) {
+    if (best && (candidate.bound < best->score_bp || (candidate.bound == best->score_bp && candidate.lo > best_window.first))) {
+      continue;  // cannot score higher, nor as high from an earlier window
+    }
+    const std::size_t lo = candidate.lo, hi = candidate.hi;
+    const IndexedToken* window = index.tokens.data() + lo;
+    source_weights.resize(hi - lo);
+    for (std::size_t j = 0; j < hi - lo; ++j) source_weights[j] = window[j].kind() == TokenKind::symbol ? 1 : 2;
+    Alignment alignment = align_weighted(quote_weights, source_weights, [&](std::size_t i, std::size_t j) {
+      return quote_keys[i] == window[j].key();
+    });
     if (alignment.source_begin >= alignment.source_end) continue;
-    if (!best || alignment.score_bp > best->score_bp) {  // earliest on ties
+    if (!best || alignment.score_bp > best->score_bp || (alignment.score_bp == best->score_bp && lo < best_window.first)) {
       best = std::move(alignment);
-      best_tokens = std::move(window);
+      best_window = {lo, hi};
     }
   }
   if (!best || best->score_bp < policy.near_miss_min_score_bp) return std::nullopt;
-  const std::vector<Token>& source = best_tokens;
+  const std::vector<Token> source = index.slice(best_window.first, best_window.second);
   NearMiss miss;
   miss.start = source[best->source_begin].start;
   miss.end = source[best->source_end - 1].end;
