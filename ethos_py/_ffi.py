@@ -141,6 +141,32 @@ def call_sized_string(function: Callable[..., int], *args: Any) -> bytes:
     raise _status_error(status, envelope)
 
 
+def call_batch_output(*args: Any) -> bytes:
+    """``ethos_verify_batch_output(*args, ...)``: the batch's output copied once, by the core (on
+    two threads, into huge pages where offered), straight into a new ``bytes`` of its length,
+    instead of into a malloc'd C string that ``ffi.unpack`` then copies again (a serial copy and
+    ~52,000 page faults per 213 MB)."""
+    out_output = ffi.new("ethos_batch_output **")
+    out_len = ffi.new("size_t *")
+    out_error = ffi.new("char **")
+    status = lib.ethos_verify_batch_output(*args, out_output, out_len, out_error)
+    envelope = _consume(out_error)
+    try:
+        if status != lib.ETHOS_OK:
+            raise _status_error(status, envelope)
+        # bytes(n) is zero-filled by calloc: fresh pages, untouched until the copy writes them. The
+        # object is private to this function until it is returned, so filling it in place is what
+        # C code does with PyBytes_FromStringAndSize(NULL, n) before handing the object out.
+        data = bytes(int(out_len[0]))
+        status = lib.ethos_batch_output_copy(out_output[0], ffi.from_buffer(data), len(data), out_error)
+        envelope = _consume(out_error)
+        if status != lib.ETHOS_OK:
+            raise _status_error(status, envelope)
+        return data
+    finally:
+        lib.ethos_batch_output_free(out_output[0])
+
+
 def open_document(source: bytes, options: bytes | None) -> Any:
     """``ethos_document_open``: the raw ``ethos_document *``, which the caller must free."""
     out_document = ffi.new("ethos_document **")

@@ -248,8 +248,7 @@ class Document:
         options_bytes = self._request_options(options, statement, subject_name, claim_validation, policy)
         config_ptr, config_len = _ffi.buffer_argument(config_bytes)
         options_ptr, options_len = _ffi.buffer_argument(options_bytes)
-        return _ffi.call_sized_string(
-            _ffi.lib.ethos_verify_batch_sized,
+        return _ffi.call_batch_output(
             handle,
             ndjson,
             len(ndjson),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -150,6 +150,48 @@ def test_sized_batch_call_gives_the_length_and_the_same_bytes(doc: Any, document
         assert status == _ffi.lib.ETHOS_OK and _ffi.ffi.string(out[0]) == plain
     finally:
         _ffi.lib.ethos_string_free(out[0])
+
+
+def test_batch_output_is_copied_once_into_the_callers_buffer(doc: Any, document: dict[str, Any]) -> None:
+    from ethos_py import _ffi
+
+    ffi, lib = _ffi.ffi, _ffi.lib
+    data = b"".join(json.dumps(r).encode() + b"\n" for r in requests_for(document["fingerprint"]) * 20)
+    handle = doc._live_handle()
+    plain = _ffi.call_string(lib.ethos_verify_batch, handle, data, len(data), ffi.NULL, 0, ffi.NULL, 0)
+    out_output = ffi.new("ethos_batch_output **")
+    out_len = ffi.new("size_t *", 12345)
+    out_error = ffi.new("char **")
+
+    def envelope() -> dict[str, Any]:
+        try:
+            return cast(dict[str, Any], json.loads(ffi.string(out_error[0])))
+        finally:
+            lib.ethos_string_free(out_error[0])
+
+    status = lib.ethos_verify_batch_output(handle, data, len(data), ffi.NULL, 0, ffi.NULL, 0, out_output, out_len, out_error)
+    assert status == lib.ETHOS_OK and out_error[0] == ffi.NULL and out_len[0] == len(plain)
+    held = out_output[0]
+    try:
+        # A wrong length is refused and leaves the output to copy.
+        short = ffi.new("char[]", len(plain) - 1)
+        assert lib.ethos_batch_output_copy(held, short, len(plain) - 1, out_error) == lib.ETHOS_ERROR
+        assert envelope()["error"]["details"] == {"argument": "dest_len"}
+        dest = ffi.new("char[]", len(plain))
+        assert lib.ethos_batch_output_copy(held, dest, len(plain), out_error) == lib.ETHOS_OK
+        assert ffi.buffer(dest, len(plain))[:] == plain
+        # Copied once only: the library's copy is gone.
+        assert lib.ethos_batch_output_copy(held, dest, len(plain), out_error) == lib.ETHOS_ERROR
+        assert envelope()["error"]["details"] == {"argument": "output"}
+    finally:
+        lib.ethos_batch_output_free(held)
+    lib.ethos_batch_output_free(ffi.NULL)
+    # A failure: the envelope names the line; no output, length 0.
+    bad = data + b"{\n"
+    status = lib.ethos_verify_batch_output(handle, bad, len(bad), ffi.NULL, 0, ffi.NULL, 0, out_output, out_len, out_error)
+    assert status == lib.ETHOS_ERROR and out_output[0] == ffi.NULL and out_len[0] == 0
+    error = envelope()["error"]
+    assert error["code"] == "invalid_input" and error["details"]["line"] == 121
 
 
 # -- merged -------------------------------------------------------------------------------------------

@@ -151,6 +151,22 @@ int ethos_verify_batch_sized(const ethos_document *document, const char *ndjson,
                              const char *config, size_t config_len, const char *options_json,
                              size_t options_len, char **out_reports, size_t *out_len);
 /*
+ * A verify-batch output kept by the library until the caller copies it into memory of its own.
+ * ethos_verify_batch_output verifies as ethos_verify_batch does, but writes the output to
+ * *out_output and its length to *out_len (0 and NULL on failure, where *out_error holds the
+ * envelope). ethos_batch_output_copy then copies the output into dest (dest_len must be that
+ * length; no NUL is added) and releases the library's copy: a host that allocates its own string
+ * object at that length gets hundreds of MB of reports copied once, not twice. An output is
+ * copied at most once; ethos_batch_output_free (NULL-safe) releases it, copied or not.
+ */
+typedef struct ethos_batch_output ethos_batch_output;
+int ethos_verify_batch_output(const ethos_document *document, const char *ndjson, size_t ndjson_len,
+                              const char *config, size_t config_len, const char *options_json,
+                              size_t options_len, ethos_batch_output **out_output, size_t *out_len,
+                              char **out_error);
+int ethos_batch_output_copy(ethos_batch_output *output, char *dest, size_t dest_len, char **out_error);
+void ethos_batch_output_free(ethos_batch_output *output);
+/*
  * Crop descriptors (ethos.crop_descriptor.v1, descriptor_only) of every check with evidence in a
  * report or Statement produced with options {"crop_refs": true} against this document, as a
  * canonical JSON array in check order. Rendering is ethos-core's (`verify --crop-source-pdf`).

@@ -180,6 +180,45 @@ void test_key_order() {
   CHECK(!keys_in_order({"a", ""}));
 }
 
+// A run of members written once and copied as bytes (verify-batch's report constants) gives the
+// bytes of the same members written key by key, and its first and last keys keep the order check.
+void test_raw_members() {
+  std::string keyed;
+  {
+    ethos::CanonicalWriter writer(keyed);
+    writer.begin_object();
+    writer.member("a", std::int64_t{1});
+    writer.member("b", "x");
+    writer.member("c", std::int64_t{2});
+    writer.member("d", std::int64_t{3});
+    writer.end_object();
+  }
+  const auto with_run = [](const std::vector<std::string>& before, const std::vector<std::string>& after) {
+    std::string out;
+    ethos::CanonicalWriter writer(out);
+    writer.begin_object();
+    for (const std::string& name : before) writer.member(name, std::int64_t{1});
+    writer.raw_members("b", "c", R"("b":"x","c":2)");
+    for (const std::string& name : after) writer.member(name, std::int64_t{3});
+    writer.end_object();
+    return out;
+  };
+  CHECK(with_run({"a"}, {"d"}) == keyed);
+  CHECK(with_run({}, {}) == R"({"b":"x","c":2})");
+  const auto refused = [&](const std::vector<std::string>& before, const std::vector<std::string>& after) {
+    try {
+      with_run(before, after);
+    } catch (const ethos::EthosError& error) {
+      return std::string(error.code()) == "internal_error";
+    }
+    return false;
+  };
+  CHECK(refused({"b"}, {}));   // the run's first key repeats the key before it
+  CHECK(refused({"bz"}, {}));  // ... or sorts before it
+  CHECK(refused({}, {"c"}));   // a key after the run must sort after the run's last key
+  CHECK(!refused({"a"}, {"ca"}));
+}
+
 // Every byte value at every position of a 16-byte block and an 8-byte word, in strings long enough for the clean
 // skips to run before, over and after it, alone and next to other escapes.
 void test_string_escape() {
@@ -221,6 +260,7 @@ void test_string_escape() {
 int main(int argc, char** argv) {
   test_c14n_and_hashes();
   test_string_escape();
+  test_raw_members();
   test_strict_json();
   test_normalization();
   test_document_error_precedence();

@@ -21,6 +21,13 @@ struct ethos_document {
   std::shared_ptr<const ethos::Source> source;
 };
 
+// A verify-batch output held for the caller's copy (ethos_verify_batch_output).
+struct ethos_batch_output {
+  ethos::BatchOutput output;
+  std::size_t size = 0;
+  bool copied = false;
+};
+
 namespace {
 
 // Copies a string into malloc'ed memory owned by the caller (freed by ethos_string_free).
@@ -267,3 +274,41 @@ ETHOS_EXPORT int ethos_verify_batch_sized(const ethos_document* document, const 
   return verify_batch_into(document, ndjson, ndjson_len, config, config_len, options_json, options_len, out_reports,
                            out_len);
 }
+
+ETHOS_EXPORT int ethos_verify_batch_output(const ethos_document* document, const char* ndjson, size_t ndjson_len,
+                                           const char* config, size_t config_len, const char* options_json,
+                                           size_t options_len, ethos_batch_output** out_output, size_t* out_len,
+                                           char** out_error) {
+  if (out_output != nullptr) *out_output = nullptr;
+  if (out_len != nullptr) *out_len = 0;
+  return guarded(out_error, [&] {
+    if (document == nullptr) throw null_argument("document");
+    if (ndjson == nullptr) throw null_argument("ndjson");
+    if (out_output == nullptr) throw null_argument("out_output");
+    const std::optional<std::string_view> config_bytes =
+        config == nullptr ? std::nullopt : std::optional<std::string_view>(std::string_view(config, config_len));
+    auto held = std::make_unique<ethos_batch_output>();
+    held->output =
+        ethos::verify_batch_blocks(*document->source, view(ndjson, ndjson_len), config_bytes, view(options_json, options_len));
+    held->size = held->output.size();
+    if (out_len != nullptr) *out_len = held->size;
+    *out_output = held.release();
+  });
+}
+
+ETHOS_EXPORT int ethos_batch_output_copy(ethos_batch_output* output, char* dest, size_t dest_len, char** out_error) {
+  return guarded(out_error, [&] {
+    if (output == nullptr) throw null_argument("output");
+    if (dest == nullptr && dest_len != 0) throw null_argument("dest");
+    if (output->copied) {
+      throw ethos::EthosError("invalid_arguments", "the batch output was already copied", {{"argument", "output"}});
+    }
+    if (dest_len != output->size) {
+      throw ethos::EthosError("invalid_arguments", "dest_len is not the batch output's length", {{"argument", "dest_len"}});
+    }
+    output->copied = true;
+    if (output->size > 0) output->output.copy_into(dest);
+  });
+}
+
+ETHOS_EXPORT void ethos_batch_output_free(ethos_batch_output* output) { delete output; }

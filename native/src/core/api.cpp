@@ -161,18 +161,13 @@ BatchOutput verify_batch_blocks(const Source& source, std::string_view ndjson,
   const VerificationConfig config = config_for(config_bytes, options);
   const BatchRun run{source, config, options.claim_validation,
                      options.statement ? std::optional<std::string>(options.subject_name) : std::nullopt};
-  if (options.merged) return BatchOutput{BatchOutput::Blocks{verify_merged(run, ndjson)}};
+  if (options.merged) return BatchOutput(verify_merged(run, ndjson));
   return verify_each_blocks(run, ndjson);
 }
 
 std::string verify_batch(const Source& source, std::string_view ndjson, std::optional<std::string_view> config_bytes,
                          std::string_view options_json) {
-  BatchOutput output = verify_batch_blocks(source, ndjson, config_bytes, options_json);
-  if (output.blocks.size() == 1) return std::move(output.blocks.front());
-  std::string out;
-  out.reserve(output.size());
-  output.drain([&](std::string_view block) { out += block; });
-  return out;
+  return verify_batch_blocks(source, ndjson, config_bytes, options_json).take_string();
 }
 
 std::string proof_summary_json(std::string_view report) {

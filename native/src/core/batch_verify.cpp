@@ -25,9 +25,6 @@ constexpr std::size_t kParallelLines = 64;
 // are written one after another into one buffer (no string per report), and a block is small
 // enough that two threads stay busy to the end whatever the mix of cheap and costly lines.
 constexpr std::size_t kBlockLines = 64;
-// Below this many output bytes a second thread costs more than it saves in BatchOutput::copy_into
-// (a copy runs at several GB/s; the fresh pages it faults in cost about as much again).
-constexpr std::size_t kParallelCopyBytes = std::size_t{8} << 20;
 
 // The request lines of an NDJSON input: split at "\n"; the "\n" after the last line is optional.
 std::vector<std::string_view> split_lines(std::string_view ndjson) {
@@ -60,21 +57,23 @@ struct Failure {
 // two workers (each with its own state, made by the work on its first block). A worker stops at
 // its first failure (work returns it); the other goes on, so every line before the earliest
 // failure has been run when this rethrows that failure, and the caller's first bad line is the
-// one it reports.
-template <typename Work>
-void run_blocks(std::size_t count, const Work& work) {
+// one it reports. finish(worker) runs on each worker's own thread when it is done (to free its
+// state there, in parallel, rather than serially after the join).
+template <typename Work, typename Finish>
+void run_blocks(std::size_t count, const Work& work, const Finish& finish) {
   std::atomic<std::size_t> next{0};
   Failure failures[2];
   const auto worker = [&](std::size_t id) {
     for (;;) {
       const std::size_t first = next.fetch_add(kBlockLines);
-      if (first >= count) return;
+      if (first >= count) break;
       const Failure failure = work(id, first, std::min(count, first + kBlockLines));
       if (failure.error) {
         failures[id] = failure;
-        return;
+        break;
       }
     }
+    finish(id);
   };
   const bool parallel = count >= kParallelLines && std::thread::hardware_concurrency() > 1;
   std::thread helper;
@@ -89,6 +88,11 @@ void run_blocks(std::size_t count, const Work& work) {
   if (helper.joinable()) helper.join();
   const Failure& first = failures[0].line <= failures[1].line ? failures[0] : failures[1];
   if (first.error) std::rethrow_exception(first.error);
+}
+
+template <typename Work>
+void run_blocks(std::size_t count, const Work& work) {
+  run_blocks(count, work, [](std::size_t) {});
 }
 
 // Every line parsed and validated (on two threads for a large batch) before anything is
@@ -117,73 +121,41 @@ std::vector<CitationSet> load_lines(const BatchRun& run, std::string_view ndjson
 }  // namespace
 
 BatchOutput verify_each_blocks(const BatchRun& run, std::string_view ndjson) {
-  const std::vector<CitationSet> sets = load_lines(run, ndjson);
+  std::vector<CitationSet> sets = load_lines(run, ndjson);
   // Lines are independent and the source is immutable: each worker verifies with a verifier of
-  // its own (caches included, reused by every line it verifies) and writes each block's reports
-  // into that block's buffer; the buffers are handed back in input order (joined by the caller).
-  BatchOutput::Blocks blocks((sets.size() + kBlockLines - 1) / kBlockLines);
-  const ReportConstants constants = report_constants(run.source, run.config);  // read by both workers
+  // its own (caches included, reused by every line it verifies), writes each block's reports into
+  // one reused scratch string and appends it to its own store; the blocks are handed back in
+  // input order (copied once by the host).
+  std::vector<std::string_view> blocks((sets.size() + kBlockLines - 1) / kBlockLines);
+  const ReportConstants constants = report_constants(run.source, run.config, true);  // read by both workers
   std::unique_ptr<BatchVerifier> verifiers[2];
-  std::size_t last_block_bytes[2] = {0, 0};
+  std::vector<std::unique_ptr<BlockStore>> stores(2);
+  std::string scratch[2];
   run_blocks(sets.size(), [&](std::size_t worker, std::size_t first, std::size_t last) {
     try {
-      if (!verifiers[worker]) verifiers[worker] = std::make_unique<BatchVerifier>(run.source, run.config);
-      std::string& out = blocks[first / kBlockLines];
-      // Sized like the worker's last block, with a margin: a block grown by doubling would copy
-      // and touch fresh memory several times over.
-      out.reserve(last_block_bytes[worker] + last_block_bytes[worker] / 4);
+      if (!verifiers[worker]) {
+        verifiers[worker] = std::make_unique<BatchVerifier>(run.source, run.config);
+        stores[worker] = std::make_unique<BlockStore>();
+      }
+      std::string& out = scratch[worker];
+      out.clear();  // keeps its capacity: after the first blocks, no allocation and no fresh page
       for (std::size_t i = first; i < last; ++i) {
         append_report(out, run.source, sets[i], run.config, verifiers[worker]->verify(sets[i]), run.statement_subject,
                       constants);
         out += '\n';
+        sets[i] = CitationSet();  // freed here, on the worker, not all at once after the join
       }
-      last_block_bytes[worker] = out.size();
+      blocks[first / kBlockLines] = stores[worker]->append(out);
     } catch (...) {
       return Failure{first, std::current_exception()};
     }
     return Failure{};
-  });
-  return BatchOutput{std::move(blocks)};
+  }, [&](std::size_t worker) { verifiers[worker].reset(); });
+  return BatchOutput(std::move(blocks), std::move(stores));
 }
 
 std::string verify_each(const BatchRun& run, std::string_view ndjson) {
-  BatchOutput output = verify_each_blocks(run, ndjson);
-  std::string out;
-  out.reserve(output.size());
-  output.drain([&](std::string_view block) { out += block; });
-  return out;
-}
-
-std::size_t BatchOutput::size() const {
-  std::size_t total = 0;
-  for (const std::string& block : blocks) total += block.size();
-  return total;
-}
-
-void BatchOutput::copy_into(char* dest) {
-  // Where each block starts in dest.
-  std::vector<std::size_t> starts(blocks.size() + 1, 0);
-  for (std::size_t i = 0; i < blocks.size(); ++i) starts[i + 1] = starts[i] + blocks[i].size();
-  const auto copy = [&](std::size_t first, std::size_t last) {
-    for (std::size_t i = first; i < last; ++i) {
-      std::memcpy(dest + starts[i], blocks[i].data(), blocks[i].size());
-      std::string().swap(blocks[i]);  // freed once copied: the blocks and dest are not all held at once
-    }
-  };
-  // The first block past half the bytes: the helper thread copies from there on.
-  const std::size_t middle = static_cast<std::size_t>(
-      std::upper_bound(starts.begin(), starts.end() - 1, starts.back() / 2) - starts.begin());
-  std::thread helper;
-  if (starts.back() >= kParallelCopyBytes && std::thread::hardware_concurrency() > 1) {
-    try {
-      helper = std::thread(copy, middle, blocks.size());
-    } catch (const std::system_error&) {
-      // No thread to be had: the one we are on copies everything.
-    }
-  }
-  copy(0, helper.joinable() ? middle : blocks.size());
-  if (helper.joinable()) helper.join();
-  blocks.clear();
+  return verify_each_blocks(run, ndjson).take_string();
 }
 
 std::string verify_merged(const BatchRun& run, std::string_view ndjson) {

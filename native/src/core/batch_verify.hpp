@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/batch_output.hpp"
 #include "core/citations.hpp"
 #include "core/config.hpp"
 #include "core/source.hpp"
@@ -20,29 +21,6 @@ struct BatchRun {
   const VerificationConfig& config;
   ClaimValidation claim_validation;
   std::optional<std::string> statement_subject;
-};
-
-// A batch's output as the blocks the workers wrote, in order (their concatenation is the output):
-// a host that needs one buffer of its own (the C ABI's malloc'd string) copies each block into it
-// once, instead of joining them into a std::string first and copying that (213 MB for 100,000
-// reports, the join's fresh memory faulted in page by page).
-struct BatchOutput {
-  using Blocks = std::vector<std::string>;
-  Blocks blocks;
-  std::size_t size() const;  // total bytes
-  // Hands each block, in order, to take(std::string_view) and frees it right after, so the
-  // blocks and the host's copy are not all held at once.
-  template <typename Take>
-  void drain(Take&& take) {
-    for (std::string& block : blocks) {
-      take(std::string_view(block));
-      std::string().swap(block);
-    }
-    blocks.clear();
-  }
-  // Copies the blocks, in order, into dest (size() bytes) and frees them: for a large output on
-  // two threads, each copying (and faulting in) half of dest, as the workers wrote the blocks.
-  void copy_into(char* dest);
 };
 
 // Every request line is parsed and validated before anything is verified, so a bad line fails

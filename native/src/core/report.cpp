@@ -256,6 +256,48 @@ void write_dispersion(CanonicalWriter& out, const Source& source, const Verdicts
   out.end_object();
 }
 
+// The report's members that depend on the source and the config alone, in three runs; each is
+// either written in place or (verify-batch) written once and copied as bytes into every report.
+void write_attestation_run(CanonicalWriter& out, const VerificationConfig& config) {
+  out.member("config_version", config.config_version);
+  out.key("verifier");
+  out.begin_object();
+  out.member("name", kVerifierName);
+  out.member("version", ETHOS_VERSION_STRING);
+  out.end_object();
+}
+
+void write_grounding_run(CanonicalWriter& out, const VerificationConfig& config, const ReportConstants& constants) {
+  out.key("grounding");
+  out.raw(constants.grounding);
+  out.member("policy_fingerprint", config.policy_fingerprint);
+  out.member("schema_version", config.hardening.any() ? "1.1.0" : "1.0.0");
+}
+
+void write_tail_run(CanonicalWriter& out, const VerificationConfig& config, const ReportConstants& constants) {
+  out.member("verification_config_sha256", config.sha256);
+  out.key("verifier");
+  out.begin_object();
+  out.member("name", "ethos");
+  out.member("unicode_version", unicode::tables_version());
+  out.member("version", ETHOS_VERSION_STRING);
+  out.end_object();
+  out.key("warnings");
+  write_strings(out, constants.limits.empty() ? std::vector<std::string>{}
+                                              : std::vector<std::string>{"capability_limited"});
+}
+
+// One run's members as bytes: written into an object of their own, its braces dropped.
+template <typename Write>
+std::string members_run(const Write& write) {
+  std::string text;
+  CanonicalWriter out(text);
+  out.begin_object();
+  write(out);
+  out.end_object();
+  return text.substr(1, text.size() - 2);
+}
+
 void write_bare_report(CanonicalWriter& out, const Source& source, const CitationSet& citations,
                        const VerificationConfig& config, const Verdicts& verdicts, const ReportConstants& constants) {
   const std::vector<std::string>& limits = constants.limits;
@@ -264,12 +306,11 @@ void write_bare_report(CanonicalWriter& out, const Source& source, const Citatio
   out.key("attestation");
   out.begin_object();
   out.member("claims_sha256", citations.claims_sha256);
-  out.member("config_version", config.config_version);
-  out.key("verifier");
-  out.begin_object();
-  out.member("name", kVerifierName);
-  out.member("version", ETHOS_VERSION_STRING);
-  out.end_object();
+  if (constants.has_runs) {
+    out.raw_members("config_version", "verifier", constants.attestation_run);
+  } else {
+    write_attestation_run(out, config);
+  }
   out.end_object();
   out.key("capability_limits");
   write_strings(out, limits);
@@ -285,27 +326,24 @@ void write_bare_report(CanonicalWriter& out, const Source& source, const Citatio
   }
   if (source.fingerprint) out.member("document_fingerprint", *source.fingerprint);
   out.member_bool("fingerprint_stale", verdicts.fingerprint_stale);
-  out.key("grounding");
-  out.raw(constants.grounding);
-  out.member("policy_fingerprint", config.policy_fingerprint);
-  out.member("schema_version", config.hardening.any() ? "1.1.0" : "1.0.0");
+  if (constants.has_runs) {
+    out.raw_members("grounding", "schema_version", constants.grounding_run);
+  } else {
+    write_grounding_run(out, config, constants);
+  }
   out.key("unsupported_claim_kinds");
   write_strings(out, verdicts.unsupported_claim_kinds);
-  out.member("verification_config_sha256", config.sha256);
-  out.key("verifier");
-  out.begin_object();
-  out.member("name", "ethos");
-  out.member("unicode_version", unicode::tables_version());
-  out.member("version", ETHOS_VERSION_STRING);
-  out.end_object();
-  out.key("warnings");
-  write_strings(out, limits.empty() ? std::vector<std::string>{} : std::vector<std::string>{"capability_limited"});
+  if (constants.has_runs) {
+    out.raw_members("verification_config_sha256", "warnings", constants.tail_run);
+  } else {
+    write_tail_run(out, config, constants);
+  }
   out.end_object();
 }
 
 }  // namespace
 
-ReportConstants report_constants(const Source& source, const VerificationConfig& config) {
+ReportConstants report_constants(const Source& source, const VerificationConfig& config, bool with_runs) {
   ReportConstants constants;
   constants.limits = capability_limits(source, config);
   CanonicalWriter out(constants.grounding);
@@ -315,6 +353,12 @@ ReportConstants report_constants(const Source& source, const VerificationConfig&
   out.key("parser");
   out.value(source.parser.to_json());
   out.end_object();
+  if (with_runs) {
+    constants.attestation_run = members_run([&](CanonicalWriter& run) { write_attestation_run(run, config); });
+    constants.grounding_run = members_run([&](CanonicalWriter& run) { write_grounding_run(run, config, constants); });
+    constants.tail_run = members_run([&](CanonicalWriter& run) { write_tail_run(run, config, constants); });
+    constants.has_runs = true;
+  }
   return constants;
 }
 

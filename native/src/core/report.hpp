@@ -23,8 +23,14 @@ std::string write_report(const Source& source, const CitationSet& citations, con
 struct ReportConstants {
   std::vector<std::string> limits;
   std::string grounding;  // canonical JSON
+  // With runs (verify-batch): the constant members around the checks written once, as bytes that
+  // every report copies (CanonicalWriter::raw_members) instead of writing them key by key.
+  bool has_runs = false;
+  std::string attestation_run;  // attestation: config_version .. verifier
+  std::string grounding_run;    // grounding .. schema_version
+  std::string tail_run;         // verification_config_sha256 .. warnings
 };
-ReportConstants report_constants(const Source& source, const VerificationConfig& config);
+ReportConstants report_constants(const Source& source, const VerificationConfig& config, bool with_runs = false);
 std::string write_report(const Source& source, const CitationSet& citations, const VerificationConfig& config,
                          const Verdicts& verdicts, const std::optional<std::string>& statement_subject,
                          const ReportConstants& constants);

@@ -202,6 +202,17 @@ void CanonicalWriter::raw(std::string_view canonical_json) {
   put(canonical_json);
 }
 
+void CanonicalWriter::raw_members(std::string_view first_key, std::string_view last_key, std::string_view members) {
+  Level& level = levels_.back();
+  if (!level.is_object || (!level.empty && !key_before(level.last_key, first_key))) {
+    throw EthosError("internal_error", "canonical JSON keys out of order", {{"key", std::string(first_key)}});
+  }
+  if (!level.empty) put(',');
+  level.empty = false;
+  level.last_key = last_key;
+  put(members);
+}
+
 void CanonicalWriter::value(const nlohmann::json& value, std::initializer_list<std::string_view> skip) {
   using json = nlohmann::json;
   switch (value.type()) {

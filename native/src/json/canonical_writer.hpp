@@ -38,6 +38,10 @@ class CanonicalWriter {
   void value(simdjson::dom::element value, std::initializer_list<std::string_view> skip = {});
   // An already-canonical JSON text (for example a claim echo serialized once at load time).
   void raw(std::string_view canonical_json);
+  // Members of the current object written once by another writer (one object's interior,
+  // without its braces: `"a":1,"b":2`) and copied as bytes: first_key and last_key are the run's
+  // first and last keys, which keep the key order check; last_key must outlive the next key().
+  void raw_members(std::string_view first_key, std::string_view last_key, std::string_view members);
 
   // Shorthands for one member.
   void member(std::string_view name, std::string_view text) { key(name); string(text); }

@@ -1,0 +1,111 @@
+// batch_output.cpp - verify-batch's output storage (large chunks, huge pages) and its one copy into the host's buffer.
+#include "core/batch_output.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <system_error>
+#include <thread>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+namespace ethos {
+namespace {
+
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+// A worker's chunks double from 1 MiB up to this: few chunks for a large batch, little untouched
+// address space for a small one (a chunk's pages are only faulted in as they are written).
+constexpr std::size_t kMaxChunk = std::size_t{64} << 20;
+// Below this many output bytes a second thread costs more than it saves in copy_into (a copy
+// runs at several GB/s; the fresh pages it faults in cost about as much again).
+constexpr std::size_t kParallelCopyBytes = std::size_t{8} << 20;
+
+}  // namespace
+
+void advise_huge_pages(void* data, std::size_t size) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const auto begin = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t first = (begin + kHugePage - 1) & ~(std::uintptr_t{kHugePage} - 1);
+  const std::uintptr_t last = (begin + size) & ~(std::uintptr_t{kHugePage} - 1);
+  // Advice only: a kernel without transparent huge pages refuses it and the pages stay small.
+  if (last > first) (void)madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#else
+  (void)data;
+  (void)size;
+#endif
+}
+
+std::string_view BlockStore::append(std::string_view block) {
+  if (block.size() > left_) {
+    const std::size_t size = std::max(next_chunk_, block.size());
+    next_chunk_ = std::min(kMaxChunk, next_chunk_ * 2);
+    // Not value-initialized: the pages stay untouched (and unfaulted) until a block lands there.
+    chunks_.emplace_back(new char[size]);
+    at_ = chunks_.back().get();
+    left_ = size;
+    advise_huge_pages(at_, size);
+  }
+  if (!block.empty()) std::memcpy(at_, block.data(), block.size());
+  const std::string_view stored(at_, block.size());
+  at_ += block.size();
+  left_ -= block.size();
+  return stored;
+}
+
+BatchOutput::BatchOutput(std::string whole)
+    : whole_(std::make_unique<std::string>(std::move(whole))), blocks_{std::string_view(*whole_)} {}
+
+BatchOutput::BatchOutput(std::vector<std::string_view> blocks, std::vector<std::unique_ptr<BlockStore>> stores)
+    : blocks_(std::move(blocks)), stores_(std::move(stores)) {}
+
+std::size_t BatchOutput::size() const {
+  std::size_t total = 0;
+  for (std::string_view block : blocks_) total += block.size();
+  return total;
+}
+
+void BatchOutput::release() {
+  blocks_.clear();
+  stores_.clear();
+  whole_.reset();
+}
+
+std::string BatchOutput::take_string() {
+  if (whole_) {
+    std::string whole = std::move(*whole_);
+    release();
+    return whole;
+  }
+  std::string out;
+  out.reserve(size());
+  drain([&](std::string_view block) { out += block; });
+  return out;
+}
+
+void BatchOutput::copy_into(char* dest) {
+  // Where each block starts in dest.
+  std::vector<std::size_t> starts(blocks_.size() + 1, 0);
+  for (std::size_t i = 0; i < blocks_.size(); ++i) starts[i + 1] = starts[i] + blocks_[i].size();
+  advise_huge_pages(dest, starts.back());
+  const auto copy = [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) std::memcpy(dest + starts[i], blocks_[i].data(), blocks_[i].size());
+  };
+  // The first block past half the bytes: the helper thread copies from there on.
+  const std::size_t middle = static_cast<std::size_t>(
+      std::upper_bound(starts.begin(), starts.end() - 1, starts.back() / 2) - starts.begin());
+  std::thread helper;
+  if (starts.back() >= kParallelCopyBytes && std::thread::hardware_concurrency() > 1) {
+    try {
+      helper = std::thread(copy, middle, blocks_.size());
+    } catch (const std::system_error&) {
+      // No thread to be had: the one we are on copies everything.
+    }
+  }
+  copy(0, helper.joinable() ? middle : blocks_.size());
+  if (helper.joinable()) helper.join();
+  release();
+}
+
+}  // namespace ethos

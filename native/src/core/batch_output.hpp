@@ -1,0 +1,62 @@
+// batch_output.hpp - verify-batch's output: the workers' report blocks kept in large chunks, copied once into the host's buffer.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ethos {
+
+// Asks the kernel to back the whole 2 MiB pages inside [data, data + size) with huge pages
+// (Linux; elsewhere, or when the kernel declines, nothing changes). A verify-batch output is
+// hundreds of MB of fresh memory: 4 KiB pages cost one page fault each (about 52,000 per
+// 213 MB), a huge page one per 2 MiB.
+void advise_huge_pages(void* data, std::size_t size);
+
+// One worker's report blocks, appended one after another into a few large chunks (huge pages
+// where offered) instead of a fresh heap string per block: the memory is faulted in a few large
+// pages at a time, and a block written into a reused scratch string is copied here while it is
+// still in the cache.
+class BlockStore {
+ public:
+  // Copies block into the store; the view stays valid until the store is destroyed.
+  std::string_view append(std::string_view block);
+
+ private:
+  std::vector<std::unique_ptr<char[]>> chunks_;
+  char* at_ = nullptr;
+  std::size_t left_ = 0;
+  std::size_t next_chunk_ = std::size_t{1} << 20;  // the next chunk's size: doubles up to 64 MiB
+};
+
+// A batch's output: blocks in order (their concatenation is the output), held by the workers'
+// stores or, for a merged report, one string.
+class BatchOutput {
+ public:
+  BatchOutput() = default;
+  explicit BatchOutput(std::string whole);  // a one-block output (the merged report)
+  BatchOutput(std::vector<std::string_view> blocks, std::vector<std::unique_ptr<BlockStore>> stores);
+
+  std::size_t size() const;  // total bytes
+  // Hands each block, in order, to take(std::string_view), then frees the storage.
+  template <typename Take>
+  void drain(Take&& take) {
+    for (std::string_view block : blocks_) take(block);
+    release();
+  }
+  // Copies the blocks, in order, into dest (size() bytes; huge pages asked for) and frees them:
+  // for a large output on two threads, each copying (and faulting in) half of dest.
+  void copy_into(char* dest);
+  // The output as one string (moved out, not copied, when it is one string already).
+  std::string take_string();
+
+ private:
+  void release();
+  std::unique_ptr<std::string> whole_;  // on the heap: blocks_ points into it, and an output is moved
+  std::vector<std::string_view> blocks_;
+  std::vector<std::unique_ptr<BlockStore>> stores_;
+};
+
+}  // namespace ethos
