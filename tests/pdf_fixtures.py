@@ -475,3 +475,31 @@ def element_texts(document: dict[str, Any], *types: str) -> list[str]:
 def all_text(document: dict[str, Any]) -> str:
     """Every element's text in reading order, one per line, whitespace runs collapsed."""
     return "\n".join(" ".join(text.split()) for text in element_texts(document))
+
+
+def pen_gaps_pdf(lines: Sequence[tuple[Sequence[str], float, float]], *, font: str = BODY_FONT, size: float = 10) -> bytes:
+    """One line per ``(pieces, gap_em, char_space_em)``, 20 pt apart from y=700 down, at x=72, in
+    ``font`` at ``size`` pt: the pieces drawn one after the other, each starting where the
+    previous one's advance ends plus ``gap_em`` ems (no space character between them), every
+    glyph followed by ``char_space_em`` ems of letter spacing (the PDF's Tc)."""
+
+    def draw(canvas: Canvas) -> None:
+        if font not in (BODY_FONT, BOLD_FONT):
+            from reportlab.pdfbase import pdfmetrics
+            from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+
+            pdfmetrics.registerFont(UnicodeCIDFont(font))
+        for index, (pieces, gap_em, char_space_em) in enumerate(lines):
+            text = canvas.beginText(72, 700 - 20 * index)
+            text.setFont(font, size)
+            text.setCharSpace(char_space_em * size)
+            for number, piece in enumerate(pieces):
+                if number:  # Td moves from the previous piece's start: its advance, then the gap
+                    previous = pieces[number - 1]
+                    advance = canvas.stringWidth(previous, font, size) + len(previous) * char_space_em * size
+                    text.moveCursor(advance + gap_em * size, 0)
+                text.textOut(piece)
+            text.setCharSpace(0)  # Tc is text state: it would outlive this text object
+            canvas.drawText(text)
+
+    return _draw([draw])

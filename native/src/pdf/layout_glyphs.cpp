@@ -152,6 +152,9 @@ ClassifiedGlyphs classify_glyphs(const RawPage& page) {
     // Boxes are [x0, x1] x [y0, y1] with x0 <= x1 and y0 <= y1 whatever the PDF said.
     if (g.x0 > g.x1) std::swap(g.x0, g.x1);
     if (g.y0 > g.y1) std::swap(g.y0, g.y1);
+    // The tight box hugs the ink, the advance is what the typesetter spaced by: a digit with wide
+    // side bearings ends well before the pen does.
+    g.advance_x1 = use_loose && c.loose.x1 > c.loose.x0 ? quantize(c.loose.x1) : g.x1;
     switch (visibility(page, c, is_space(c.codepoint))) {
       case GlyphVisibility::kVisible: out.visible.push_back(g); break;
       case GlyphVisibility::kHidden: out.hidden.push_back(g); break;
