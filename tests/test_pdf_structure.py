@@ -292,3 +292,14 @@ def test_letter_spacing_opens_no_word_gaps(tmp_path: Path) -> None:
 def test_cjk_characters_set_apart_get_no_space_but_latin_beside_them_does(tmp_path: Path) -> None:
     lines = _pen_gap_lines(tmp_path, "cjk.pdf", [(["中文", "文字"], 0.16, 0.0), (["中文", "abc"], 0.16, 0.0)], font="STSong-Light")
     assert lines == ["中文文字", "中文 abc"]
+
+
+def test_a_glyph_whose_font_metrics_reach_far_below_it_does_not_pull_the_next_line_before_it(tmp_path: Path) -> None:
+    # The hat's font declares a descent of 2.96 em (TeX's cmex does): its font-metric box reaches
+    # over the line below, which was then read first, as if beside the formula.
+    formula = ("v = L(u - ", "^", "b) + R(b) is the variable change")
+    below = "The Jacobian determinant of the transformation from u to v"
+    document = _parse(tmp_path, "descent.pdf", fx.deep_descent_pdf(formula, below))
+    text = " ".join(fx.all_text(document).split())
+    assert text.index("v = L(u") < text.index("The Jacobian")
+    assert "is the variable change" in text and below in text

@@ -138,7 +138,17 @@ ClassifiedGlyphs classify_glyphs(const RawPage& page) {
     const bool no_box = (c.flags & kCharNoBox) != 0;
     g.x0 = no_box ? g.origin_x : quantize(c.box.x0);
     g.x1 = no_box ? g.origin_x : quantize(c.box.x1);
-    const bool use_loose = is_horizontal(c.angle) && c.loose.y1 > c.loose.y0;
+    // The font-metric box gives every glyph of a line the same band - unless the font's metrics
+    // are not a text font's: math extension fonts (TeX's cmex) declare a descent of three ems and
+    // an ascent of less than one, so a wide hat over one letter got a box reaching 37 pt below it
+    // and merged the lines under it. A loose box that lies mostly below the baseline (no text
+    // font descends further than it ascends), or beside the ink instead of around it, is not
+    // used; the tight box stands in, as it does for rotated text.
+    const double loose_height = c.loose.y1 - c.loose.y0;
+    const bool ink = has_area(c.box);
+    const bool mostly_below = (c.loose.y1 - c.origin_y) * 100 > params::kMaxLooseDescentPercent * loose_height;
+    const bool loose_sane = !mostly_below && (!ink || (c.loose.y0 < c.box.y1 && c.box.y0 < c.loose.y1));
+    const bool use_loose = is_horizontal(c.angle) && loose_height > 0 && loose_sane;
     if (use_loose) {
       g.y0 = quantize(c.loose.y0);
       g.y1 = quantize(c.loose.y1);
@@ -154,7 +164,7 @@ ClassifiedGlyphs classify_glyphs(const RawPage& page) {
     if (g.y0 > g.y1) std::swap(g.y0, g.y1);
     // The tight box hugs the ink, the advance is what the typesetter spaced by: a digit with wide
     // side bearings ends well before the pen does.
-    g.advance_x1 = use_loose && c.loose.x1 > c.loose.x0 ? quantize(c.loose.x1) : g.x1;
+    g.advance_x1 = is_horizontal(c.angle) && c.loose.x1 > c.loose.x0 ? quantize(c.loose.x1) : g.x1;
     switch (visibility(page, c, is_space(c.codepoint))) {
       case GlyphVisibility::kVisible: out.visible.push_back(g); break;
       case GlyphVisibility::kHidden: out.hidden.push_back(g); break;

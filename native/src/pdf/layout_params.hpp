@@ -11,6 +11,7 @@ namespace ethos::pdf::params {
 // Glyph visibility (layout_glyphs.cpp).
 constexpr double kMinVisibleFontSizePt = 0.5;     // smaller text cannot be read
 constexpr std::uint32_t kNearWhiteChannel = 0xF0;  // every colour channel at least this is "white"
+constexpr std::int64_t kMaxLooseDescentPercent = 50;  // a font-metric box further below the baseline is no text font's
 // Tables (layout_tables.cpp), in quanta.
 constexpr std::int64_t kRuleTolerance = 300;       // rules that almost meet still meet
 constexpr std::int64_t kMinCellExtent = 200;       // closer rules are one (double) rule
@@ -73,7 +74,8 @@ inline nlohmann::json layout_parameters() {
           {"max_row_field_gap_gutters", kMaxRowFieldGapGutters},
           {"min_line_numbers", static_cast<std::int64_t>(kMinLineNumbers)},
           {"max_line_number_digits", static_cast<std::int64_t>(kMaxLineNumberDigits)},
-          {"min_word_gap_percent", kMinWordGapPercent}};
+          {"min_word_gap_percent", kMinWordGapPercent},
+          {"max_loose_descent_percent", kMaxLooseDescentPercent}};
 }
 
 }  // namespace ethos::pdf::params
