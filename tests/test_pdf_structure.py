@@ -303,3 +303,10 @@ def test_a_glyph_whose_font_metrics_reach_far_below_it_does_not_pull_the_next_li
     text = " ".join(fx.all_text(document).split())
     assert text.index("v = L(u") < text.index("The Jacobian")
     assert "is the variable change" in text and below in text
+
+
+def test_a_formula_whose_symbols_are_mostly_set_apart_keeps_its_word_gaps(tmp_path: Path) -> None:
+    # Three of five pen gaps are 0.18 em (after each comma; PDFium marks none of them): the
+    # line's usual gap is its lower quartile, zero here, not its median (0.18 em).
+    lines = _pen_gap_lines(tmp_path, "commas.pdf", [(["xy,", ",", ",", "u"], 0.18, 0.0)])
+    assert lines == ["xy, , , u"]

@@ -18,8 +18,9 @@ bool is_blank(char32_t c) { return c == U' ' || c == U'\t' || c == 0xA0 || c == 
 // their advances (origin + advance width), not their ink, which would open gaps beside digits
 // with wide side bearings; the rightmost one, so that an accent drawn back over its letter opens
 // no gap after it - to the next glyph's origin. It is a word gap when it exceeds the line's
-// usual gap (the lower median: zero for ordinary text, the letter spacing of a letter-spaced
-// line) by kMinWordGapPercent of an em. Between two CJK characters a gap is justification,
+// usual gap (the lower quartile: zero for ordinary text and for a formula however many of its
+// symbols are set apart, the letter spacing of a letter-spaced line) by kMinWordGapPercent of
+// an em. Between two CJK characters a gap is justification,
 // never a space: those scripts write none.
 void insert_word_gaps(Line& line) {
   struct Pair {
@@ -50,9 +51,9 @@ void insert_word_gaps(Line& line) {
   std::vector<std::int64_t> gaps;
   gaps.reserve(pairs.size());
   for (const Pair& p : pairs) gaps.push_back(p.gap);
-  const auto lower_median = gaps.begin() + static_cast<std::ptrdiff_t>((gaps.size() - 1) / 2);
-  std::nth_element(gaps.begin(), lower_median, gaps.end());
-  const std::int64_t usual = std::max(*lower_median, std::int64_t{0});
+  const auto lower_quartile = gaps.begin() + static_cast<std::ptrdiff_t>((gaps.size() - 1) / 4);
+  std::nth_element(gaps.begin(), lower_quartile, gaps.end());
+  const std::int64_t usual = std::max(*lower_quartile, std::int64_t{0});
   std::vector<Glyph> out;
   out.reserve(line.glyphs.size() + pairs.size());
   std::size_t next = 0;
