@@ -142,20 +142,19 @@ ClassifiedGlyphs classify_glyphs(const RawPage& page) {
     // are not a text font's: math extension fonts (TeX's cmex) declare a descent of three ems and
     // an ascent of less than one, so a wide hat over one letter got a box reaching 37 pt below it
     // and merged the lines under it. A loose box that lies mostly below the baseline (no text
-    // font descends further than it ascends), or beside the ink instead of around it, is not
-    // used; the tight box stands in, as it does for rotated text.
+    // font descends further than it ascends) gives way to the em square on the baseline, which
+    // keeps such a glyph in its line's band as a text font's box would (its ink, a hat above
+    // the letter, would not).
     const double loose_height = c.loose.y1 - c.loose.y0;
-    const bool ink = has_area(c.box);
     const bool mostly_below = (c.loose.y1 - c.origin_y) * 100 > params::kMaxLooseDescentPercent * loose_height;
-    const bool loose_sane = !mostly_below && (!ink || (c.loose.y0 < c.box.y1 && c.box.y0 < c.loose.y1));
-    const bool use_loose = is_horizontal(c.angle) && loose_height > 0 && loose_sane;
-    if (use_loose) {
+    const bool use_loose = is_horizontal(c.angle) && loose_height > 0;
+    if (use_loose && !mostly_below) {
       g.y0 = quantize(c.loose.y0);
       g.y1 = quantize(c.loose.y1);
-    } else if (!no_box && c.box.y1 > c.box.y0) {
+    } else if (!use_loose && !no_box && c.box.y1 > c.box.y0) {
       g.y0 = quantize(c.box.y0);
       g.y1 = quantize(c.box.y1);
-    } else {  // no usable box: the em square on the baseline
+    } else {  // no usable box, or a font-metric box mostly below the baseline: the em square on the baseline
       g.y0 = g.origin_y - quantize(std::fabs(c.font_size) * 0.8);
       g.y1 = g.origin_y + quantize(std::fabs(c.font_size) * 0.2);
     }
