@@ -508,7 +508,7 @@ def pen_gaps_pdf(lines: Sequence[tuple[Sequence[str], float, float]], *, font: s
 def deep_descent_pdf(formula: Sequence[str], below: str, *, descent: int = -2960, ascent: int = 772) -> bytes:
     """A formula line over a text line, like a display formula over the paragraph below it.
     ``formula`` is (before, mark, after), Helvetica 10 pt on the baseline y=700 from x=200, the
-    mark in Helvetica-Oblique drawn 4 pt higher (a hat over a letter); ``below`` in Helvetica
+    mark in Helvetica-Oblique drawn 6 pt higher (a hat over a letter); ``below`` in Helvetica
     10 pt at x=72, y=686. The mark's font gets a font descriptor declaring ``descent`` and
     ``ascent`` (per 1000 em), as TeX's math extension font cmex does: a font-metric box mostly
     below the baseline, reaching over the line below."""
@@ -519,7 +519,7 @@ def deep_descent_pdf(formula: Sequence[str], below: str, *, descent: int = -2960
         canvas.drawString(200, 700, before)
         x = 200 + canvas.stringWidth(before, BODY_FONT, 10)
         canvas.setFont("Helvetica-Oblique", 10)
-        canvas.drawString(x, 704, mark)
+        canvas.drawString(x, 706, mark)
         canvas.setFont(BODY_FONT, 10)
         canvas.drawString(x + canvas.stringWidth(mark, "Helvetica-Oblique", 10), 700, after)
         canvas.drawString(72, 686, below)
