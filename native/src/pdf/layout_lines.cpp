@@ -29,6 +29,8 @@ void insert_word_gaps(Line& line) {
     bool candidate;
   };
   std::vector<Pair> pairs;
+  pairs.reserve(line.glyphs.size());
+  bool any_wide = false;  // a gap that could be a word gap: without one (most lines) nothing to do
   std::int64_t pen_right = 0;
   const Glyph* previous = nullptr;  // the last real glyph, nullptr after a space
   for (std::size_t i = 0; i < line.glyphs.size(); ++i) {
@@ -41,13 +43,14 @@ void insert_word_gaps(Line& line) {
       const std::int64_t em = std::max({g.font_size_q, previous->font_size_q, std::int64_t{1}});
       const bool cjk_pair = is_cjk(g.codepoint) && is_cjk(previous->codepoint);
       pairs.push_back({i, g.origin_x - pen_right, em, !cjk_pair});
+      any_wide = any_wide || (!cjk_pair && pairs.back().gap * 100 >= params::kMinWordGapPercent * em);
       pen_right = std::max({pen_right, g.advance_x1, g.x1});
     } else {
       pen_right = std::max(g.advance_x1, g.x1);
     }
     previous = &g;
   }
-  if (pairs.size() < 2) return;  // one gap alone has nothing to be compared with
+  if (pairs.size() < 2 || !any_wide) return;  // one gap alone has nothing to be compared with
   std::vector<std::int64_t> gaps;
   gaps.reserve(pairs.size());
   for (const Pair& p : pairs) gaps.push_back(p.gap);
