@@ -20,8 +20,8 @@ bool is_blank(char32_t c) { return c == U' ' || c == U'\t' || c == 0xA0 || c == 
 // no gap after it - to the next glyph's origin. It is a word gap when it exceeds the line's
 // usual gap (the lower quartile: zero for ordinary text and for a formula however many of its
 // symbols are set apart, the letter spacing of a letter-spaced line) by kMinWordGapPercent of
-// an em. Between two CJK characters a gap is justification,
-// never a space: those scripts write none.
+// an em. Between two CJK characters a gap is justification, never a space: those scripts write
+// none.
 void insert_word_gaps(Line& line) {
   struct Pair {
     std::size_t at;  // index of the glyph after the gap
