@@ -475,3 +475,62 @@ def element_texts(document: dict[str, Any], *types: str) -> list[str]:
 def all_text(document: dict[str, Any]) -> str:
     """Every element's text in reading order, one per line, whitespace runs collapsed."""
     return "\n".join(" ".join(text.split()) for text in element_texts(document))
+
+
+def pen_gaps_pdf(lines: Sequence[tuple[Sequence[str], float, float]], *, font: str = BODY_FONT, size: float = 10) -> bytes:
+    """One line per ``(pieces, gap_em, char_space_em)``, 20 pt apart from y=700 down, at x=72, in
+    ``font`` at ``size`` pt: the pieces drawn one after the other, each starting where the
+    previous one's advance ends plus ``gap_em`` ems (no space character between them), every
+    glyph followed by ``char_space_em`` ems of letter spacing (the PDF's Tc)."""
+
+    def draw(canvas: Canvas) -> None:
+        if font not in (BODY_FONT, BOLD_FONT):
+            from reportlab.pdfbase import pdfmetrics
+            from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+
+            pdfmetrics.registerFont(UnicodeCIDFont(font))
+        for index, (pieces, gap_em, char_space_em) in enumerate(lines):
+            text = canvas.beginText(72, 700 - 20 * index)
+            text.setFont(font, size)
+            text.setCharSpace(char_space_em * size)
+            for number, piece in enumerate(pieces):
+                if number:  # Td moves from the previous piece's start: its advance, then the gap
+                    previous = pieces[number - 1]
+                    advance = canvas.stringWidth(previous, font, size) + len(previous) * char_space_em * size
+                    text.moveCursor(advance + gap_em * size, 0)
+                text.textOut(piece)
+            text.setCharSpace(0)  # Tc is text state: it would outlive this text object
+            canvas.drawText(text)
+
+    return _draw([draw])
+
+
+def deep_descent_pdf(formula: Sequence[str], below: str, *, descent: int = -2960, ascent: int = 772) -> bytes:
+    """A formula line over a text line, like a display formula over the paragraph below it.
+    ``formula`` is (before, mark, after), Helvetica 10 pt on the baseline y=700 from x=200, the
+    mark in Helvetica-Oblique drawn 6 pt higher (a hat over a letter); ``below`` in Helvetica
+    10 pt at x=72, y=686. The mark's font gets a font descriptor declaring ``descent`` and
+    ``ascent`` (per 1000 em), as TeX's math extension font cmex does: a font-metric box mostly
+    below the baseline, reaching over the line below."""
+    before, mark, after = formula
+
+    def draw(canvas: Canvas) -> None:
+        canvas.setFont(BODY_FONT, 10)
+        canvas.drawString(200, 700, before)
+        x = 200 + canvas.stringWidth(before, BODY_FONT, 10)
+        canvas.setFont("Helvetica-Oblique", 10)
+        canvas.drawString(x, 706, mark)
+        canvas.setFont(BODY_FONT, 10)
+        canvas.drawString(x + canvas.stringWidth(mark, "Helvetica-Oblique", 10), 700, after)
+        canvas.drawString(72, 686, below)
+
+    pdf = pikepdf.open(io.BytesIO(_draw([draw])))
+    for font in pdf.pages[0].Resources.Font.values():
+        if str(font.BaseFont) == "/Helvetica-Oblique":
+            font.FontDescriptor = pdf.make_indirect(pikepdf.Dictionary(
+                Type=pikepdf.Name.FontDescriptor, FontName=pikepdf.Name("/Helvetica-Oblique"), Flags=96,
+                FontBBox=[-170, descent, 1116, ascent], ItalicAngle=-12, Ascent=ascent, Descent=descent,
+                CapHeight=718, StemV=88))
+    out = io.BytesIO()
+    pdf.save(out, static_id=True)
+    return out.getvalue()

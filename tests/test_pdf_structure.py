@@ -267,3 +267,50 @@ def test_selected_pages_keep_their_original_ids(tmp_path: Path) -> None:
     document = _parse(tmp_path, "three.pdf", data, pages="2-3")
     assert [(p["id"], p["index"]) for p in document["payload"]["pages"]] == [("p0002", 2), ("p0003", 3)]
     assert "page one text" not in fx.all_text(document)
+
+
+# Word gaps PDFium does not mark (docs/pdf-parsing.md "Lines"): pieces drawn with a pen gap of
+# 0.18 em and no space character between them - TeX's thin space after a comma in a formula is
+# 0.167 em, PDFium (Helvetica) starts a space at about 0.25 em.
+def _pen_gap_lines(tmp_path: Path, name: str, lines: list[tuple[list[str], float, float]], **options: Any) -> list[str]:
+    document = _parse(tmp_path, name, fx.pen_gaps_pdf(lines, **options))
+    return [" ".join(text.split()) for text in fx.all_text(document).splitlines() if text.strip()]
+
+
+def test_a_thin_pen_gap_is_a_word_gap_and_a_kern_is_not(tmp_path: Path) -> None:
+    lines = _pen_gap_lines(tmp_path, "gaps.pdf", [(["f(y,", "u)"], 0.18, 0.0), (["x", "k,"], 0.05, 0.0), (["2011 11"], 0.0, 0.0)])
+    assert lines == ["f(y, u)", "xk,", "2011 11"]
+
+
+def test_letter_spacing_opens_no_word_gaps(tmp_path: Path) -> None:
+    # Every glyph is followed by 0.2 em (Tc): wider than the word-gap share, but it is the
+    # line's usual gap, so only the real space separates words - and a gap 0.18 em wider than
+    # the letter spacing still does.
+    lines = _pen_gap_lines(tmp_path, "spaced.pdf", [(["letterspaced words"], 0.0, 0.2), (["spaced,", "apart"], 0.18, 0.2)])
+    assert lines == ["letterspaced words", "spaced, apart"]
+
+
+def test_cjk_characters_set_apart_get_no_space_but_latin_beside_them_does(tmp_path: Path) -> None:
+    lines = _pen_gap_lines(tmp_path, "cjk.pdf", [(["中文", "文字"], 0.16, 0.0), (["中文", "abc"], 0.16, 0.0)], font="STSong-Light")
+    assert lines == ["中文文字", "中文 abc"]
+
+
+def test_a_glyph_whose_font_metrics_reach_far_below_it_does_not_pull_the_next_line_before_it(tmp_path: Path) -> None:
+    # The hat's font declares a descent of 2.96 em (TeX's cmex does): its font-metric box reaches
+    # over the line below, which was then read first, as if beside the formula.
+    formula = ("v = L(u - ", "^", "b) + R(b) is the variable change")
+    below = "The Jacobian determinant of the transformation from u to v"
+    document = _parse(tmp_path, "descent.pdf", fx.deep_descent_pdf(formula, below))
+    text = " ".join(fx.all_text(document).split())
+    assert text.index("v = L(u") < text.index("The Jacobian")
+    assert below in text
+    # The hat stays on its line, where it was drawn (its ink alone, above the letters, would
+    # make a line of its own).
+    assert "v = L(u - ^b) + R(b) is the variable change" in text
+
+
+def test_a_formula_whose_symbols_are_mostly_set_apart_keeps_its_word_gaps(tmp_path: Path) -> None:
+    # Three of five pen gaps are 0.18 em (after each comma; PDFium marks none of them): the
+    # line's usual gap is its lower quartile, zero here, not its median (0.18 em).
+    lines = _pen_gap_lines(tmp_path, "commas.pdf", [(["xy,", ",", ",", "u"], 0.18, 0.0)])
+    assert lines == ["xy, , , u"]

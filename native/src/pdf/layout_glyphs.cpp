@@ -138,20 +138,32 @@ ClassifiedGlyphs classify_glyphs(const RawPage& page) {
     const bool no_box = (c.flags & kCharNoBox) != 0;
     g.x0 = no_box ? g.origin_x : quantize(c.box.x0);
     g.x1 = no_box ? g.origin_x : quantize(c.box.x1);
-    const bool use_loose = is_horizontal(c.angle) && c.loose.y1 > c.loose.y0;
-    if (use_loose) {
+    // The font-metric box gives every glyph of a line the same band - unless the font's metrics
+    // are not a text font's: math extension fonts (TeX's cmex) declare a descent of three ems and
+    // an ascent of less than one, so a wide hat over one letter got a box reaching 37 pt below it
+    // and merged the lines under it. A loose box that lies mostly below the baseline (no text
+    // font descends further than it ascends) gives way to the em square on the baseline, which
+    // keeps such a glyph in its line's band as a text font's box would (its ink, a hat above
+    // the letter, would not).
+    const double loose_height = c.loose.y1 - c.loose.y0;
+    const bool mostly_below = (c.loose.y1 - c.origin_y) * 100 > params::kMaxLooseDescentPercent * loose_height;
+    const bool use_loose = is_horizontal(c.angle) && loose_height > 0;
+    if (use_loose && !mostly_below) {
       g.y0 = quantize(c.loose.y0);
       g.y1 = quantize(c.loose.y1);
-    } else if (!no_box && c.box.y1 > c.box.y0) {
+    } else if (!use_loose && !no_box && c.box.y1 > c.box.y0) {
       g.y0 = quantize(c.box.y0);
       g.y1 = quantize(c.box.y1);
-    } else {  // no usable box: the em square on the baseline
+    } else {  // no usable box, or a font-metric box mostly below the baseline: the em square on the baseline
       g.y0 = g.origin_y - quantize(std::fabs(c.font_size) * 0.8);
       g.y1 = g.origin_y + quantize(std::fabs(c.font_size) * 0.2);
     }
     // Boxes are [x0, x1] x [y0, y1] with x0 <= x1 and y0 <= y1 whatever the PDF said.
     if (g.x0 > g.x1) std::swap(g.x0, g.x1);
     if (g.y0 > g.y1) std::swap(g.y0, g.y1);
+    // The tight box hugs the ink, the advance is what the typesetter spaced by: a digit with wide
+    // side bearings ends well before the pen does.
+    g.advance_x1 = is_horizontal(c.angle) && c.loose.x1 > c.loose.x0 ? quantize(c.loose.x1) : g.x1;
     switch (visibility(page, c, is_space(c.codepoint))) {
       case GlyphVisibility::kVisible: out.visible.push_back(g); break;
       case GlyphVisibility::kHidden: out.hidden.push_back(g); break;

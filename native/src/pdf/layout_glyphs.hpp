@@ -18,6 +18,9 @@ struct Glyph {
   char32_t codepoint = 0;     // already faithful: U+FFFE written as the hyphen the page shows
   std::int64_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
   std::int64_t origin_x = 0, origin_y = 0;
+  // Where the pen stops after this glyph (the font-metric box's right edge: origin + advance
+  // width) on upright text; the tight box's right edge elsewhere. Word gaps are measured from it.
+  std::int64_t advance_x1 = 0;
   std::int64_t font_size_q = 0;
   std::int32_t font = -1;     // index into RawPage::fonts
   double angle = 0;

@@ -5,10 +5,76 @@
 #include <cmath>
 #include <map>
 
+#include "pdf/layout_params.hpp"
+
 namespace ethos::pdf {
 namespace {
 
 bool is_blank(char32_t c) { return c == U' ' || c == U'\t' || c == 0xA0 || c == 0x3000; }
+
+// Word gaps PDFium did not mark. PDFium judges a gap by the font's space width and misses the
+// thin and medium spaces of typeset math (`f(y, u)` after a comma, an integral sign before its
+// integrand). On upright text, a gap is measured from where the line's glyphs so far stop -
+// their advances (origin + advance width), not their ink, which would open gaps beside digits
+// with wide side bearings; the rightmost one, so that an accent drawn back over its letter opens
+// no gap after it - to the next glyph's origin. It is a word gap when it exceeds the line's
+// usual gap (the lower quartile: zero for ordinary text and for a formula however many of its
+// symbols are set apart, the letter spacing of a letter-spaced line) by kMinWordGapPercent of
+// an em. Between two CJK characters a gap is justification, never a space: those scripts write
+// none.
+void insert_word_gaps(Line& line) {
+  struct Pair {
+    std::size_t at;  // index of the glyph after the gap
+    std::int64_t gap, em;
+    bool candidate;
+  };
+  std::vector<Pair> pairs;
+  pairs.reserve(line.glyphs.size());
+  bool any_wide = false;  // a gap that could be a word gap: without one (most lines) nothing to do
+  std::int64_t pen_right = 0;
+  const Glyph* previous = nullptr;  // the last real glyph, nullptr after a space
+  for (std::size_t i = 0; i < line.glyphs.size(); ++i) {
+    const Glyph& g = line.glyphs[i];
+    if (g.generated || is_blank(g.codepoint) || !is_horizontal(g.angle)) {
+      previous = nullptr;
+      continue;
+    }
+    if (previous != nullptr) {
+      const std::int64_t em = std::max({g.font_size_q, previous->font_size_q, std::int64_t{1}});
+      const bool cjk_pair = is_cjk(g.codepoint) && is_cjk(previous->codepoint);
+      pairs.push_back({i, g.origin_x - pen_right, em, !cjk_pair});
+      any_wide = any_wide || (!cjk_pair && pairs.back().gap * 100 >= params::kMinWordGapPercent * em);
+      pen_right = std::max({pen_right, g.advance_x1, g.x1});
+    } else {
+      pen_right = std::max(g.advance_x1, g.x1);
+    }
+    previous = &g;
+  }
+  if (pairs.size() < 2 || !any_wide) return;  // one gap alone has nothing to be compared with
+  std::vector<std::int64_t> gaps;
+  gaps.reserve(pairs.size());
+  for (const Pair& p : pairs) gaps.push_back(p.gap);
+  const auto lower_quartile = gaps.begin() + static_cast<std::ptrdiff_t>((gaps.size() - 1) / 4);
+  std::nth_element(gaps.begin(), lower_quartile, gaps.end());
+  const std::int64_t usual = std::max(*lower_quartile, std::int64_t{0});
+  std::vector<Glyph> out;
+  out.reserve(line.glyphs.size() + pairs.size());
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < line.glyphs.size(); ++i) {
+    if (next < pairs.size() && pairs[next].at == i) {
+      const Pair& p = pairs[next++];
+      if (p.candidate && (p.gap - usual) * 100 >= params::kMinWordGapPercent * p.em) {
+        Glyph gap = out.back();
+        gap.codepoint = U' ';
+        gap.generated = true;
+        gap.line_end_hyphen = false;
+        out.push_back(gap);
+      }
+    }
+    out.push_back(line.glyphs[i]);
+  }
+  line.glyphs = std::move(out);
+}
 
 // Closes a line: generated spaces at its ends go (they separated it from nothing), the rest of
 // its properties are computed from its real glyphs.
@@ -18,6 +84,7 @@ void finish_line(Line& line, std::vector<Line>& out) {
   while (lead < line.glyphs.size() && line.glyphs[lead].generated) ++lead;
   line.glyphs.erase(line.glyphs.begin(), line.glyphs.begin() + static_cast<std::ptrdiff_t>(lead));
   if (line.glyphs.empty()) return;
+  insert_word_gaps(line);
   bool first = true;
   std::map<std::int64_t, std::size_t> sizes;
   std::size_t bold = 0, real = 0, visible_ink = 0;

@@ -11,6 +11,7 @@ namespace ethos::pdf::params {
 // Glyph visibility (layout_glyphs.cpp).
 constexpr double kMinVisibleFontSizePt = 0.5;     // smaller text cannot be read
 constexpr std::uint32_t kNearWhiteChannel = 0xF0;  // every colour channel at least this is "white"
+constexpr std::int64_t kMaxLooseDescentPercent = 50;  // a font-metric box further below the baseline is no text font's
 // Tables (layout_tables.cpp), in quanta.
 constexpr std::int64_t kRuleTolerance = 300;       // rules that almost meet still meet
 constexpr std::int64_t kMinCellExtent = 200;       // closer rules are one (double) rule
@@ -22,6 +23,8 @@ constexpr std::int64_t kMinCardColumnPercent = 25;  // a page column without run
 constexpr std::size_t kMaxCardGutterCrossings = 2;  // ... and lines crossing its gutter (a title, a footer)
 constexpr std::int64_t kMinCardColumnHeightPercent = 50;  // ... and the height its lines reach over
 constexpr std::int64_t kMinCardLineWidthRatioPercent = 33;  // ... and the mean line width of one side vs the other's
+// Line building (layout_lines.cpp).
+constexpr std::int64_t kMinWordGapPercent = 15;    // a pen gap this share of an em is a space (TeX's thin space: 16.7)
 // Margin line numbers (layout_line_numbers.cpp).
 constexpr std::size_t kMinLineNumbers = 5;         // fewer integers beside the text are not a numbering
 constexpr std::size_t kMaxLineNumberDigits = 5;
@@ -51,7 +54,7 @@ constexpr std::int64_t kChunkTokens = 512;
 inline nlohmann::json layout_parameters() {
   return {{"caption_distance_q", kCaptionDistance},     {"chunk_tokens", kChunkTokens},
           {"edge_band_percent", kEdgeBandPercent},      {"heading_size_percent", kHeadingSizePercent},
-          {"layout_version", 5},                        {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
+          {"layout_version", 6},                        {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
           {"max_heading_lines", kMaxHeadingLines},      {"max_heading_scalars", kMaxHeadingScalars},
           {"max_words_per_cell", kMaxWordsPerCell},     {"min_column_words", kMinColumnWords},     {"min_cell_extent_q", kMinCellExtent},       {"min_rule_length_q", kMinRuleLength},
           {"max_grid_lines", kMaxGridLines},
@@ -70,7 +73,9 @@ inline nlohmann::json layout_parameters() {
           {"max_row_field_percent", kMaxRowFieldPercent},
           {"max_row_field_gap_gutters", kMaxRowFieldGapGutters},
           {"min_line_numbers", static_cast<std::int64_t>(kMinLineNumbers)},
-          {"max_line_number_digits", static_cast<std::int64_t>(kMaxLineNumberDigits)}};
+          {"max_line_number_digits", static_cast<std::int64_t>(kMaxLineNumberDigits)},
+          {"min_word_gap_percent", kMinWordGapPercent},
+          {"max_loose_descent_percent", kMaxLooseDescentPercent}};
 }
 
 }  // namespace ethos::pdf::params
