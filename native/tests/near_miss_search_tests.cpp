@@ -104,22 +104,8 @@ std::vector<std::pair<std::size_t, std::size_t>> plain_windows(const NearMissInd
   std::sort(ranked.begin(), ranked.end(),
             [](const auto& x, const auto& y) { return x.first != y.first ? x.first > y.first : x.second < y.second; });
   if (ranked.size() > max_candidates) ranked.resize(max_candidates);
-  std::vector<std::pair<std::size_t, std::size_t>> windows;
-  for (const auto& [votes, bucket] : ranked) {
-    const long long lo = bucket * band - slack, hi = (bucket + 1) * band + static_cast<long long>(m) + slack;
-    windows.emplace_back(begin + static_cast<std::size_t>(std::max(0LL, lo)),
-                         begin + static_cast<std::size_t>(std::min<long long>(hi, static_cast<long long>(n))));
-  }
-  std::sort(windows.begin(), windows.end());
-  std::vector<std::pair<std::size_t, std::size_t>> merged;
-  for (const auto& window : windows) {
-    if (!merged.empty() && window.first <= merged.back().second) {
-      merged.back().second = std::max(merged.back().second, window.second);
-    } else {
-      merged.push_back(window);
-    }
-  }
-  return merged;
+  // The windows of the voted buckets: the search's own (this test checks the vote, not them).
+  return ethos::match::bucket_windows(ranked, band, slack, m, begin, n);
 }
 
 struct PlainBest {

@@ -116,8 +116,17 @@ std::vector<std::pair<std::size_t, std::size_t>> seed_windows(const NearMissInde
     ranked.insert(std::upper_bound(ranked.begin(), ranked.end(), entry, better), entry);
     if (ranked.size() > max_candidates) ranked.pop_back();
   }
+  return bucket_windows(ranked, band, slack, m, begin, n);
+}
+
+}  // namespace
+
+std::vector<std::pair<std::size_t, std::size_t>> bucket_windows(const std::vector<std::pair<std::size_t, long long>>& ranked,
+                                                               long long band, long long slack, std::size_t m,
+                                                               std::size_t begin, std::size_t n) {
   std::vector<std::pair<std::size_t, std::size_t>> windows;
-  for (const auto& [vote, bucket] : ranked) {
+  windows.reserve(ranked.size());
+  for (const auto& [votes, bucket] : ranked) {
     const long long lo = bucket * band - slack;
     const long long hi = (bucket + 1) * band + static_cast<long long>(m) + slack;
     windows.emplace_back(begin + static_cast<std::size_t>(std::max(0LL, lo)),
@@ -134,8 +143,6 @@ std::vector<std::pair<std::size_t, std::size_t>> seed_windows(const NearMissInde
   }
   return merged;
 }
-
-}  // namespace
 
 NearMissIndex build_near_miss_index(std::string_view utf8_text, const LadderOptions& options) {
   NearMissIndex index;

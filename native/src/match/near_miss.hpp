@@ -2,6 +2,7 @@
 // from a token index of the target, bounded token alignment, similarity score, token diff, guards.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <optional>
@@ -66,6 +67,13 @@ class NearMissIndex {
   std::vector<std::uint32_t> posting_starts_;       // key id -> its first entry in postings_; the total at the end
   std::vector<std::uint32_t> postings_;             // word and number token indices, grouped by key, ascending
 };
+
+// The candidate windows of a near-miss search of the n tokens from `begin`: each ranked (votes,
+// diagonal bucket) widened from its band of diagonals by the quote's m tokens and `slack` on both
+// sides, clipped to the range, overlapping windows merged, in position order.
+std::vector<std::pair<std::size_t, std::size_t>> bucket_windows(const std::vector<std::pair<std::size_t, long long>>& ranked,
+                                                               long long band, long long slack, std::size_t m,
+                                                               std::size_t begin, std::size_t n);
 
 NearMissIndex build_near_miss_index(std::string_view utf8_text, const LadderOptions& options);
 // Appends the tokens of a case-tier reading (its offsets already the target's) to an index.
