@@ -31,6 +31,7 @@ std::vector<PageBox> match_boxes(const Source& source, const Target& target, std
     }
     return boxes;
   }
+  if (target.columns) return table_column_boxes(*target.columns, start, end);
   if (target.elements.empty() || std::string_view(target.tier) == "table_cell") return boxes;
 
   // Element texts laid end to end with one separator scalar between neighbours (a join's space or

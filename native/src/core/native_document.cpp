@@ -214,7 +214,10 @@ void read_payload(JsonValue payload_json, Source& source) {
     element.bbox = read_bbox(item.required("bbox"), item.child_path("bbox"));
     element.text = item.optional_string("text");
     element.heading_level = item.optional_int("heading_level", 1, 9).value_or(0);
-    if (auto ref = item.optional_string("table_ref")) check_ref(ids.tables, *ref, item, "table_ref");
+    if (auto ref = item.optional_string("table_ref")) {
+      check_ref(ids.tables, *ref, item, "table_ref");
+      element.table_ref = std::string(*ref);
+    }
     if (auto ref = item.optional_string("region_ref")) check_ref(ids.regions, *ref, item, "region_ref");
     item.optional_int("confidence", 0, 1000);
     read_ref_list(item, "span_refs", ids.spans, false);

@@ -35,6 +35,11 @@ void Source::build_indexes() {
     page_spans_[spans[i].page].push_back(i);
   }
   for (std::size_t i = 0; i < tables.size(); ++i) table_ids_.emplace(tables[i].id, i);
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    if (elements[i].table_ref.empty()) continue;
+    const std::size_t table = table_index(elements[i].table_ref);
+    if (table != npos) table_elements_.emplace_back(i, table);
+  }
   // In span order, as a scan of the element's page's spans would meet them, then sorted the way
   // that scan's result was (same comparator, same input order: the same order on ties).
   element_geometry_spans_.assign(elements.size(), {});

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -42,6 +43,7 @@ struct Element {
   // Parser artifacts (extension), Unicode-scalar offsets into text: each separator the parser
   // generated between two visual lines, and each hyphen that ended a line (its offset).
   std::vector<std::int64_t> line_breaks, hyphen_breaks;
+  std::string table_ref;  // a table element's table id (native documents); empty otherwise
 };
 
 struct Span {
@@ -109,6 +111,9 @@ class Source {
   // own page, ordered by char_start: what a match's highlight boxes are built from, found once
   // here instead of by scanning the page's spans for every located check.
   const std::vector<std::size_t>& geometry_spans_of(std::size_t element) const;
+  // (element index, table index) of every element whose table_ref names a table, in document
+  // order: what the column readings of tables are searched over (docs/matching.md "Tables").
+  const std::vector<std::pair<std::size_t, std::size_t>>& table_elements() const { return table_elements_; }
 
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
@@ -122,6 +127,7 @@ class Source {
   std::unordered_map<std::string, std::size_t> page_ids_, element_ids_, span_ids_, table_ids_;
   std::unordered_map<std::string, std::vector<std::size_t>> page_elements_, page_spans_;
   std::vector<std::vector<std::size_t>> element_geometry_spans_;  // by element index
+  std::vector<std::pair<std::size_t, std::size_t>> table_elements_;
 };
 
 }  // namespace ethos

@@ -94,18 +94,18 @@ bool adjacent(const Bbox& first, const Bbox& second, std::int64_t tol) {
 
 Target element_target(const Source& source, std::size_t index) {
   const Element& element = source.elements[index];
-  return Target{element.page, element.bbox, element.text ? &*element.text : nullptr, nullptr, {index}, "element_scoped", 0};
+  return Target{element.page, element.bbox, element.text ? &*element.text : nullptr, nullptr, {index}, "element_scoped", 0, nullptr};
 }
 
 Target span_target(const Source& source, std::size_t index) {
   const Span& span = source.spans[index];
-  Target target{span.page, span.bbox, &span.text, nullptr, {}, "exact_span", 0};
+  Target target{span.page, span.bbox, &span.text, nullptr, {}, "exact_span", 0, nullptr};
   if (span.element) target.elements.push_back(*span.element);
   return target;
 }
 
 Target page_target(const Page& page) {
-  return Target{page.id, Bbox{0, 0, page.width, page.height}, nullptr, nullptr, {}, "page_scoped", 0};
+  return Target{page.id, Bbox{0, 0, page.width, page.height}, nullptr, nullptr, {}, "page_scoped", 0, nullptr};
 }
 
 // The running text of a page range for scoped citations (page_end, scope:"document"): the texts
@@ -182,6 +182,10 @@ class ClaimVerifier {
   bool search_running(const std::string& expected, std::pair<std::size_t, std::size_t> range, Target& target,
                       match::LadderResult& found);
   bool search_onto_next_page(const std::string& expected, std::size_t page, Target& target, match::LadderResult& found);
+  // The column readings of the table elements among `elements` (or of those on `pages`), in
+  // document order: the first with an accepted whole-token occurrence becomes the evidence.
+  bool search_table_columns(const std::string& expected, const std::vector<std::size_t>& pages,
+                            std::optional<std::size_t> element, Target& target, match::LadderResult& found);
   Target scope_target(const ScopeText& scope, match::Located& located) const;
   Target running_target(match::Located& located) const;
   void explain_miss(const Claim& claim, const std::string& expected, CheckResult& result);
@@ -206,6 +210,9 @@ class ClaimVerifier {
     bool plain = false;
   };
   std::map<std::pair<std::size_t, std::size_t>, JoinedText> joined_texts_;  // (first, second) element
+  // Column readings by table index, built on the first quote that misses a table element's page
+  // (kept: their ladders are memoized by the text's address). nullptr: the table has none.
+  std::unordered_map<std::size_t, std::shared_ptr<const TableColumns>> table_columns_;
   // Scoped page ranges -> their running elements [first, last] in the document index (empty
   // range: first > last), or nullopt when the range's elements are not consecutive there.
   std::map<std::pair<std::size_t, std::size_t>, std::optional<std::pair<std::size_t, std::size_t>>> running_ranges_;
@@ -295,13 +302,13 @@ std::optional<CheckResult> ClaimVerifier::resolve(const Claim& claim, Target& ta
     };
     auto cell = std::find_if(table.cells.begin(), table.cells.end(), covers);
     if (cell == table.cells.end()) return fail("not_found", "table_cell_not_found");
-    target = Target{table.page, cell->bbox, &cell->text, nullptr, {}, "table_cell", 0};
+    target = Target{table.page, cell->bbox, &cell->text, nullptr, {}, "table_cell", 0, nullptr};
   } else if (c.span_id) {
     if (!source_.capabilities.spans) return fail("capability_blocked", "missing_span_capability");
     const std::size_t index = source_.span_index(*c.span_id);
     if (index == Source::npos) return fail("not_found", "span_not_found");
     const Span& span = source_.spans[index];
-    target = Target{span.page, span.bbox, &span.text, nullptr, {}, "exact_span", 0};
+    target = Target{span.page, span.bbox, &span.text, nullptr, {}, "exact_span", 0, nullptr};
     if (span.element) target.elements.push_back(*span.element);
   } else if (c.element_id) {
     const std::size_t index = source_.element_index(*c.element_id);
@@ -378,7 +385,7 @@ std::optional<CheckResult> ClaimVerifier::try_join(const Claim&, std::size_t cit
     if (!first.bbox || !second.bbox || !adjacent(*first.bbox, *second.bbox, config_.adjacency_gap_tolerance_q)) continue;
     auto owned = std::make_shared<const std::string>(joined_text);
     target = Target{first.page, union_of(*first.bbox, *second.bbox), owned.get(), owned, {first_index, second_index},
-                    "element_scoped", first.text->size() + 1};
+                    "element_scoped", first.text->size() + 1, nullptr};
     joined = true;
     return std::nullopt;
   }
@@ -489,7 +496,17 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
   const bool page_only = !c.has_primary_locator() && !c.is_scoped_search();
   match::LadderResult found;
   bool matched = target.text && matches(claim.kind, expected, *target.text, owner_of(source_, target), &found);
-  if (c.is_scoped_search()) matched = search_scope(claim, expected, target, found);
+  if (c.is_scoped_search()) {
+    matched = search_scope(claim, expected, target, found);
+    if (!matched && config_.policy && claim.kind == "quote") {
+      matched = search_table_columns(expected, scope_pages_, std::nullopt, target, found);
+    }
+  }
+  // A quote cited to a table element that its row reading lacks: the table read column by column.
+  if (!matched && config_.policy && claim.kind == "quote" && c.element_id && !c.span_id && !c.bbox &&
+      !c.has_table_locator() && target.elements.size() == 1) {
+    matched = search_table_columns(expected, {}, target.elements.front(), target, found);
+  }
 
   // Page-only quote/value claims search the page: first element, then first span (0.6); under a
   // policy, the element with the tightest tier (earliest on ties), then spans the same way.
@@ -511,6 +528,8 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
         target = std::move(running);
         found = running_found;
         matched = true;
+      } else {
+        matched = search_table_columns(expected, scope_pages_, std::nullopt, target, found);
       }
     }
   } else if (!matched && page_only) {
@@ -697,6 +716,32 @@ bool ClaimVerifier::search_scope(const Claim& claim, const std::string& expected
   return accepted;
 }
 
+bool ClaimVerifier::search_table_columns(const std::string& expected, const std::vector<std::size_t>& pages,
+                                         std::optional<std::size_t> element, Target& target,
+                                         match::LadderResult& found) {
+  const auto on_pages = [&](std::size_t index) {
+    const Page* page = source_.page_by_id(source_.elements[index].page);
+    return page != nullptr && std::binary_search(pages.begin(), pages.end(), static_cast<std::size_t>(page - source_.pages.data()));
+  };
+  for (const auto& [index, table] : source_.table_elements()) {
+    if (element ? index != *element : !on_pages(index)) continue;
+    auto kept = table_columns_.find(table);
+    if (kept == table_columns_.end()) {
+      std::optional<TableColumns> built = table_columns(source_.tables[table]);
+      kept = table_columns_.emplace(table, built ? std::make_shared<const TableColumns>(std::move(*built)) : nullptr).first;
+    }
+    const std::shared_ptr<const TableColumns>& columns = kept->second;
+    match::LadderResult result;
+    if (!columns || !matches("quote", expected, columns->text, nullptr, &result)) continue;
+    const Element& owner = source_.elements[index];
+    target = Target{owner.page, owner.bbox, &columns->text, std::shared_ptr<const std::string>(columns, &columns->text),
+                    {index}, "element_scoped", 0, columns};
+    found = result;
+    return true;
+  }
+  return false;
+}
+
 // The evidence for an occurrence in a scope's running text (offsets rebased into it): the element
 // holding it, or the running text of the elements it spans.
 Target ClaimVerifier::scope_target(const ScopeText& scope, match::Located& located) const {
@@ -716,7 +761,7 @@ Target ClaimVerifier::scope_target(const ScopeText& scope, match::Located& locat
   const std::size_t end_byte = utf8::byte_offset_of_scalar(scope.text, end_scalar);
   auto owned = std::make_shared<const std::string>(scope.text.substr(begin_byte, end_byte - begin_byte));
   const Element& head = source_.elements[scope.elements[first]];
-  Target joined{head.page, head.bbox, owned.get(), owned, {}, "page_scoped", 0};
+  Target joined{head.page, head.bbox, owned.get(), owned, {}, "page_scoped", 0, nullptr};
   for (std::size_t i = first; i <= last; ++i) {
     const Element& element = source_.elements[scope.elements[i]];
     joined.elements.push_back(scope.elements[i]);
@@ -937,7 +982,7 @@ Target ClaimVerifier::running_target(match::Located& located) const {
     *owned += *source_.elements[index.element_of(r)].text;
   }
   const Element& head = source_.elements[index.element_of(first)];
-  Target joined{head.page, head.bbox, owned.get(), owned, {}, "page_scoped", 0};
+  Target joined{head.page, head.bbox, owned.get(), owned, {}, "page_scoped", 0, nullptr};
   for (std::size_t r = first; r <= last; ++r) {
     const Element& element = source_.elements[index.element_of(r)];
     joined.elements.push_back(index.element_of(r));

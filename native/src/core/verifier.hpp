@@ -12,6 +12,7 @@
 #include "core/citations.hpp"
 #include "core/config.hpp"
 #include "core/source.hpp"
+#include "core/table_columns.hpp"
 #include "match/match_extras.hpp"
 #include "match/matcher.hpp"
 
@@ -28,6 +29,9 @@ struct Target {
   std::vector<std::size_t> elements; // element indices behind the target (0, 1 or 2 for joins)
   const char* tier = "";             // exact_span | element_scoped | table_cell | page_scoped
   std::size_t join_boundary = 0;     // byte offset in text where the second joined element starts
+  // Set when the text is a table's column reading (`joined` then holds that text): the match's
+  // boxes are the cells it touches.
+  std::shared_ptr<const TableColumns> columns;
 };
 
 // Byte range of a match in the target's original text.

@@ -1,0 +1,57 @@
+// table_columns.cpp - builds a table's column-major reading and maps a match in it to cell boxes.
+#include "core/table_columns.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "text/utf8.hpp"
+
+namespace ethos {
+
+std::optional<TableColumns> table_columns(const Table& table) {
+  std::vector<std::size_t> order(table.cells.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  // A spanning cell stands at its first row and column; the sort is stable so that two cells
+  // declared at one position keep the document's order (deterministic either way).
+  std::stable_sort(order.begin(), order.end(), [&table](std::size_t a, std::size_t b) {
+    const Cell& x = table.cells[a];
+    const Cell& y = table.cells[b];
+    return x.col != y.col ? x.col < y.col : x.row < y.row;
+  });
+  std::int64_t rows = 0, cols = 0;
+  for (const Cell& cell : table.cells) {
+    rows = std::max(rows, cell.row + cell.row_span);
+    cols = std::max(cols, cell.col + cell.col_span);
+  }
+  if (rows < 2 || cols < 2) return std::nullopt;
+  TableColumns out;
+  out.page = table.page;
+  std::uint32_t scalars = 0;
+  for (std::size_t index : order) {
+    const Cell& cell = table.cells[index];
+    if (cell.text.empty()) continue;
+    if (!out.text.empty()) {
+      // A break, as between the elements of a running text: a quote crosses it from the
+      // white-space tier on, never at exact, and it ends every token.
+      out.text += '\n';
+      ++scalars;
+    }
+    const auto length = static_cast<std::uint32_t>(utf8::scalar_count(cell.text));
+    out.cells.push_back({scalars, scalars + length, cell.bbox});
+    out.text += cell.text;
+    scalars += length;
+  }
+  return out;
+}
+
+std::vector<PageBox> table_column_boxes(const TableColumns& columns, std::int64_t start, std::int64_t end) {
+  std::vector<PageBox> boxes;
+  for (const TableColumns::CellRange& cell : columns.cells) {
+    if (cell.start >= end) break;
+    if (cell.end <= start || !cell.bbox) continue;
+    boxes.push_back({columns.page, *cell.bbox});
+  }
+  return boxes;
+}
+
+}  // namespace ethos

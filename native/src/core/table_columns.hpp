@@ -1,0 +1,33 @@
+// table_columns.hpp - a table's column-major reading: its cells column by column, each top to
+// bottom, the order in which column-wise extractors (pdftotext, many loaders) give a table's text.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/glyph_boxes.hpp"
+#include "core/source.hpp"
+
+namespace ethos {
+
+struct TableColumns {
+  std::string text;  // the cell texts in column-major order, joined by a line break
+  std::string page;  // the table's page id
+  struct CellRange {
+    std::uint32_t start = 0, end = 0;  // the cell's text in `text`, in Unicode scalars
+    std::optional<Bbox> bbox;
+  };
+  std::vector<CellRange> cells;  // in text order
+};
+
+// The column reading of a table, or nothing when it would add no order the row reading lacks: a
+// table of one row or one column (its cells in column order are its rows in reading order).
+std::optional<TableColumns> table_columns(const Table& table);
+
+// The boxes of the cells a match [start, end) of the column reading touches (cells carry no glyph
+// geometry, so a cell's box stands for its characters).
+std::vector<PageBox> table_column_boxes(const TableColumns& columns, std::int64_t start, std::int64_t end);
+
+}  // namespace ethos

@@ -1,0 +1,69 @@
+// table_columns_tests.cpp - a table's column reading: cells column by column, each top to bottom,
+// joined by a line break; no reading for one-row or one-column tables; a match's boxes are the
+// boxes of exactly the cells it touches.
+#include <cstdio>
+#include <string>
+
+#include "core/table_columns.hpp"
+#include "test_check.hpp"
+
+namespace {
+
+ethos::Cell cell(std::int64_t row, std::int64_t col, std::string text, std::int64_t x) {
+  ethos::Cell out;
+  out.row = row;
+  out.col = col;
+  out.text = std::move(text);
+  out.bbox = ethos::Bbox{x, row * 100, x + 90, row * 100 + 90};
+  return out;
+}
+
+}  // namespace
+
+int main() {
+  ethos::Table table;
+  table.page = "p0001";
+  // Declared row by row, as parsers do, with one empty cell.
+  table.cells = {cell(0, 0, "Region", 0), cell(0, 1, "Units", 100), cell(0, 2, "Revenue", 200),
+                 cell(1, 0, "North", 0),  cell(1, 1, "", 100),      cell(1, 2, "4,800", 200),
+                 cell(2, 0, "S\u00FCd", 0), cell(2, 1, "95", 100),  cell(2, 2, "3,610", 200)};
+  const auto columns = ethos::table_columns(table);
+  CHECK(columns.has_value());
+  if (columns) {
+    CHECK(columns->text == "Region\nNorth\nS\u00FCd\nUnits\n95\nRevenue\n4,800\n3,610");
+    CHECK(columns->page == "p0001");
+    CHECK(columns->cells.size() == 8);  // the empty cell has no place in the text
+    // Scalar offsets, not bytes: "Süd" is three scalars.
+    CHECK(columns->cells[2].start == 13 && columns->cells[2].end == 16);
+    CHECK(columns->cells[3].start == 17 && columns->cells[3].end == 22);
+    // "Süd\nUnits" touches the last cell of column 1 and the first of column 2: their two boxes.
+    const auto boxes = ethos::table_column_boxes(*columns, 13, 22);
+    CHECK(boxes.size() == 2);
+    if (boxes.size() == 2) {
+      CHECK(boxes[0].page == "p0001" && boxes[0].bbox.x0 == 0 && boxes[0].bbox.y0 == 200);
+      CHECK(boxes[1].bbox.x0 == 100 && boxes[1].bbox.y0 == 0);
+    }
+    // Inside one cell: its box only; the line break alone touches no cell.
+    CHECK(ethos::table_column_boxes(*columns, 1, 3).size() == 1);
+    CHECK(ethos::table_column_boxes(*columns, 16, 17).empty());
+  }
+  // A cell spanning two columns stands at its first column; declaration order does not matter.
+  ethos::Table spanning;
+  spanning.cells = {cell(0, 1, "b", 100), cell(0, 0, "a", 0), cell(1, 0, "c", 0), cell(1, 1, "d", 100)};
+  spanning.cells[2].col_span = 2;
+  const auto spanned = ethos::table_columns(spanning);
+  CHECK(spanned && spanned->text == "a\nc\nb\nd");
+  // One row or one column: the column reading would add no order.
+  ethos::Table row;
+  row.cells = {cell(0, 0, "a", 0), cell(0, 1, "b", 100)};
+  CHECK(!ethos::table_columns(row));
+  ethos::Table column;
+  column.cells = {cell(0, 0, "a", 0), cell(1, 0, "b", 0)};
+  CHECK(!ethos::table_columns(column));
+  if (ethos_test::failures != 0) {
+    std::fprintf(stderr, "%d failure(s)\n", ethos_test::failures);
+    return 1;
+  }
+  std::printf("table column tests passed\n");
+  return 0;
+}

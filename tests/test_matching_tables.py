@@ -1,0 +1,115 @@
+"""test_matching_tables - a quote read off a table column by column (as pdftotext and many loaders
+read tables) verifies in the table's column reading and points at the cells it used; the same
+quote altered, or joined across a row without the table's separators, is refused."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pdf_fixtures as fx
+import pytest
+from conftest import TOOLS_DIR, schema_errors
+from pdf_fixtures import parse_cache  # noqa: F401  (fixture)
+
+sys.path.insert(0, str(TOOLS_DIR))
+import make_native_document as tool  # noqa: E402
+
+import ethos_py
+
+CELLS = (("Region", "Units", "Revenue"), ("North", "120", "4,800"), ("South", "95", "3,610"))
+LEFT, TOP, WIDTH, HEIGHT = 7200, 20000, 10000, 2000  # cell geometry in quanta
+
+
+def _cell_bbox(row: int, col: int) -> list[int]:
+    return [LEFT + col * WIDTH, TOP + row * HEIGHT, LEFT + (col + 1) * WIDTH, TOP + (row + 1) * HEIGHT]
+
+
+def _document() -> bytes:
+    """A paragraph, then a 3x3 table whose element text is the row projection (CONTRACTS §2.2)."""
+    row_text = "\n".join(" | ".join(row) for row in CELLS)
+    table_bbox = [LEFT, TOP, LEFT + 3 * WIDTH, TOP + 3 * HEIGHT]
+    cells = [{"row": r, "col": c, "row_span": 1, "col_span": 1, "bbox": _cell_bbox(r, c), "text": text}
+             for r, row in enumerate(CELLS) for c, text in enumerate(row)]
+    payload = {
+        "pages": [{"id": "p0001", "index": 1, "width": 61200, "height": 79200, "rotation": 0},
+                  {"id": "p0002", "index": 2, "width": 61200, "height": 79200, "rotation": 0}],
+        "elements": [
+            {"id": "e000001", "type": "text_block", "page": "p0001", "bbox": [7200, 7200, 54000, 9000],
+             "text": "Sales by region for the third quarter are shown below."},
+            {"id": "e000002", "type": "table", "page": "p0001", "bbox": table_bbox, "text": row_text,
+             "table_ref": "t0001"},
+            {"id": "e000003", "type": "text_block", "page": "p0002", "bbox": [7200, 7200, 54000, 9000],
+             "text": "Units are thousands of crates."},
+        ],
+        "tables": [{"id": "t0001", "page_refs": ["p0001"], "bbox": table_bbox, "n_rows": 3, "n_cols": 3,
+                    "header_rows": 1, "header_cols": 0, "cells": cells}],
+    }
+    return tool.render(tool.build_document(payload))
+
+
+def _verify(document: ethos_py.Document, claims: list[dict[str, Any]]) -> dict[str, Any]:
+    report = json.loads(document.verify_json({"document_fingerprint": document.fingerprint, "claims": claims}))
+    assert schema_errors("verification-report", report) == []
+    return report
+
+
+def _quote(text: str, citation: dict[str, Any]) -> dict[str, Any]:
+    return {"kind": "quote", "text": text, "citation": citation}
+
+
+CITATIONS = [{"element_id": "e000002"}, {"page": "p0001"}, {"page": "p0001", "page_end": "p0002"},
+             {"scope": "document"}]
+
+
+@pytest.mark.parametrize("citation", CITATIONS)
+def test_a_quote_read_down_a_column_verifies_and_points_at_its_cells(citation: dict[str, Any]) -> None:
+    with ethos_py.Document.from_bytes(_document()) as document:
+        # Down the second column, then on into the top of the third: pdftotext's order.
+        (check,) = _verify(document, [_quote("Units 120 95 Revenue", citation)])["checks"]
+    assert check["status"] == "grounded", check
+    assert check["evidence_tier"] == "element_scoped"
+    match = check["match"]
+    # Offsets index the table's column reading (the evidence text), whose characters are the cells'.
+    columns = "Region\nNorth\nSouth\nUnits\n120\n95\nRevenue\n4,800\n3,610"
+    assert check["evidence"]["text"] == columns
+    assert match["source_text"] == "Units\n120\n95\nRevenue"
+    assert columns[match["start"]:match["end"]] == match["source_text"]
+    assert match["tier"] == "whitespace"
+    assert [box["bbox"] for box in match["boxes"]] == [_cell_bbox(0, 1), _cell_bbox(1, 1), _cell_bbox(2, 1),
+                                                       _cell_bbox(0, 2)]
+    assert {box["page"] for box in match["boxes"]} == {"p0001"}
+
+
+@pytest.mark.parametrize("citation", CITATIONS)
+def test_the_column_quote_altered_or_read_across_a_row_is_refused(citation: dict[str, Any]) -> None:
+    with ethos_py.Document.from_bytes(_document()) as document:
+        altered, across_row = _verify(document, [_quote("Units 120 96 Revenue", citation),
+                                                 _quote("North 120 4,800", citation)])["checks"]
+    assert altered["status"] == "mismatch", altered
+    assert altered["reason"] == "numeric_guard", altered
+    # A row's cells are joined by the table's own separators in the row reading, and never without
+    # them in the column reading.
+    assert across_row["status"] == "mismatch", across_row
+
+
+def test_a_quote_in_the_row_reading_keeps_its_row_evidence() -> None:
+    with ethos_py.Document.from_bytes(_document()) as document:
+        (check,) = _verify(document, [_quote("North | 120", {"page": "p0001"})])["checks"]
+    assert check["status"] == "grounded", check
+    assert check["evidence"]["text"] == "\n".join(" | ".join(row) for row in CELLS)
+    assert check["match"]["tier"] == "exact"
+
+
+def test_a_parsed_ruled_table_verifies_a_column_quote(tmp_path: Path) -> None:
+    path = fx.write_pdf(tmp_path, "table.pdf", fx.ruled_table_pdf())
+    parsed = ethos_py.parse_pdf_json(path)
+    (table,) = parsed["payload"]["tables"]
+    boxes = {(cell["row"], cell["col"]): cell["bbox"] for cell in table["cells"]}
+    with ethos_py.Document.from_bytes(json.dumps(parsed).encode()) as document:
+        column, altered = _verify(document, [_quote("Units 120 95", {"page": "p0001"}),
+                                             _quote("Units 120 59", {"page": "p0001"})])["checks"]
+    assert column["status"] == "grounded", column
+    assert [box["bbox"] for box in column["match"]["boxes"]] == [boxes[0, 1], boxes[1, 1], boxes[2, 1]]
+    assert altered["status"] == "mismatch", altered
