@@ -26,12 +26,13 @@ def _cell_bbox(row: int, col: int) -> list[int]:
     return [LEFT + col * WIDTH, TOP + row * HEIGHT, LEFT + (col + 1) * WIDTH, TOP + (row + 1) * HEIGHT]
 
 
-def _document() -> bytes:
-    """A paragraph, then a 3x3 table whose element text is the row projection (CONTRACTS §2.2)."""
-    row_text = "\n".join(" | ".join(row) for row in CELLS)
-    table_bbox = [LEFT, TOP, LEFT + 3 * WIDTH, TOP + 3 * HEIGHT]
+def _document(rows: tuple[tuple[str, ...], ...] = CELLS) -> bytes:
+    """A paragraph, then a table whose element text is the row projection (CONTRACTS §2.2)."""
+    row_text = "\n".join(" | ".join(row) for row in rows)
+    n_rows, n_cols = len(rows), len(rows[0])
+    table_bbox = [LEFT, TOP, LEFT + n_cols * WIDTH, TOP + n_rows * HEIGHT]
     cells = [{"row": r, "col": c, "row_span": 1, "col_span": 1, "bbox": _cell_bbox(r, c), "text": text}
-             for r, row in enumerate(CELLS) for c, text in enumerate(row)]
+             for r, row in enumerate(rows) for c, text in enumerate(row)]
     payload = {
         "pages": [{"id": "p0001", "index": 1, "width": 61200, "height": 79200, "rotation": 0},
                   {"id": "p0002", "index": 2, "width": 61200, "height": 79200, "rotation": 0}],
@@ -43,7 +44,7 @@ def _document() -> bytes:
             {"id": "e000003", "type": "text_block", "page": "p0002", "bbox": [7200, 7200, 54000, 9000],
              "text": "Units are thousands of crates."},
         ],
-        "tables": [{"id": "t0001", "page_refs": ["p0001"], "bbox": table_bbox, "n_rows": 3, "n_cols": 3,
+        "tables": [{"id": "t0001", "page_refs": ["p0001"], "bbox": table_bbox, "n_rows": n_rows, "n_cols": n_cols,
                     "header_rows": 1, "header_cols": 0, "cells": cells}],
     }
     return tool.render(tool.build_document(payload))
@@ -100,6 +101,22 @@ def test_a_quote_in_the_row_reading_keeps_its_row_evidence() -> None:
     assert check["status"] == "grounded", check
     assert check["evidence"]["text"] == "\n".join(" | ".join(row) for row in CELLS)
     assert check["match"]["tier"] == "exact"
+
+
+VOTES = (("Motion", "Result"), ("First", "None"), ("Second", "approved the budget"), ("Third", "unanimously"),
+         ("Fourth", "did not approve the plan"), ("Fifth", "in March"))
+
+
+def test_a_negator_in_the_cell_above_does_not_negate_a_quote_but_one_in_its_own_cell_does() -> None:
+    with ethos_py.Document.from_bytes(_document(VOTES)) as document:
+        below_none, cut = _verify(document, [_quote("approved the budget unanimously", {"page": "p0001"}),
+                                             _quote("approve the plan in March", {"page": "p0001"})])["checks"]
+    # "None" is the cell of another row: the quote starts a cell of its own.
+    assert below_none["status"] == "grounded", below_none
+    assert below_none["match"]["source_text"] == "approved the budget\nunanimously"
+    # "did not approve the plan": the quote starts right after a negation inside one cell.
+    assert (cut["status"], cut["reason"]) == ("mismatch", "polarity_guard"), cut
+    assert cut["match"]["source_text"] == "approve the plan\nin March"
 
 
 def test_a_parsed_ruled_table_verifies_a_column_quote(tmp_path: Path) -> None:

@@ -43,6 +43,8 @@ int main() {
       CHECK(boxes[0].page == "p0001" && boxes[0].bbox.x0 == 0 && boxes[0].bbox.y0 == 200);
       CHECK(boxes[1].bbox.x0 == 100 && boxes[1].bbox.y0 == 0);
     }
+    CHECK(ethos::starts_cell(*columns, 0) && ethos::starts_cell(*columns, 17) && ethos::starts_cell(*columns, 13));
+    CHECK(!ethos::starts_cell(*columns, 1) && !ethos::starts_cell(*columns, 16) && !ethos::starts_cell(*columns, 100));
     // Inside one cell: its box only; the line break alone touches no cell.
     CHECK(ethos::table_column_boxes(*columns, 1, 3).size() == 1);
     CHECK(ethos::table_column_boxes(*columns, 16, 17).empty());

@@ -44,6 +44,12 @@ std::optional<TableColumns> table_columns(const Table& table) {
   return out;
 }
 
+bool starts_cell(const TableColumns& columns, std::uint32_t at) {
+  const auto cell = std::lower_bound(columns.cells.begin(), columns.cells.end(), at,
+                                     [](const TableColumns::CellRange& range, std::uint32_t offset) { return range.start < offset; });
+  return cell != columns.cells.end() && cell->start == at;
+}
+
 std::vector<PageBox> table_column_boxes(const TableColumns& columns, std::int64_t start, std::int64_t end) {
   std::vector<PageBox> boxes;
   for (const TableColumns::CellRange& cell : columns.cells) {

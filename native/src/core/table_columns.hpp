@@ -26,6 +26,9 @@ struct TableColumns {
 // table of one row or one column (its cells in column order are its rows in reading order).
 std::optional<TableColumns> table_columns(const Table& table);
 
+// Whether scalar offset `at` of the column reading is where a cell's text starts.
+bool starts_cell(const TableColumns& columns, std::uint32_t at);
+
 // The boxes of the cells a match [start, end) of the column reading touches (cells carry no glyph
 // geometry, so a cell's box stands for its characters).
 std::vector<PageBox> table_column_boxes(const TableColumns& columns, std::int64_t start, std::int64_t end);

@@ -573,9 +573,11 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
     }
   }
   // A quote cut right after a negation ("all methods fit" from "Not all methods fit") is in the
-  // text but says the opposite: the polarity guard refuses it (match and tier kept).
+  // text but says the opposite: the polarity guard refuses it (match and tier kept). In a table's
+  // column reading the text before a cell is another row's cell, which negates nothing in it.
   std::optional<match::Guard> cut_negation;
-  if (matched && config_.policy && config_.policy->polarity_guard && claim.kind == "quote" && result.located && target.text) {
+  if (matched && config_.policy && config_.policy->polarity_guard && claim.kind == "quote" && result.located && target.text &&
+      !(target.columns && starts_cell(*target.columns, result.located->start))) {
     cut_negation = negation_before_quote(*target.text, *result.located);
     matched = !cut_negation;
   }
