@@ -182,8 +182,9 @@ class ClaimVerifier {
   bool search_running(const std::string& expected, std::pair<std::size_t, std::size_t> range, Target& target,
                       match::LadderResult& found);
   bool search_onto_next_page(const std::string& expected, std::size_t page, Target& target, match::LadderResult& found);
-  // The column readings of the table elements among `elements` (or of those on `pages`), in
-  // document order: the first with an accepted whole-token occurrence becomes the evidence.
+  // The column reading of the table element `element`, or of every table element on `pages`
+  // (indices into source.pages, ascending) in document order: the first holding an accepted
+  // whole-token occurrence becomes the evidence (docs/matching.md "Tables: the column reading").
   bool search_table_columns(const std::string& expected, const std::vector<std::size_t>& pages,
                             std::optional<std::size_t> element, Target& target, match::LadderResult& found);
   Target scope_target(const ScopeText& scope, match::Located& located) const;
