@@ -45,8 +45,8 @@ std::optional<TableColumns> table_columns(const Table& table) {
 }
 
 bool starts_cell(const TableColumns& columns, std::uint32_t at) {
-  const auto cell = std::lower_bound(columns.cells.begin(), columns.cells.end(), at,
-                                     [](const TableColumns::CellRange& range, std::uint32_t offset) { return range.start < offset; });
+  const auto before = [](const TableColumns::CellRange& range, std::uint32_t offset) { return range.start < offset; };
+  const auto cell = std::lower_bound(columns.cells.begin(), columns.cells.end(), at, before);
   return cell != columns.cells.end() && cell->start == at;
 }
 

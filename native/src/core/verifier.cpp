@@ -724,14 +724,17 @@ bool ClaimVerifier::search_table_columns(const std::string& expected, const std:
                                          match::LadderResult& found) {
   const auto on_pages = [&](std::size_t index) {
     const Page* page = source_.page_by_id(source_.elements[index].page);
-    return page != nullptr && std::binary_search(pages.begin(), pages.end(), static_cast<std::size_t>(page - source_.pages.data()));
+    if (page == nullptr) return false;
+    return std::binary_search(pages.begin(), pages.end(), static_cast<std::size_t>(page - source_.pages.data()));
   };
   for (const auto& [index, table] : source_.table_elements()) {
     if (element ? index != *element : !on_pages(index)) continue;
     auto kept = table_columns_.find(table);
     if (kept == table_columns_.end()) {
       std::optional<TableColumns> built = table_columns(source_.tables[table]);
-      kept = table_columns_.emplace(table, built ? std::make_shared<const TableColumns>(std::move(*built)) : nullptr).first;
+      std::shared_ptr<const TableColumns> shared;
+      if (built) shared = std::make_shared<const TableColumns>(std::move(*built));
+      kept = table_columns_.emplace(table, std::move(shared)).first;
     }
     const std::shared_ptr<const TableColumns>& columns = kept->second;
     match::LadderResult result;
