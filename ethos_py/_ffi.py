@@ -143,7 +143,7 @@ def call_sized_string(function: Callable[..., int], *args: Any) -> bytes:
 
 def call_batch_output(*args: Any) -> bytes:
     """``ethos_verify_batch_output(*args, ...)``: the batch's output copied once, by the core (on
-    two threads, into huge pages where offered), straight into a new ``bytes`` of its length,
+    two threads), straight into a new ``bytes`` of its length,
     instead of into a malloc'd C string that ``ffi.unpack`` then copies again (a serial copy and
     ~52,000 page faults per 213 MB)."""
     out_output = ffi.new("ethos_batch_output **")

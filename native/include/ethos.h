@@ -136,8 +136,8 @@ int ethos_anchor(const ethos_document *document, const char *request, size_t req
  * is optional) against the document in one call, with one config (as ethos_verify) and one set
  * of options: those of ethos_verify plus {"merged": bool}. Writes one report per line, in order,
  * each followed by a newline; with merged, one merged report (canonical JSON, no trailing
- * newline). All lines are validated first: a bad line fails the whole call, its envelope's
- * details naming the line (1-based).
+ * newline). Every line is validated: a bad line fails the whole call (no output), its envelope's
+ * details naming the line (1-based; the first bad line in input order).
  */
 int ethos_verify_batch(const ethos_document *document, const char *ndjson, size_t ndjson_len,
                        const char *config, size_t config_len, const char *options_json,

@@ -1,4 +1,5 @@
 // core_tests.cpp - unit tests of the core's building blocks (c14n, hashes, strict JSON, normalization).
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -48,6 +49,34 @@ void test_c14n_and_hashes() {
   CHECK(ethos::to_c14n(nlohmann::json::parse(R"({"b":1,"a":"\u0001\"\\\n\u007f é"})")) ==
         "{\"a\":\"\\u0001\\\"\\\\\\n\x7f \xc3\xa9\",\"b\":1}");
   CHECK(ethos::default_config().sha256 == "4bb224166a04a25fed2dd3ecdb9638ddcc5b398658532b73f1c0547e4983d0b0");
+  // A context reset after a digest, or with input pending, starts over: verify-batch hashes one
+  // claims array per line with one context per thread.
+  const std::string abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+  ethos::Sha256 digest;
+  digest.update("abc");
+  CHECK(digest.hex() == abc);
+  digest.reset();
+  digest.update("abc");
+  CHECK(digest.hex() == abc);
+  digest.reset();
+  digest.update("left over");
+  digest.reset();
+  digest.update("ab");
+  digest.update("c");
+  CHECK(digest.hex() == abc);
+  CHECK(ethos::sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+}
+
+// Integers are written in their shortest decimal form, the int64 extremes included.
+void test_integers() {
+  std::string out;
+  ethos::CanonicalWriter writer(out);
+  writer.begin_array();
+  for (std::int64_t number : {std::int64_t{0}, std::int64_t{-1}, std::int64_t{42}, INT64_MAX, INT64_MIN}) {
+    writer.integer(number);
+  }
+  writer.end_array();
+  CHECK(out == "[0,-1,42,9223372036854775807,-9223372036854775808]");
 }
 
 void test_strict_json() {
@@ -259,6 +288,7 @@ void test_string_escape() {
 
 int main(int argc, char** argv) {
   test_c14n_and_hashes();
+  test_integers();
   test_string_escape();
   test_raw_members();
   test_strict_json();

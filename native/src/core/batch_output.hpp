@@ -46,7 +46,7 @@ class BatchOutput {
     for (std::string_view block : blocks_) take(block);
     release();
   }
-  // Copies the blocks, in order, into dest (size() bytes; huge pages asked for) and frees them:
+  // Copies the blocks, in order, into dest (size() bytes, small pages: see copy_into) and frees them:
   // for a large output on two threads, each copying (and faulting in) half of dest.
   void copy_into(char* dest);
   // The output as one string (moved out, not copied, when it is one string already).

@@ -55,21 +55,25 @@ struct Failure {
 
 // Runs work(worker, first, last) over lines [0, count) in blocks taken in input order by one or
 // two workers (each with its own state, made by the work on its first block). A worker stops at
-// its first failure (work returns it); the other goes on, so every line before the earliest
-// failure has been run when this rethrows that failure, and the caller's first bad line is the
-// one it reports. finish(worker) runs on each worker's own thread when it is done (to free its
-// state there, in parallel, rather than serially after the join).
+// its first failure (work returns it), and once a failure is known no worker takes a new block:
+// blocks are taken in input order, so every line before the earliest failure is in a block
+// already taken, which its worker finishes (or fails earlier in). Hence when this rethrows the
+// earliest failure, every line before it has been run and the caller's first bad line is the one
+// it reports. finish(worker) runs on each worker's own thread when it is done (to free its state
+// there, in parallel, rather than serially after the join).
 template <typename Work, typename Finish>
 void run_blocks(std::size_t count, const Work& work, const Finish& finish) {
   std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
   Failure failures[2];
   const auto worker = [&](std::size_t id) {
-    for (;;) {
+    while (!failed.load(std::memory_order_relaxed)) {
       const std::size_t first = next.fetch_add(kBlockLines);
       if (first >= count) break;
       const Failure failure = work(id, first, std::min(count, first + kBlockLines));
       if (failure.error) {
         failures[id] = failure;
+        failed.store(true, std::memory_order_relaxed);
         break;
       }
     }
@@ -95,8 +99,22 @@ void run_blocks(std::size_t count, const Work& work) {
   run_blocks(count, work, [](std::size_t) {});
 }
 
+// Parses and validates line i into set; a bad line's failure carries its 1-based number.
+Failure parse_line(simdjson::dom::parser& parser, const BatchRun& run, std::string_view line, std::size_t i,
+                   CitationSet& set) {
+  try {
+    set = load_citations(parser, line, run.config.max_checks, run.claim_validation);
+  } catch (const EthosError& error) {
+    return Failure{i, std::make_exception_ptr(at_line(error, i + 1))};
+  } catch (...) {
+    return Failure{i, std::current_exception()};
+  }
+  return Failure{};
+}
+
 // Every line parsed and validated (on two threads for a large batch) before anything is
-// verified; the first bad line in input order fails the batch.
+// verified (the merged report needs them all at once); the first bad line in input order fails
+// the batch.
 std::vector<CitationSet> load_lines(const BatchRun& run, std::string_view ndjson) {
   const std::vector<std::string_view> lines = split_lines(ndjson);
   std::vector<CitationSet> sets(lines.size());
@@ -105,52 +123,64 @@ std::vector<CitationSet> load_lines(const BatchRun& run, std::string_view ndjson
   run_blocks(lines.size(), [&](std::size_t worker, std::size_t first, std::size_t last) {
     if (!parsers[worker]) parsers[worker] = std::make_unique<simdjson::dom::parser>();
     for (std::size_t i = first; i < last; ++i) {
-      try {
-        sets[i] = load_citations(*parsers[worker], lines[i], run.config.max_checks, run.claim_validation);
-      } catch (const EthosError& error) {
-        return Failure{i, std::make_exception_ptr(at_line(error, i + 1))};
-      } catch (...) {
-        return Failure{i, std::current_exception()};
-      }
+      Failure failure = parse_line(*parsers[worker], run, lines[i], i, sets[i]);
+      if (failure.error) return failure;
     }
     return Failure{};
   });
   return sets;
 }
 
+// What one worker of verify_each_blocks reuses line after line: its JSON parser (buffers
+// allocated once), its verifier (caches included), the request being verified (replaced by the
+// next line's, so its memory is freed and reused while still in the cache) and the scratch
+// string a block's reports are written into.
+struct EachWorker {
+  explicit EachWorker(const BatchRun& run) : verifier(run.source, run.config) {}
+  simdjson::dom::parser parser;
+  BatchVerifier verifier;
+  CitationSet set;
+  std::string scratch;
+};
+
 }  // namespace
 
 BatchOutput verify_each_blocks(const BatchRun& run, std::string_view ndjson) {
-  std::vector<CitationSet> sets = load_lines(run, ndjson);
-  // Lines are independent and the source is immutable: each worker verifies with a verifier of
-  // its own (caches included, reused by every line it verifies), writes each block's reports into
-  // one reused scratch string and appends it to its own store; the blocks are handed back in
-  // input order (copied once by the host).
-  std::vector<std::string_view> blocks((sets.size() + kBlockLines - 1) / kBlockLines);
+  const std::vector<std::string_view> lines = split_lines(ndjson);
+  // Lines are independent and the source is immutable: each worker parses a line, verifies it
+  // and writes its report at once, so a request lives only while its line is handled (its memory
+  // is reused, still in the cache, by the next line) and no phase waits for another. Each block's
+  // reports go into the worker's reused scratch string, then into its own store; the blocks are
+  // handed back in input order (copied once by the host). A bad line fails the batch as in
+  // load_lines (run_blocks reports the earliest failure, every line before it having been run);
+  // the reports of the lines already verified are then dropped with the stores.
+  std::vector<std::string_view> blocks((lines.size() + kBlockLines - 1) / kBlockLines);
   const ReportConstants constants = report_constants(run.source, run.config, true);  // read by both workers
-  std::unique_ptr<BatchVerifier> verifiers[2];
+  std::unique_ptr<EachWorker> workers[2];
   std::vector<std::unique_ptr<BlockStore>> stores(2);
-  std::string scratch[2];
-  run_blocks(sets.size(), [&](std::size_t worker, std::size_t first, std::size_t last) {
+  run_blocks(lines.size(), [&](std::size_t id, std::size_t first, std::size_t last) {
+    std::size_t i = first;
     try {
-      if (!verifiers[worker]) {
-        verifiers[worker] = std::make_unique<BatchVerifier>(run.source, run.config);
-        stores[worker] = std::make_unique<BlockStore>();
+      if (!workers[id]) {
+        workers[id] = std::make_unique<EachWorker>(run);
+        stores[id] = std::make_unique<BlockStore>();
       }
-      std::string& out = scratch[worker];
+      EachWorker& worker = *workers[id];
+      std::string& out = worker.scratch;
       out.clear();  // keeps its capacity: after the first blocks, no allocation and no fresh page
-      for (std::size_t i = first; i < last; ++i) {
-        append_report(out, run.source, sets[i], run.config, verifiers[worker]->verify(sets[i]), run.statement_subject,
-                      constants);
+      for (; i < last; ++i) {
+        Failure failure = parse_line(worker.parser, run, lines[i], i, worker.set);
+        if (failure.error) return failure;
+        append_report(out, run.source, worker.set, run.config, worker.verifier.verify(worker.set),
+                      run.statement_subject, constants);
         out += '\n';
-        sets[i] = CitationSet();  // freed here, on the worker, not all at once after the join
       }
-      blocks[first / kBlockLines] = stores[worker]->append(out);
+      blocks[first / kBlockLines] = stores[id]->append(out);
     } catch (...) {
-      return Failure{first, std::current_exception()};
+      return Failure{i, std::current_exception()};
     }
     return Failure{};
-  }, [&](std::size_t worker) { verifiers[worker].reset(); });
+  }, [&](std::size_t id) { workers[id].reset(); });
   return BatchOutput(std::move(blocks), std::move(stores));
 }
 

@@ -23,8 +23,8 @@ struct BatchRun {
   std::optional<std::string> statement_subject;
 };
 
-// Every request line is parsed and validated before anything is verified, so a bad line fails
-// the whole batch (EthosError whose details gain "line", 1-based). A final "\n" ends the last
+// Every request line is parsed and validated, and a bad line fails the whole batch (EthosError
+// whose details gain "line", 1-based; the first bad line in input order; nothing is returned). A final "\n" ends the last
 // line; an empty line is a request that is not JSON. An input without any line is invalid.
 
 // One report per line, in input order, each exactly what verify gives for that line, each

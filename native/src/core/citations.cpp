@@ -70,17 +70,18 @@ Claim read_claim(JsonValue value, const std::string& path, ClaimValidation valid
 
   if (validation == ClaimValidation::report) return claim;  // the verifier reports these as checks
   const Citation& c = claim.citation;
-  const std::string citation_path = path + ".citation";
-  if (c.page_end && !c.page) throw invalid_input("page_end needs a page", citation_path + ".page_end");
-  if (!c.has_locator()) throw invalid_input("citation has no locator", citation_path);
-  if (c.table_id.has_value() != c.cell.has_value()) throw invalid_input("table_id and cell go together", citation_path);
+  // The path is spelled out only for an error (verify-batch validates a claim per line).
+  const auto citation_path = [&path] { return path + ".citation"; };
+  if (c.page_end && !c.page) throw invalid_input("page_end needs a page", citation_path() + ".page_end");
+  if (!c.has_locator()) throw invalid_input("citation has no locator", citation_path());
+  if (c.table_id.has_value() != c.cell.has_value()) throw invalid_input("table_id and cell go together", citation_path());
   if (c.bbox && !c.page && !c.element_id && !c.span_id && !c.table_id) {
-    throw invalid_input("bbox needs a page", citation_path + ".bbox");
+    throw invalid_input("bbox needs a page", citation_path() + ".bbox");
   }
   if (is_text_kind(claim.kind) && (!claim.text || is_blank(*claim.text))) {
     throw invalid_input("claim text is required", path + ".text");
   }
-  if (claim.kind == "table_cell" && !c.table_id) throw invalid_input("table_cell needs table_id and cell", citation_path);
+  if (claim.kind == "table_cell" && !c.table_id) throw invalid_input("table_cell needs table_id and cell", citation_path());
   return claim;
 }
 
@@ -128,7 +129,9 @@ CitationSet load_citations(simdjson::dom::parser& parser, std::string_view bytes
   std::size_t index = 0;
   for (JsonValue claim : claims) set.claims.push_back(read_claim(claim, index_path(claims_path, index++), validation));
   // claims_sha256 = sha256(c14n(claims array)), assembled from the per-claim canonical echoes.
-  Sha256 digest;
+  // One context per thread, reset per input: verify-batch hashes one claims array per line.
+  thread_local Sha256 digest;
+  digest.reset();
   digest.update("[");
   for (std::size_t i = 0; i < set.claims.size(); ++i) {
     if (i > 0) digest.update(",");

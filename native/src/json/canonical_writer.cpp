@@ -2,6 +2,7 @@
 #include "json/canonical_writer.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 
@@ -189,7 +190,10 @@ void CanonicalWriter::string(std::string_view text) {
 
 void CanonicalWriter::integer(std::int64_t number) {
   before_value();
-  put(std::to_string(number));
+  // Into a stack buffer: a report writes a dozen integers, std::to_string made a string each.
+  char digits[24];  // an int64 is at most 20 characters with its sign
+  const std::to_chars_result written = std::to_chars(digits, digits + sizeof digits, number);
+  put(std::string_view(digits, static_cast<std::size_t>(written.ptr - digits)));
 }
 
 void CanonicalWriter::boolean(bool value) {

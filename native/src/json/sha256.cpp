@@ -42,6 +42,10 @@ Sha256::Sha256() : context_(std::make_unique<Context>()) {
 
 Sha256::~Sha256() { EVP_MD_CTX_free(context_->md); }
 
+void Sha256::reset() {
+  if (EVP_DigestInit_ex(context_->md, sha256_md(), nullptr) != 1) throw EthosError("internal_error", "hashing failed");
+}
+
 void Sha256::update(std::string_view bytes) {
   if (EVP_DigestUpdate(context_->md, bytes.data(), bytes.size()) != 1) throw EthosError("internal_error", "hashing failed");
 }
@@ -51,11 +55,10 @@ std::string Sha256::hex() {
   unsigned int length = 0;
   if (EVP_DigestFinal_ex(context_->md, digest, &length) != 1) throw EthosError("internal_error", "hashing failed");
   static const char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(length * 2);
+  std::string out(std::size_t{length} * 2, '\0');  // sized once: no capacity check per digit
   for (unsigned int i = 0; i < length; ++i) {
-    out.push_back(kHex[digest[i] >> 4]);
-    out.push_back(kHex[digest[i] & 0x0f]);
+    out[2 * i] = kHex[digest[i] >> 4];
+    out[2 * i + 1] = kHex[digest[i] & 0x0f];
   }
   return out;
 }
