@@ -812,8 +812,8 @@ def verify_batch_command(
     """Verify every line of --citations-ndjson (one citations JSON request per line) against SOURCE, which is loaded and indexed once, and write one verification report per line (NDJSON, in input order), or with --merged one report for all lines.
 
     \b
-    All lines are validated first: a bad line fails the whole run (exit 2,
-    nothing written, the error names the line). Ungrounded reports exit 0
+    Every line must be valid: the first bad line fails the whole run (exit 2,
+    nothing written, the error names that line). Ungrounded reports exit 0
     unless --fail-on-ungrounded is given, which makes the run exit 1 when
     any report is not all grounded (the reports are still written).
     """

@@ -50,8 +50,8 @@ CommandSpec verify_batch_command() {
       "Verify every line of --citations-ndjson (one citations JSON request per line) against SOURCE, which "
       "is loaded and indexed once, and write one verification report per line (NDJSON, in input order), "
       "or with --merged one report for all lines.\n\n"
-      "All lines are validated first: a bad line fails the whole run (exit 2, nothing written, the error "
-      "names the line). Ungrounded reports exit 0 unless --fail-on-ungrounded is given, which makes the run "
+      "Every line must be valid: the first bad line fails the whole run (exit 2, nothing written, the error "
+      "names that line). Ungrounded reports exit 0 unless --fail-on-ungrounded is given, which makes the run "
       "exit 1 when any report is not all grounded (the reports are still written).",
       {{"SOURCE", "The grounding source (an Ethos native document JSON, or what --grounding names)."}},
       {
