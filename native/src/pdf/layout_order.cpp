@@ -9,6 +9,7 @@
 namespace ethos::pdf {
 namespace {
 
+using params::kMaxInColumnGapGutters;
 using params::kMaxRowFieldGapGutters;
 using params::kMaxRowFieldPercent;
 
@@ -92,6 +93,35 @@ bool splits_rows(const std::vector<Bbox>& boxes, std::vector<std::size_t> before
   }
 }
 
+// Whether a horizontal gap at `y_at` lies inside page columns rather than between two parts of
+// the page: the items above it and the items below it both stand on either side of the vertical
+// gutter at `x_at`, and the gap is at most params::kMaxInColumnGapGutters times the gutter's width.
+// The space around a heading of one column that faces a heading of the other (or a paragraph
+// break in both) is such a gap; cutting there would read both columns' tops before either
+// column's rest. A title over one column only, or a wide gap between two parts of the page, keeps
+// the horizontal cut.
+bool gap_within_columns(const std::vector<Bbox>& boxes, const std::vector<std::size_t>& items, const Gap& x_gap,
+                        const Gap& y_gap) {
+  if (y_gap.width > x_gap.width * kMaxInColumnGapGutters) return false;
+  bool left_above = false, right_above = false, left_below = false, right_below = false;
+  for (std::size_t i : items) {
+    const bool right = boxes[i].x0 >= x_gap.at;
+    if (boxes[i].y0 >= y_gap.at) {
+      (right ? right_below : left_below) = true;
+    } else {
+      (right ? right_above : left_above) = true;
+    }
+  }
+  if (!(left_above && right_above && left_below && right_below)) return false;
+  // Page columns are alike in width; a narrow side (axis labels beside a plot, keys beside
+  // values) is no page column, and its rows are read across the gap.
+  std::vector<std::size_t> left, right;
+  for (std::size_t i : items) (boxes[i].x0 >= x_gap.at ? right : left).push_back(i);
+  const std::int64_t narrow = std::min(extent_x(boxes, left), extent_x(boxes, right));
+  const std::int64_t wide = std::max(extent_x(boxes, left), extent_x(boxes, right));
+  return narrow * 100 > wide * kMaxRowFieldPercent;
+}
+
 }  // namespace
 
 std::vector<std::size_t> reading_order(const std::vector<Bbox>& boxes, std::int64_t min_gutter) {
@@ -110,7 +140,8 @@ std::vector<std::size_t> reading_order(const std::vector<Bbox>& boxes, std::int6
     }
     const Gap x_gap = widest_gap(boxes, items, true);
     const Gap y_gap = widest_gap(boxes, items, false);
-    bool cut_x = x_gap.width >= min_gutter && x_gap.width >= y_gap.width;
+    bool cut_x = x_gap.width >= min_gutter &&
+                 (x_gap.width >= y_gap.width || gap_within_columns(boxes, items, x_gap, y_gap));
     std::vector<std::size_t> before, after;
     if (cut_x) {
       for (std::size_t i : items) (boxes[i].x0 >= x_gap.at ? after : before).push_back(i);
