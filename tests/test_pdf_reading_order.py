@@ -171,22 +171,26 @@ def test_rows_of_a_key_column_are_not_read_across_a_page_column(tmp_path: Path) 
 
 
 def facing_headings_pdf(columns: Sequence[Sequence[tuple[str, Sequence[str]]]]) -> bytes:
-    """Two page columns, at x=72 and x=326, each a run of sections: a bold 10 pt heading, then
-    its body lines (10 pt, 12 pt apart) starting 30 pt below it, the next heading 26 pt below the
-    last body line. Both columns have the same sections' shape, so their headings face each other
-    and the 20 pt of white under each heading runs across the page, wider than the gutter (the
-    body lines are at most 240 pt wide: a gutter of at least 14 pt)."""
+    """Two page columns, the left at x=72, the right 14 pt after the left column's longest line
+    (the gutter) and 6 pt lower (baselines of its own, as page columns have), each a run of
+    sections: a bold 10 pt heading, then its body lines (10 pt, 12 pt apart) starting 36 pt below
+    it, the next heading 26 pt below the last body line. Both columns have the same sections'
+    shape, so their headings face each other and the white under the heading pairs (about 20 pt)
+    runs across the page, wider than the gutter."""
+    widest = max(
+        max(stringWidth(heading, fx.BODY_FONT + "-Bold", 10), *(stringWidth(line, fx.BODY_FONT, 10) for line in body))
+        for heading, body in columns[0]
+    )
 
     def draw(canvas: Canvas) -> None:
-        for x, sections in zip((72, 326), columns):
-            y = 720.0
+        for x, y0, sections in zip((72, 72 + widest + 14), (720.0, 714.0), columns):
+            y = y0
             for heading, body in sections:
                 canvas.setFont(fx.BODY_FONT + "-Bold", 10)
                 canvas.drawString(x, y, heading)
                 canvas.setFont(fx.BODY_FONT, 10)
-                y -= 30
+                y -= 36
                 for line in body:
-                    assert stringWidth(line, fx.BODY_FONT, 10) <= 240
                     canvas.drawString(x, y, line)
                     y -= 12
                 y -= 14

@@ -256,19 +256,22 @@ void test_two_columns() {
 // keep their rows.
 void test_columns_with_facing_headings() {
   PageMaker m(1);
-  const auto column = [&m](double x, const std::u32string& name) {
+  const auto column = [&m](double x, double shift, const std::u32string& name) {
     for (int part = 0; part < 2; ++part) {
-      const double top = 100 + 80.0 * part;  // 16 pt between the parts
+      const double top = 100 + shift + 90.0 * part;
       m.text(x, top, 10, name + U" heading " + std::u32string(1, static_cast<char32_t>(U'A' + part)));
       m.newline();
       for (int i = 0; i < 3; ++i) {
-        m.text(x, top + 30 + 12.0 * i, 10, name + U" body line of text");
+        m.text(x, top + 36 + 12.0 * i, 10, name + U" body line of text");
         m.newline();
       }
     }
   };
-  column(72, U"left");   // columns end at x=72+22*5=182 and start again at 196: a 14 pt gutter
-  column(196, U"right");  // the 20 pt gap under each heading is wider than the gutter, at most twice it
+  column(72, 0, U"left");  // columns end at x=72+22*5=182 and start again at 196: a 14 pt gutter
+  // The right column runs 6 pt lower, on baselines of its own. The 20 pt of white under the
+  // heading pairs (glyph bands 10 pt high) is wider than the gutter and at most twice it; the
+  // 14 pt between the parts is not wider.
+  column(196, 6, U"right");
   const std::vector<std::string> got = texts(ethos::pdf::layout_page(m.page));
   CHECK((got == std::vector<std::string>{"left heading A", "left body line of text left body line of text left body line of text",
                                          "left heading B", "left body line of text left body line of text left body line of text",
