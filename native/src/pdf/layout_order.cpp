@@ -99,10 +99,10 @@ bool splits_rows(const std::vector<Bbox>& boxes, std::vector<std::size_t> before
 // neither side is narrower than params::kMaxRowFieldPercent of the other, neither has a gutter
 // (at least `min_gutter`) of its own - exactly two page columns - and the sides are not in rows
 // (fewer than half the lines of the side with fewer lines share a visual line across the
-// gutter). The space around a heading
-// of one column that faces a heading of the other (or a paragraph break in both) is such a gap;
-// cutting there would read both columns' tops before either column's rest. A title over one
-// column only, or a wide gap between two parts of the page, keeps the horizontal cut.
+// gutter). The space around a heading of one column that faces a heading of the other (or a
+// paragraph break in both) is such a gap; cutting there would read both columns' tops before
+// either column's rest. A title over one column only, or a wide gap between two parts of the
+// page, keeps the horizontal cut.
 bool gap_within_columns(const std::vector<Bbox>& boxes, const std::vector<std::size_t>& items, const Gap& x_gap,
                         const Gap& y_gap, std::int64_t min_gutter) {
   if (y_gap.width > x_gap.width * kMaxInColumnGapGutters) return false;
