@@ -168,3 +168,52 @@ def test_rows_of_a_key_column_are_not_read_across_a_page_column(tmp_path: Path) 
     assert " ".join(COLUMN) in text, "the page column is read as one run"
     for key, description in KEYS:
         assert text.index(key) < text.index(COLUMN[0]) and text.index(description) < text.index(COLUMN[0])
+
+
+def facing_headings_pdf(columns: Sequence[Sequence[tuple[str, Sequence[str]]]]) -> bytes:
+    """Two page columns, the left at x=72, the right 14 pt after the left column's longest line
+    (the gutter) and 6 pt lower (baselines of its own, as page columns have), each a run of
+    sections: a bold 10 pt heading, then its body lines (10 pt, 12 pt apart) starting 36 pt below
+    it, the next heading 26 pt below the last body line. Both columns have the same sections'
+    shape, so their headings face each other and the white under the heading pairs (about 20 pt)
+    runs across the page, wider than the gutter."""
+    widest = max(
+        max(stringWidth(heading, fx.BODY_FONT + "-Bold", 10), *(stringWidth(line, fx.BODY_FONT, 10) for line in body))
+        for heading, body in columns[0]
+    )
+
+    def draw(canvas: Canvas) -> None:
+        for x, y0, sections in zip((72, 72 + widest + 14), (720.0, 714.0), columns):
+            y = y0
+            for heading, body in sections:
+                canvas.setFont(fx.BODY_FONT + "-Bold", 10)
+                canvas.drawString(x, y, heading)
+                canvas.setFont(fx.BODY_FONT, 10)
+                y -= 36
+                for line in body:
+                    canvas.drawString(x, y, line)
+                    y -= 12
+                y -= 14
+
+    return fx._draw([draw])
+
+
+FACING = [
+    [
+        ("1. Lists", ["The left column opens with a section that", "runs over three lines of running text and", "ends here on its third line."]),
+        ("2. Boxes", ["A second section of the left column that", "also holds three lines of running text to", "close the left column."]),
+    ],
+    [
+        ("3. Markup", ["The right column begins with its own section", "whose heading stands level with the one on", "the left of the page."]),
+        ("4. Figures", ["And a last section of the right column ends", "the page after three lines of running text", "like the others."]),
+    ],
+]
+
+
+def test_headings_facing_each_other_across_two_columns_do_not_cut_the_page(tmp_path: Path) -> None:
+    # The white under the facing headings is the widest horizontal gap of the page, wider than
+    # the gutter: cut there first, the page read both columns' first sections before either
+    # column's second. Both sides of that gap hold both columns, so it lies inside them.
+    document = _parse(tmp_path, "facing-headings.pdf", facing_headings_pdf(FACING))
+    expected = [word for column in FACING for heading, body in column for word in [*heading.split(), *" ".join(body).split()]]
+    assert _words(document) == expected

@@ -250,6 +250,49 @@ void test_two_columns() {
   }
 }
 
+// Two columns whose headings face each other: the space around them is a horizontal gap across
+// both columns wider than the gutter, yet it lies inside the columns - the left column is read to
+// its end before the right one. Axis labels beside a plot (a side far narrower than the other)
+// keep their rows.
+void test_columns_with_facing_headings() {
+  PageMaker m(1);
+  const auto column = [&m](double x, double shift, const std::u32string& name) {
+    for (int part = 0; part < 2; ++part) {
+      const double top = 100 + shift + 90.0 * part;
+      m.text(x, top, 10, name + U" heading " + std::u32string(1, static_cast<char32_t>(U'A' + part)));
+      m.newline();
+      for (int i = 0; i < 3; ++i) {
+        m.text(x, top + 36 + 12.0 * i, 10, name + U" body line of text");
+        m.newline();
+      }
+    }
+  };
+  column(72, 0, U"left");  // columns end at x=72+22*5=182 and start again at 196: a 14 pt gutter
+  // The right column runs 6 pt lower, on baselines of its own. The 20 pt of white under the
+  // heading pairs (glyph bands 10 pt high) is wider than the gutter and at most twice it; the
+  // 14 pt between the parts is not wider.
+  column(196, 6, U"right");
+  const std::vector<std::string> got = texts(ethos::pdf::layout_page(m.page));
+  CHECK((got == std::vector<std::string>{"left heading A", "left body line of text left body line of text left body line of text",
+                                         "left heading B", "left body line of text left body line of text left body line of text",
+                                         "right heading A", "right body line of text right body line of text right body line of text",
+                                         "right heading B", "right body line of text right body line of text right body line of text"}));
+
+  // A narrow label beside each of two stacked plots: the plots are read one after the other.
+  PageMaker plots(1);
+  for (int part = 0; part < 2; ++part) {
+    const double top = 100 + 74.0 * part;  // 24 pt between the plots, 18 pt after the label
+    plots.text(72, top + 20, 10, part == 0 ? U"Aa" : U"Bb");
+    plots.text(100, top, 10, U"tick values of the plot axis");
+    plots.newline();
+    plots.text(100, top + 40, 10, U"more values of the plot axis");
+    plots.newline();
+  }
+  const std::vector<std::string> labelled = texts(ethos::pdf::layout_page(plots.page));
+  CHECK(labelled.size() == 6);
+  if (labelled.size() == 6) CHECK(labelled[0] == "Aa" && labelled[3] == "Bb");
+}
+
 // A table of contents in the left column (entry, page number) beside running text on the right:
 // two page columns, not a table.
 void test_columns_are_not_tables() {
@@ -770,6 +813,7 @@ int main() {
   test_section_titles();
   test_spans_follow_fonts();
   test_two_columns();
+  test_columns_with_facing_headings();
   test_rotated_page();
   test_element_types();
   test_cjk_wrap();

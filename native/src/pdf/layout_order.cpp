@@ -9,6 +9,7 @@
 namespace ethos::pdf {
 namespace {
 
+using params::kMaxInColumnGapGutters;
 using params::kMaxRowFieldGapGutters;
 using params::kMaxRowFieldPercent;
 
@@ -92,6 +93,50 @@ bool splits_rows(const std::vector<Bbox>& boxes, std::vector<std::size_t> before
   }
 }
 
+// Whether the horizontal gap `y_gap` lies inside page columns rather than between two parts of
+// the page: the items above it and the items below it both stand on either side of the vertical
+// gutter `x_gap`, the gap is at most params::kMaxInColumnGapGutters times the gutter's width,
+// neither side is narrower than params::kMaxRowFieldPercent of the other, neither has a gutter
+// (at least `min_gutter`) of its own - exactly two page columns - and the sides are not in rows
+// (fewer than half the lines of the side with fewer lines share a visual line across the
+// gutter). The space around a heading of one column that faces a heading of the other (or a
+// paragraph break in both) is such a gap; cutting there would read both columns' tops before
+// either column's rest. A title over one column only, or a wide gap between two parts of the
+// page, keeps the horizontal cut.
+bool gap_within_columns(const std::vector<Bbox>& boxes, const std::vector<std::size_t>& items, const Gap& x_gap,
+                        const Gap& y_gap, std::int64_t min_gutter) {
+  if (y_gap.width > x_gap.width * kMaxInColumnGapGutters) return false;
+  bool left_above = false, right_above = false, left_below = false, right_below = false;
+  for (std::size_t i : items) {
+    const bool right = boxes[i].x0 >= x_gap.at;
+    if (boxes[i].y0 >= y_gap.at) {
+      (right ? right_below : left_below) = true;
+    } else {
+      (right ? right_above : left_above) = true;
+    }
+  }
+  if (!(left_above && right_above && left_below && right_below)) return false;
+  // Page columns are alike in width; a narrow side (axis labels beside a plot, keys beside
+  // values) is no page column, and its rows are read across the gap.
+  std::vector<std::size_t> left, right;
+  for (std::size_t i : items) (boxes[i].x0 >= x_gap.at ? right : left).push_back(i);
+  const std::int64_t narrow = std::min(extent_x(boxes, left), extent_x(boxes, right));
+  const std::int64_t wide = std::max(extent_x(boxes, left), extent_x(boxes, right));
+  if (narrow * 100 <= wide * kMaxRowFieldPercent) return false;
+  // Two page columns, neither with a gutter of its own: the columns of a table drawn without
+  // rules (three or more, a cell's lines spaced by the row padding) are read row by row.
+  if (widest_gap(boxes, left, true).width >= min_gutter || widest_gap(boxes, right, true).width >= min_gutter) return false;
+  // Page columns run on their own baselines; where most lines of one side share their visual
+  // line with a line across the gutter, the sides are the fields of rows (the keys and
+  // descriptions of a reference card, the two columns of a table), read row by row.
+  const std::vector<std::size_t>& fewer = left.size() <= right.size() ? left : right;
+  const std::vector<std::size_t>& more = left.size() <= right.size() ? right : left;
+  const auto paired = std::count_if(fewer.begin(), fewer.end(), [&](std::size_t f) {
+    return std::any_of(more.begin(), more.end(), [&](std::size_t m) { return same_band(boxes[f], boxes[m]); });
+  });
+  return static_cast<std::size_t>(paired) * 2 < fewer.size();
+}
+
 }  // namespace
 
 std::vector<std::size_t> reading_order(const std::vector<Bbox>& boxes, std::int64_t min_gutter) {
@@ -110,7 +155,8 @@ std::vector<std::size_t> reading_order(const std::vector<Bbox>& boxes, std::int6
     }
     const Gap x_gap = widest_gap(boxes, items, true);
     const Gap y_gap = widest_gap(boxes, items, false);
-    bool cut_x = x_gap.width >= min_gutter && x_gap.width >= y_gap.width;
+    bool cut_x = x_gap.width >= min_gutter &&
+                 (x_gap.width >= y_gap.width || gap_within_columns(boxes, items, x_gap, y_gap, min_gutter));
     std::vector<std::size_t> before, after;
     if (cut_x) {
       for (std::size_t i : items) (boxes[i].x0 >= x_gap.at ? after : before).push_back(i);

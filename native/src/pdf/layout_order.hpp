@@ -10,7 +10,8 @@ namespace ethos::pdf {
 
 // Indices of `boxes` in reading order. The widest empty gap of the region (a vertical gutter at
 // least `min_gutter` wide, or any horizontal gap) splits it, recursively: so a multi-column page
-// is read column by column, left to right, and a full-width title before both columns. Boxes
+// is read column by column, left to right, and a full-width title before both columns (a wider
+// horizontal gap that lies inside two page columns gives way to their gutter). Boxes
 // that no gap separates are read top to bottom, and left to right within a visual line.
 std::vector<std::size_t> reading_order(const std::vector<Bbox>& boxes, std::int64_t min_gutter);
 

@@ -34,6 +34,7 @@ constexpr std::int64_t kCaptionDistance = 3000;    // between an image and its c
 constexpr std::int64_t kMinGutter = 600;           // the narrowest column gutter accepted
 constexpr std::int64_t kMaxRowFieldPercent = 25;   // a side of a cut this narrow, all in rows across it, is row fields
 constexpr std::int64_t kMaxRowFieldGapGutters = 4;  // ... across a gap at most this many minimum gutters wide
+constexpr std::int64_t kMaxInColumnGapGutters = 2;  // a horizontal gap across both columns this many gutters wide reads within them
 constexpr std::int64_t kHeadingSizePercent = 115;  // a heading's font vs the body size
 constexpr std::size_t kMaxHeadingScalars = 200;
 constexpr std::size_t kMaxBoldHeadingScalars = 120;
@@ -54,7 +55,7 @@ constexpr std::int64_t kChunkTokens = 512;
 inline nlohmann::json layout_parameters() {
   return {{"caption_distance_q", kCaptionDistance},     {"chunk_tokens", kChunkTokens},
           {"edge_band_percent", kEdgeBandPercent},      {"heading_size_percent", kHeadingSizePercent},
-          {"layout_version", 6},                        {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
+          {"layout_version", 7},                        {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
           {"max_heading_lines", kMaxHeadingLines},      {"max_heading_scalars", kMaxHeadingScalars},
           {"max_words_per_cell", kMaxWordsPerCell},     {"min_column_words", kMinColumnWords},     {"min_cell_extent_q", kMinCellExtent},       {"min_rule_length_q", kMinRuleLength},
           {"max_grid_lines", kMaxGridLines},
@@ -72,6 +73,7 @@ inline nlohmann::json layout_parameters() {
           {"min_card_line_width_ratio_percent", kMinCardLineWidthRatioPercent},
           {"max_row_field_percent", kMaxRowFieldPercent},
           {"max_row_field_gap_gutters", kMaxRowFieldGapGutters},
+          {"max_in_column_gap_gutters", kMaxInColumnGapGutters},
           {"min_line_numbers", static_cast<std::int64_t>(kMinLineNumbers)},
           {"max_line_number_digits", static_cast<std::int64_t>(kMaxLineNumberDigits)},
           {"min_word_gap_percent", kMinWordGapPercent},
