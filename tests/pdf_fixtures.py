@@ -180,6 +180,26 @@ def key_list_pdf(rows: Sequence[tuple[str, str]]) -> bytes:
     return _draw([draw])
 
 
+def method_table_pdf(rows: Sequence[tuple[str, Sequence[str]]], *, title: str, after: str) -> bytes:
+    """A key/description table drawn without rules, as a package manual lists its methods: US
+    Letter, 10 pt type, `title` at (72, 720); then row i's key at x=72 and its description lines
+    at x=180 (a description may wrap onto lines of its own), every line 13 pt below the one above
+    from y=700 down; then `after` at the description indent one line below the last."""
+
+    def draw(canvas: Canvas) -> None:
+        canvas.setFont(BODY_FONT, 10)
+        canvas.drawString(72, 720, title)
+        y = 700.0
+        for key, description in rows:
+            canvas.drawString(72, y, key)
+            for line in description:
+                canvas.drawString(180, y, line)
+                y -= 13
+        canvas.drawString(180, y, after)
+
+    return _draw([draw])
+
+
 def column_groups_pdf(rows: Sequence[Sequence[Sequence[str]]], *, group_x: Sequence[float], field_dx: Sequence[float]) -> bytes:
     """Column groups side by side and nothing else, US Letter, 10 pt type: field f of group g of
     row i at x = group_x[g] + field_dx[f], y = 700 - 13 i (an empty string draws nothing)."""

@@ -130,3 +130,25 @@ def test_a_parsed_ruled_table_verifies_a_column_quote(tmp_path: Path) -> None:
     assert column["status"] == "grounded", column
     assert [box["bbox"] for box in column["match"]["boxes"]] == [boxes[0, 1], boxes[1, 1], boxes[2, 1]]
     assert altered["status"] == "mismatch", altered
+
+
+# A method table drawn without rules (keys at x=72, descriptions at x=180): pdftotext reads the
+# description column top to bottom, so a quote copied from it joins two rows' descriptions.
+METHODS = [("Generic", ["Brief description"]), ("fixef (5.2.2)", ["Estimates of the fixed-effects coefficients"]),
+           ("formula (2.2.1)", ["Mixed-model formula of fitted model."]), ("logLik", ["Maximum log-likelihood."])]
+
+
+def test_a_parsed_key_description_table_verifies_a_column_quote(tmp_path: Path) -> None:
+    path = fx.write_pdf(tmp_path, "methods.pdf", fx.method_table_pdf(METHODS, title="Methods", after="Other methods."))
+    parsed = ethos_py.parse_pdf_json(path)
+    (table,) = parsed["payload"]["tables"]
+    boxes = {(cell["row"], cell["col"]): cell["bbox"] for cell in table["cells"]}
+    quote = "Estimates of the fixed-effects coefficients Mixed-model formula of fitted model."
+    with ethos_py.Document.from_bytes(json.dumps(parsed).encode()) as document:
+        column, altered = _verify(document, [_quote(quote, {"page": "p0001"}),
+                                             _quote(quote.replace("fitted", "nested"), {"page": "p0001"})])["checks"]
+    assert column["status"] == "grounded", column
+    assert column["match"]["source_text"] == "Estimates of the fixed-effects coefficients\nMixed-model formula of fitted model."
+    # The two description cells of rows 1 and 2, not the keys beside them.
+    assert [box["bbox"] for box in column["match"]["boxes"]] == [boxes[1, 1], boxes[2, 1]]
+    assert altered["status"] == "mismatch", altered

@@ -77,10 +77,11 @@ CARD = [
 def test_a_reference_card_is_read_page_column_by_page_column(tmp_path: Path) -> None:
     document = _parse(tmp_path, "card.pdf", fx.reference_card_pdf(CARD))
     text = " ".join(fx.all_text(document).split())
-    # Each key is followed by its own description (the entry is read as one row), and every entry
-    # of a page column comes before the next column's first entry, although their rows share
-    # baselines across the page.
-    entries = [f"{key} {description}" for rows in CARD for key, description in rows]
+    # Each page column is a key/description table: each key is followed by its own description
+    # (the entry is one row), and every entry of a page column comes before the next column's
+    # first entry, although their rows share baselines across the page.
+    assert [(t["n_rows"], t["n_cols"]) for t in document["payload"]["tables"]] == [(len(rows), 2) for rows in CARD]
+    entries = [f"{key} | {description}" for rows in CARD for key, description in rows]
     for entry in entries:
         assert entry in text, entry
     positions = [text.index(entry) for entry in entries]
@@ -135,15 +136,16 @@ def test_two_page_columns_are_read_column_by_column(tmp_path: Path, name, make, 
 
 # A key column beside its descriptions, with one key long enough to make the key column a
 # quarter of the measure: its lines are still far narrower than the descriptions, so no page
-# column - each key is read with its description.
+# column - a key/description table, each key read with its description.
 KEY_ROWS = [(f"K{n:02d}", f"Characteristically-overwhelming-documentation entry{n:02d} description") for n in range(1, 21)]
 KEY_ROWS[7] = ("a-very-long-key-of-this-listing", KEY_ROWS[7][1])
 
 
 def test_a_key_column_with_one_long_key_is_read_with_its_descriptions(tmp_path: Path) -> None:
     document = _parse(tmp_path, "keys.pdf", fx.key_list_pdf(KEY_ROWS))
+    assert [(t["n_rows"], t["n_cols"]) for t in document["payload"]["tables"]] == [(len(KEY_ROWS), 2)]
     text = " ".join(fx.all_text(document).split())
-    entries = [f"{key} {description}" for key, description in KEY_ROWS]
+    entries = [f"{key} | {description}" for key, description in KEY_ROWS]
     for entry in entries:
         assert entry in text, entry
     positions = [text.index(entry) for entry in entries]
@@ -251,6 +253,54 @@ def test_ruled_table_cells_have_rows_columns_and_text(tmp_path: Path) -> None:
         assert len({cells[(row, col)]["bbox"][1] for col in range(3)}) == 1
     table_elements = [e for e in document["payload"]["elements"] if e["type"] == "table"]
     assert [e.get("table_ref") for e in table_elements] == [table["id"]]
+
+
+# A method table without rules (lme4's "List of currently available methods"): keys at x=72,
+# descriptions at x=180, the second description wrapped onto a line of its own; then a paragraph
+# set at the description indent after the last key.
+METHODS = [
+    ("Generic (Section)", ["Brief description of return value"]),
+    ("anova (5.2.4)", ["Decomposition of fixed-effects contributions", "or model comparison."]),
+    ("coef", ["Sum of the random and fixed effects for each level."]),
+    ("fixef (5.2.2)", ["Estimates of the fixed-effects coefficients"]),
+    ("formula (2.2.1)", ["Mixed-model formula of fitted model."]),
+    ("logLik", ["Maximum log-likelihood."]),
+]
+METHODS_TITLE = "Methods for fitted models"
+METHODS_AFTER = "Methods not listed here are inherited."
+
+
+def test_key_description_rows_without_rules_are_a_table_of_two_columns(tmp_path: Path) -> None:
+    document = _parse(tmp_path, "methods.pdf", fx.method_table_pdf(METHODS, title=METHODS_TITLE, after=METHODS_AFTER))
+    (table,) = document["payload"]["tables"]
+    assert (table["n_rows"], table["n_cols"]) == (len(METHODS), 2)
+    cells = {(cell["row"], cell["col"]): cell for cell in table["cells"]}
+    assert len(cells) == 2 * len(METHODS)
+    for row, (key, description) in enumerate(METHODS):
+        # A wrapped description stays in its cell, its lines joined by a space.
+        assert (cells[row, 0]["text"], cells[row, 1]["text"]) == (key, " ".join(description))
+        key_box, text_box = cells[row, 0]["bbox"], cells[row, 1]["bbox"]
+        assert abs(key_box[0] - 7200) <= 100 and abs(text_box[0] - 18000) <= 100
+        assert key_box[2] < text_box[0] and key_box[1] == text_box[1]
+    # The wrapped line makes its description cell two lines tall; the next row starts below it.
+    assert cells[1, 1]["bbox"][3] - cells[1, 1]["bbox"][1] > 1300 > cells[1, 0]["bbox"][3] - cells[1, 0]["bbox"][1]
+    assert cells[1, 1]["bbox"][3] <= cells[2, 0]["bbox"][1]
+    (element,) = [e for e in document["payload"]["elements"] if e["type"] == "table"]
+    assert element["table_ref"] == table["id"]
+    assert element["text"] == "\n".join(f"{key} | {' '.join(description)}" for key, description in METHODS)
+    # The title above and the paragraph at the description indent after the last key are no rows.
+    texts = fx.element_texts(document, "text_block", "heading")
+    assert METHODS_TITLE in texts and METHODS_AFTER in texts
+
+
+def test_a_table_of_contents_with_page_numbers_at_the_right_stays_rows(tmp_path: Path) -> None:
+    # Titles at x=72 and their page numbers at x=230: the narrow side stands right, so these are
+    # no key/description table but rows read entry by entry.
+    entries = [(f"Chapter {n} about the subject matter", f"{10 * n}") for n in range(1, 7)]
+    document = _parse(tmp_path, "contents.pdf", fx.key_list_pdf(entries))
+    assert document["payload"]["tables"] == []
+    text = " ".join(fx.all_text(document).split())
+    assert all(f"{title} {page}" in text for title, page in entries)
 
 
 def test_page_labels_become_page_fields(tmp_path: Path) -> None:

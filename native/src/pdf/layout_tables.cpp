@@ -2,14 +2,18 @@
 #include "pdf/layout_tables.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <numeric>
+#include <optional>
+#include <string>
 
 #include "pdf/layout_params.hpp"
 
 namespace ethos::pdf {
 namespace {
 
+using params::kMaxColumnSkew;
 using params::kMaxWordsPerCell;
 using params::kMinColumnWords;
 using params::kMaxCardGutterCrossings;
@@ -135,6 +139,30 @@ Line join_pieces(const Line& left, const Line& right) {
   return joined;
 }
 
+// A line's characters (generated gaps included), to compare lines by their text.
+std::u32string glyph_text(const Line& line) {
+  std::u32string text;
+  for (const Glyph& g : line.glyphs) text += g.codepoint;
+  return text;
+}
+
+// Leader dots: at least three periods in a row, each at most one space from the next
+// (`. . . .` or `....`), as a table of contents runs a title out to its page number.
+bool has_leader(const Line& line) {
+  std::size_t dots = 0, spaces = 0;
+  for (const Glyph& g : line.glyphs) {
+    if (g.codepoint == U'.') {
+      if (++dots >= 3) return true;
+      spaces = 0;
+    } else if (g.codepoint == U' ' && dots > 0 && spaces == 0) {
+      spaces = 1;
+    } else {
+      dots = spaces = 0;
+    }
+  }
+  return false;
+}
+
 std::size_t word_count(const Line& line) {
   std::size_t words = 1;
   for (const Glyph& g : line.glyphs) words += (g.codepoint == U' ') ? 1 : 0;
@@ -237,6 +265,25 @@ std::size_t median(std::vector<std::size_t> values) {
   return values[values.size() / 2];
 }
 
+// Whether the lines left of a gap are the keys of the descriptions right of it: far narrower
+// (mean width under params::kMinCardLineWidthRatioPercent of theirs) and row by row beside them -
+// most lines of each side share a visual line with a line across the gap. Two page columns are
+// alike in width; notes in a margin are narrow but most body lines have none beside them.
+bool keys_beside(const std::vector<Bbox>& left, const std::vector<Bbox>& right) {
+  const auto mean_width = [](const std::vector<Bbox>& boxes) {
+    std::int64_t sum = 0;
+    for (const Bbox& b : boxes) sum += b.x1 - b.x0;
+    return sum / static_cast<std::int64_t>(boxes.size());
+  };
+  if (left.empty() || right.empty() || mean_width(left) * 100 >= mean_width(right) * kMinCardLineWidthRatioPercent) return false;
+  const auto beside = [](const std::vector<Bbox>& boxes, const std::vector<Bbox>& across) {
+    return static_cast<std::size_t>(std::count_if(boxes.begin(), boxes.end(), [&](const Bbox& box) {
+      return std::any_of(across.begin(), across.end(), [&](const Bbox& other) { return same_band(box, other); });
+    }));
+  };
+  return beside(left, right) * 2 > left.size() && beside(right, left) * 2 > right.size();
+}
+
 // Page column gutters: x-ranges at least `min_gutter` wide that (almost) no line crosses, with a
 // real share of the lines on each side. Table columns are not gutters: the page's other lines
 // cross them. Returned as the x where each gutter starts, ascending.
@@ -279,6 +326,7 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
     bool tall = false;          // the lines on each side reach over at least half the text height
     std::int64_t left_reach = 0, right_reach = 0;  // where the text on each side ends (left) and starts (right)
     std::int64_t left_mean = 0, right_mean = 0;    // mean width of the lines on each side
+    bool keys = false;  // a key column beside its descriptions, row by row (see keys_beside)
   };
   std::vector<Candidate> candidates;
   std::size_t open = 0;
@@ -300,6 +348,7 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
       const std::int64_t run_end = events[i].first;
       if (run_end - run_start < min_gutter) continue;
       std::vector<std::size_t> left, right;
+      std::vector<Bbox> left_boxes, right_boxes;
       std::size_t crossings = 0;
       std::int64_t left_y0 = text_y1, left_y1 = text_y0, right_y0 = text_y1, right_y1 = text_y0;
       // A column's own text may reach into the gap (the few lines the gap tolerates, an index's
@@ -312,12 +361,14 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
         if (!crosses && line.bbox.x1 > run_end) right_reach = std::min(right_reach, line.bbox.x0);
         if (line.bbox.x1 <= run_start) {
           left.push_back(word_count(line));
+          left_boxes.push_back(line.bbox);
           left_widths += line.bbox.x1 - line.bbox.x0;
           left_y0 = std::min(left_y0, line.bbox.y0);
           left_y1 = std::max(left_y1, line.bbox.y1);
         }
         if (line.bbox.x0 >= run_end) {
           right.push_back(word_count(line));
+          right_boxes.push_back(line.bbox);
           right_widths += line.bbox.x1 - line.bbox.x0;
           right_y0 = std::min(right_y0, line.bbox.y0);
           right_y1 = std::max(right_y1, line.bbox.y1);
@@ -331,13 +382,14 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
                               (left_y1 - left_y0) * 100 >= height * kMinCardColumnHeightPercent &&
                                   (right_y1 - right_y0) * 100 >= height * kMinCardColumnHeightPercent,
                               left_reach, right_reach, left_widths / static_cast<std::int64_t>(left.size()),
-                              right_widths / static_cast<std::int64_t>(right.size())});
+                              right_widths / static_cast<std::int64_t>(right.size()),
+                              keys_beside(left_boxes, right_boxes)});
       }
     }
   }
   std::vector<std::pair<std::int64_t, std::int64_t>> accepted;  // (start, end), ascending
   for (const Candidate& c : candidates) {
-    if (c.running_text) accepted.emplace_back(c.start, c.end);
+    if (c.running_text && !c.keys) accepted.emplace_back(c.start, c.end);
   }
   std::vector<std::size_t> by_width(candidates.size());
   std::iota(by_width.begin(), by_width.end(), std::size_t{0});
@@ -447,10 +499,103 @@ std::vector<Grid> whitespace_tables_in(std::vector<Line>& lines) {
   std::vector<Grid> grids;
   std::vector<Line> merged_rows;
   std::vector<bool> used(lines.size(), false);
+  const auto aligned = [](std::int64_t x, std::int64_t at) { return std::abs(x - at) <= kMaxColumnSkew; };
+  // A row of two pieces whose key starts at `key_x` and whose description starts at `text_x`.
+  const auto key_row = [&](std::size_t row, std::int64_t key_x, std::int64_t text_x) {
+    // The description may be a long sentence; the key is short (a cell's words at most). A
+    // table of contents' entry (a title run out in leader dots to its page number) is no
+    // description: those entries stay rows.
+    return rows[row].size() == 2 && word_count(lines[rows[row][0]]) <= kMaxWordsPerCell && aligned(lines[rows[row][0]].bbox.x0, key_x) &&
+           aligned(lines[rows[row][1]].bbox.x0, text_x) && !has_leader(lines[rows[row][0]]) && !has_leader(lines[rows[row][1]]);
+  };
+  // A row holding only a description's wrapped line: one short piece starting at `text_x`.
+  const auto wrapped_row = [&](std::size_t row, std::int64_t text_x) {
+    return rows[row].size() == 1 && aligned(lines[rows[row][0]].bbox.x0, text_x) &&
+           word_count(lines[rows[row][0]]) <= kMaxWordsPerCell;
+  };
+  // Key/description rows from row `first`: at least three close rows of a key and its
+  // description, keys aligned on one x and descriptions on another (a description may wrap onto
+  // rows of its own, aligned with the descriptions), the keys clearly narrower (total width at
+  // most two thirds of the descriptions': a method table, a reference card's entries; a table of
+  // contents, whose narrow page numbers stand right, stays rows). The last row of the run, if any.
+  const auto key_description_end = [&](std::size_t first) -> std::optional<std::size_t> {
+    if (rows[first].size() != 2) return std::nullopt;
+    const std::int64_t key_x = lines[rows[first][0]].bbox.x0, text_x = lines[rows[first][1]].bbox.x0;
+    if (!key_row(first, key_x, text_x)) return std::nullopt;
+    std::size_t end = first, last_key_row = first, key_rows = 1;
+    std::int64_t key_width = 0, text_width = 0;
+    const auto add_widths = [&](std::size_t row) {
+      key_width += lines[rows[row][0]].bbox.x1 - lines[rows[row][0]].bbox.x0;
+      text_width += lines[rows[row][1]].bbox.x1 - lines[rows[row][1]].bbox.x0;
+    };
+    add_widths(first);
+    while (end + 1 < rows.size() && close(end, end + 1)) {
+      if (key_row(end + 1, key_x, text_x)) {
+        ++key_rows;
+        last_key_row = end + 1;
+        add_widths(end + 1);
+      } else if (!wrapped_row(end + 1, text_x)) {
+        break;
+      }
+      ++end;
+    }
+    // A wrapped line after the last key could as well be a paragraph set at the description
+    // indent: the run ends with its last key row.
+    if (key_rows < 3 || key_width * 3 > text_width * 2) return std::nullopt;
+    // Keys name their rows: a column repeating one mark (a bullet, `*` or `!!` opening the lines
+    // of a code comment, a circled list number) is a list's or a listing's margin, no key column.
+    std::vector<std::u32string> keys;
+    for (std::size_t row = first; row <= last_key_row; ++row) {
+      if (rows[row].size() == 2) keys.push_back(glyph_text(lines[rows[row][0]]));
+    }
+    std::sort(keys.begin(), keys.end());
+    const auto distinct = static_cast<std::size_t>(std::unique(keys.begin(), keys.end()) - keys.begin());
+    if (distinct * 3 < key_rows * 2) return std::nullopt;
+    return last_key_row;
+  };
+  // The grid of key/description rows first..last: a row per key, a description's wrapped lines
+  // in its cell.
+  const auto key_description_grid = [&](std::size_t first, std::size_t last) {
+    Grid grid;
+    grid.n_cols = 2;
+    grid.bbox = lines[rows[first][0]].bbox;
+    for (std::size_t row = first; row <= last; ++row) {
+      if (rows[row].size() == 2) {
+        for (std::size_t col = 0; col < 2; ++col) {
+          GridCell cell;
+          cell.row = grid.n_rows;
+          cell.col = static_cast<std::int64_t>(col);
+          cell.bbox = lines[rows[row][col]].bbox;
+          cell.lines.push_back(lines[rows[row][col]]);
+          grid.cells.push_back(std::move(cell));
+        }
+        ++grid.n_rows;
+      } else {
+        GridCell& text = grid.cells.back();
+        text.bbox = unite(text.bbox, lines[rows[row][0]].bbox);
+        text.lines.push_back(lines[rows[row][0]]);
+      }
+      for (std::size_t i : rows[row]) {
+        grid.bbox = unite(grid.bbox, lines[i].bbox);
+        used[i] = true;
+      }
+    }
+    return grid;
+  };
   std::size_t r = 0;
   while (r < rows.size()) {
+    // Key/description rows from row r become a table of two columns, and r moves past them.
+    const auto take_key_rows = [&]() {
+      const auto rows_end = key_description_end(r);
+      if (rows_end) {
+        grids.push_back(key_description_grid(r, *rows_end));
+        r = *rows_end + 1;
+      }
+      return rows_end.has_value();
+    };
     if (!usable(r)) {
-      ++r;
+      // A key row whose description is longer than a cell's words still starts key/description rows.
+      if (!take_key_rows()) ++r;
       continue;
     }
     std::size_t end = r;  // inclusive
@@ -459,7 +604,9 @@ std::vector<Grid> whitespace_tables_in(std::vector<Line>& lines) {
     const bool wide = std::any_of(rows.begin() + static_cast<std::ptrdiff_t>(r), rows.begin() + static_cast<std::ptrdiff_t>(end) + 1,
                                   [](const std::vector<std::size_t>& row) { return row.size() >= 3; });
     if (end - r + 1 < 3 || gaps.size() < 2 || !wide) {
-      // Not a grid. Three or more close rows of exactly two pieces sharing one gap are a
+      // Not a grid of three columns; a key/description table is one of two.
+      if (take_key_rows()) continue;
+      // Three or more close rows of exactly two pieces sharing one gap are a
       // key/description list (a reference card, a glossary, a table of contents): each row is
       // read as one line, so the reading order does not take every key before every description.
       std::size_t pairs_end = r;
