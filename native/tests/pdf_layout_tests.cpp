@@ -337,8 +337,9 @@ void test_codec_rejects_garbage() {
   }
 }
 
-// A reference card (short keys, long descriptions) and a table of contents (entries, page
-// numbers): each row is read as one line, not every key before every description.
+// A reference card (short keys, long descriptions) is a table of two columns, one row per key;
+// a table of contents (entries, then their narrow page numbers) stays rows, each read as one
+// line. Neither reads every key before every description.
 void test_key_description_rows() {
   PageMaker m(1);
   const std::vector<std::pair<std::u32string, std::u32string>> card = {
@@ -357,11 +358,21 @@ void test_key_description_rows() {
     m.newline();
   }
   const PageLayout layout = ethos::pdf::layout_page(m.page);
-  CHECK(layout.tables.empty());
+  CHECK(layout.tables.size() == 1);
+  if (layout.tables.size() == 1) {
+    const auto& table = layout.tables[0];
+    CHECK(table.n_rows == 3 && table.n_cols == 2 && table.cells.size() == 6);
+    for (std::size_t i = 0; i < table.cells.size() && i < 6; ++i) {
+      const auto& cell = table.cells[i];
+      const auto& entry = card[i / 2];
+      CHECK(cell.row == static_cast<std::int64_t>(i / 2) && cell.col == static_cast<std::int64_t>(i % 2));
+      CHECK(cell.text == utf8(i % 2 == 0 ? entry.first : entry.second));
+    }
+  }
   CHECK((texts(layout) == std::vector<std::string>{
-             "C-k kill to the end of the line C-y yank the most recently killed text M-d kill to the end of the word",
+             "C-k | kill to the end of the line\nC-y | yank the most recently killed text\nM-d | kill to the end of the word",
              "Introduction 3 Related work 4 Methods 5"}));
-  if (layout.elements.size() == 2) CHECK(layout.elements[0].line_breaks.size() == 2);
+  if (layout.elements.size() == 2) CHECK(layout.elements[1].line_breaks.size() == 2);
 }
 
 // Every synthetic page of this file assembled into one document keeps the invariants; broken

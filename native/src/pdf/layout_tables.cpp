@@ -266,9 +266,11 @@ std::size_t median(std::vector<std::size_t> values) {
 }
 
 // Whether the lines left of a gap are the keys of the descriptions right of it: far narrower
-// (mean width under params::kMinCardLineWidthRatioPercent of theirs) and row by row beside them -
-// most lines of each side share a visual line with a line across the gap. Two page columns are
-// alike in width; notes in a margin are narrow but most body lines have none beside them.
+// (mean width under params::kMinCardLineWidthRatioPercent of theirs), starting on one x (at most
+// one line in ten elsewhere) and row by row beside them - most lines of each side share a visual
+// line with a line across the gap. Two page columns are alike in width; a column of contents
+// entries and their page numbers starts on many x; notes in a margin are narrow but most body
+// lines have none beside them.
 bool keys_beside(const std::vector<Bbox>& left, const std::vector<Bbox>& right) {
   const auto mean_width = [](const std::vector<Bbox>& boxes) {
     std::int64_t sum = 0;
@@ -276,6 +278,13 @@ bool keys_beside(const std::vector<Bbox>& left, const std::vector<Bbox>& right) 
     return sum / static_cast<std::int64_t>(boxes.size());
   };
   if (left.empty() || right.empty() || mean_width(left) * 100 >= mean_width(right) * kMinCardLineWidthRatioPercent) return false;
+  std::vector<std::int64_t> starts;
+  for (const Bbox& b : left) starts.push_back(b.x0);
+  std::nth_element(starts.begin(), starts.begin() + static_cast<std::ptrdiff_t>(starts.size() / 2), starts.end());
+  const std::int64_t key_x = starts[starts.size() / 2];
+  const auto off = static_cast<std::size_t>(
+      std::count_if(left.begin(), left.end(), [key_x](const Bbox& b) { return std::abs(b.x0 - key_x) > kMaxColumnSkew; }));
+  if (off * 10 > left.size()) return false;
   const auto beside = [](const std::vector<Bbox>& boxes, const std::vector<Bbox>& across) {
     return static_cast<std::size_t>(std::count_if(boxes.begin(), boxes.end(), [&](const Bbox& box) {
       return std::any_of(across.begin(), across.end(), [&](const Bbox& other) { return same_band(box, other); });
@@ -542,15 +551,16 @@ std::vector<Grid> whitespace_tables_in(std::vector<Line>& lines) {
     // A wrapped line after the last key could as well be a paragraph set at the description
     // indent: the run ends with its last key row.
     if (key_rows < 3 || key_width * 3 > text_width * 2) return std::nullopt;
-    // Keys name their rows: a column repeating one mark (a bullet, `*` or `!!` opening the lines
-    // of a code comment, a circled list number) is a list's or a listing's margin, no key column.
+    // Keys name their rows, each its own: a column repeating a mark (a bullet, `*` or `!!`
+    // opening the lines of a code comment, a circled list number, a footnote number beside
+    // running text) is a list's, a listing's or a page's margin, no key column.
     std::vector<std::u32string> keys;
     for (std::size_t row = first; row <= last_key_row; ++row) {
       if (rows[row].size() == 2) keys.push_back(glyph_text(lines[rows[row][0]]));
     }
     std::sort(keys.begin(), keys.end());
     const auto distinct = static_cast<std::size_t>(std::unique(keys.begin(), keys.end()) - keys.begin());
-    if (distinct * 3 < key_rows * 2) return std::nullopt;
+    if (distinct < key_rows) return std::nullopt;
     return last_key_row;
   };
   // The grid of key/description rows first..last: a row per key, a description's wrapped lines
