@@ -293,6 +293,17 @@ def test_key_description_rows_without_rules_are_a_table_of_two_columns(tmp_path:
     assert METHODS_TITLE in texts and METHODS_AFTER in texts
 
 
+def test_the_last_description_keeps_its_wrapped_line_when_it_runs_out_to_the_edge(tmp_path: Path) -> None:
+    # The last description's first line is as wide as the widest (coef's), so the line below it is
+    # its wrap; the paragraph after that short line is not.
+    rows = [*METHODS[:-1], ("logLik", [METHODS[2][1][0], "once more."])]
+    document = _parse(tmp_path, "wrapped.pdf", fx.method_table_pdf(rows, title=METHODS_TITLE, after=METHODS_AFTER))
+    (table,) = document["payload"]["tables"]
+    cells = {(cell["row"], cell["col"]): cell["text"] for cell in table["cells"]}
+    assert cells[len(rows) - 1, 1] == f"{METHODS[2][1][0]} once more."
+    assert METHODS_AFTER in fx.element_texts(document, "text_block", "heading")
+
+
 def test_a_table_of_contents_with_page_numbers_at_the_right_stays_rows(tmp_path: Path) -> None:
     # Titles at x=72 and their page numbers at x=230: the narrow side stands right, so these are
     # no key/description table but rows read entry by entry.

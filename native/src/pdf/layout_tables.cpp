@@ -548,8 +548,6 @@ std::vector<Grid> whitespace_tables_in(std::vector<Line>& lines) {
       }
       ++end;
     }
-    // A wrapped line after the last key could as well be a paragraph set at the description
-    // indent: the run ends with its last key row.
     if (key_rows < 3 || key_width * 3 > text_width * 2) return std::nullopt;
     // Keys name their rows, each its own: a column repeating a mark (a bullet, `*` or `!!`
     // opening the lines of a code comment, a circled list number, a footnote number beside
@@ -561,7 +559,18 @@ std::vector<Grid> whitespace_tables_in(std::vector<Line>& lines) {
     std::sort(keys.begin(), keys.end());
     const auto distinct = static_cast<std::size_t>(std::unique(keys.begin(), keys.end()) - keys.begin());
     if (distinct < key_rows) return std::nullopt;
-    return last_key_row;
+    // A line after the last key row could as well be a paragraph set at the description indent:
+    // it joins the last description only while the line above it runs out to the descriptions'
+    // right edge (within two ems), as a description that wraps does.
+    std::int64_t text_right = 0;
+    for (std::size_t row = first; row <= last_key_row; ++row) text_right = std::max(text_right, lines[rows[row].back()].bbox.x1);
+    std::size_t last = last_key_row;
+    while (last < end) {
+      const Line& above = lines[rows[last].back()];
+      if (above.bbox.x1 + 2 * above.font_size_q < text_right) break;
+      ++last;
+    }
+    return last;
   };
   // The grid of key/description rows first..last: a row per key, a description's wrapped lines
   // in its cell.
