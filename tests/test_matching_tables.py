@@ -152,3 +152,19 @@ def test_a_parsed_key_description_table_verifies_a_column_quote(tmp_path: Path) 
     # The two description cells of rows 1 and 2, not the keys beside them.
     assert [box["bbox"] for box in column["match"]["boxes"]] == [boxes[1, 1], boxes[2, 1]]
     assert altered["status"] == "mismatch", altered
+
+
+def test_a_key_and_its_description_read_as_one_line_verify_in_a_two_column_table(tmp_path: Path) -> None:
+    # Text extractors and running text read a key/description row as one line, without the
+    # projection's ` | `: a two-column table is also read row by row without it.
+    path = fx.write_pdf(tmp_path, "methods.pdf", fx.method_table_pdf(METHODS, title="Methods", after="Other methods."))
+    parsed = ethos_py.parse_pdf_json(path)
+    (table,) = parsed["payload"]["tables"]
+    boxes = {(cell["row"], cell["col"]): cell["bbox"] for cell in table["cells"]}
+    with ethos_py.Document.from_bytes(json.dumps(parsed).encode()) as document:
+        row, altered = _verify(document, [_quote("formula (2.2.1) Mixed-model formula of fitted model.", {"page": "p0001"}),
+                                          _quote("formula (2.2.2) Mixed-model formula of fitted model.", {"page": "p0001"})])["checks"]
+    assert row["status"] == "grounded", row
+    assert row["match"]["source_text"] == "formula (2.2.1)\nMixed-model formula of fitted model."
+    assert [box["bbox"] for box in row["match"]["boxes"]] == [boxes[2, 0], boxes[2, 1]]
+    assert (altered["status"], altered["reason"]) == ("mismatch", "numeric_guard"), altered

@@ -1,6 +1,6 @@
 // table_columns_tests.cpp - a table's column reading: cells column by column, each top to bottom,
 // joined by a line break; no reading for one-row or one-column tables; a match's boxes are the
-// boxes of exactly the cells it touches.
+// boxes of exactly the cells it touches; a two-column table's rows without separators.
 #include <cstdio>
 #include <string>
 
@@ -62,6 +62,20 @@ int main() {
   ethos::Table column;
   column.cells = {cell(0, 0, "a", 0), cell(1, 0, "b", 0)};
   CHECK(!ethos::table_columns(column));
+  // A key/description table (two columns) is also read row by row without separators, declared
+  // in any order; a wider table, a single row or a single column is not.
+  ethos::Table keys;
+  keys.page = "p0002";
+  keys.cells = {cell(1, 1, "Sum of effects", 100), cell(0, 0, "anova", 0), cell(0, 1, "Decomposition", 100), cell(1, 0, "coef", 0)};
+  const auto key_rows = ethos::table_key_rows(keys);
+  CHECK(key_rows && key_rows->text == "anova\nDecomposition\ncoef\nSum of effects" && key_rows->page == "p0002");
+  if (key_rows) {
+    // "coef Sum": the key and its description, their two boxes.
+    const auto boxes = ethos::table_column_boxes(*key_rows, 20, 28);
+    CHECK(boxes.size() == 2 && boxes[0].bbox.x0 == 0 && boxes[0].bbox.y0 == 100 && boxes[1].bbox.x0 == 100);
+    CHECK(ethos::starts_cell(*key_rows, 20) && ethos::starts_cell(*key_rows, 25));
+  }
+  CHECK(!ethos::table_key_rows(table) && !ethos::table_key_rows(row) && !ethos::table_key_rows(column));
   if (ethos_test::failures != 0) {
     std::fprintf(stderr, "%d failure(s)\n", ethos_test::failures);
     return 1;

@@ -8,22 +8,30 @@
 
 namespace ethos {
 
-std::optional<TableColumns> table_columns(const Table& table) {
-  std::vector<std::size_t> order(table.cells.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  // A spanning cell stands at its first row and column; the sort is stable so that two cells
-  // declared at one position keep the document's order (deterministic either way).
-  std::stable_sort(order.begin(), order.end(), [&table](std::size_t a, std::size_t b) {
-    const Cell& x = table.cells[a];
-    const Cell& y = table.cells[b];
-    return x.col != y.col ? x.col < y.col : x.row < y.row;
-  });
+namespace {
+
+// The table's extent: (rows, columns).
+std::pair<std::int64_t, std::int64_t> extent(const Table& table) {
   std::int64_t rows = 0, cols = 0;
   for (const Cell& cell : table.cells) {
     rows = std::max(rows, cell.row + cell.row_span);
     cols = std::max(cols, cell.col + cell.col_span);
   }
-  if (rows < 2 || cols < 2) return std::nullopt;
+  return {rows, cols};
+}
+
+// The cells' texts in the order `column_major` says, joined by line breaks, with their ranges.
+TableColumns reading(const Table& table, bool column_major) {
+  std::vector<std::size_t> order(table.cells.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  // A spanning cell stands at its first row and column; the sort is stable so that two cells
+  // declared at one position keep the document's order (deterministic either way).
+  std::stable_sort(order.begin(), order.end(), [&table, column_major](std::size_t a, std::size_t b) {
+    const Cell& x = table.cells[a];
+    const Cell& y = table.cells[b];
+    if (column_major) return x.col != y.col ? x.col < y.col : x.row < y.row;
+    return x.row != y.row ? x.row < y.row : x.col < y.col;
+  });
   TableColumns out;
   out.page = table.page;
   std::uint32_t scalars = 0;
@@ -42,6 +50,20 @@ std::optional<TableColumns> table_columns(const Table& table) {
     scalars += length;
   }
   return out;
+}
+
+}  // namespace
+
+std::optional<TableColumns> table_columns(const Table& table) {
+  const auto [rows, cols] = extent(table);
+  if (rows < 2 || cols < 2) return std::nullopt;
+  return reading(table, true);
+}
+
+std::optional<TableColumns> table_key_rows(const Table& table) {
+  const auto [rows, cols] = extent(table);
+  if (rows < 2 || cols != 2) return std::nullopt;
+  return reading(table, false);
 }
 
 bool starts_cell(const TableColumns& columns, std::uint32_t at) {

@@ -1,5 +1,6 @@
-// table_columns.hpp - a table's column-major reading: its cells column by column, each top to
-// bottom, the order in which column-wise extractors (pdftotext, many loaders) give a table's text.
+// table_columns.hpp - a table's further readings: column-major (its cells column by column, each
+// top to bottom, as column-wise extractors such as pdftotext give a table's text) and, for a
+// key/description table, row by row without the projection's separators.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,13 @@ struct TableColumns {
 // The column reading of a table, or nothing when it would add no order the row reading lacks: a
 // table of one row or one column (its cells in column order are its rows in reading order).
 std::optional<TableColumns> table_columns(const Table& table);
+
+// The row reading without separators of a table of exactly two columns (a key and its
+// description, as text extractors and running text read such a row: "coef Sum of the random
+// effects"): its cells row by row, each row left to right, joined by a line break. Nothing for
+// other tables, whose row's cells are fields of different columns, joined only by the ` | ` of
+// the element text, nor for a table of one row (its element text joins the two cells already).
+std::optional<TableColumns> table_key_rows(const Table& table);
 
 // Whether scalar offset `at` of the column reading is where a cell's text starts.
 bool starts_cell(const TableColumns& columns, std::uint32_t at);

@@ -211,9 +211,10 @@ class ClaimVerifier {
     bool plain = false;
   };
   std::map<std::pair<std::size_t, std::size_t>, JoinedText> joined_texts_;  // (first, second) element
-  // Column readings by table index, built on the first quote that misses a table element's page
-  // (kept: their ladders are memoized by the text's address). nullptr: the table has none.
-  std::unordered_map<std::size_t, std::shared_ptr<const TableColumns>> table_columns_;
+  // Further readings by table index (the column reading, then a key/description table's rows
+  // without separators), built on the first quote that misses a table element's page (kept: their
+  // ladders are memoized by the text's address). Empty: the table has none.
+  std::unordered_map<std::size_t, std::vector<std::shared_ptr<const TableColumns>>> table_columns_;
   // Scoped page ranges -> their running elements [first, last] in the document index (empty
   // range: first > last), or nullopt when the range's elements are not consecutive there.
   std::map<std::pair<std::size_t, std::size_t>, std::optional<std::pair<std::size_t, std::size_t>>> running_ranges_;
@@ -731,19 +732,21 @@ bool ClaimVerifier::search_table_columns(const std::string& expected, const std:
     if (element ? index != *element : !on_pages(index)) continue;
     auto kept = table_columns_.find(table);
     if (kept == table_columns_.end()) {
-      std::optional<TableColumns> built = table_columns(source_.tables[table]);
-      std::shared_ptr<const TableColumns> shared;
-      if (built) shared = std::make_shared<const TableColumns>(std::move(*built));
-      kept = table_columns_.emplace(table, std::move(shared)).first;
+      std::vector<std::shared_ptr<const TableColumns>> readings;
+      for (std::optional<TableColumns> built : {table_columns(source_.tables[table]), table_key_rows(source_.tables[table])}) {
+        if (built) readings.push_back(std::make_shared<const TableColumns>(std::move(*built)));
+      }
+      kept = table_columns_.emplace(table, std::move(readings)).first;
     }
-    const std::shared_ptr<const TableColumns>& columns = kept->second;
-    match::LadderResult result;
-    if (!columns || !matches("quote", expected, columns->text, nullptr, &result)) continue;
-    const Element& owner = source_.elements[index];
-    target = Target{owner.page, owner.bbox, &columns->text, std::shared_ptr<const std::string>(columns, &columns->text),
-                    {index}, "element_scoped", 0, columns};
-    found = result;
-    return true;
+    for (const std::shared_ptr<const TableColumns>& columns : kept->second) {
+      match::LadderResult result;
+      if (!matches("quote", expected, columns->text, nullptr, &result)) continue;
+      const Element& owner = source_.elements[index];
+      target = Target{owner.page, owner.bbox, &columns->text, std::shared_ptr<const std::string>(columns, &columns->text),
+                      {index}, "element_scoped", 0, columns};
+      found = result;
+      return true;
+    }
   }
   return false;
 }
