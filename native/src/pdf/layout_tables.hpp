@@ -29,9 +29,10 @@ struct Grid {
 std::vector<Grid> find_ruled_tables(const RawPage& page, std::vector<Glyph>& glyphs);
 
 // Whitespace grids: at least three consecutive visual rows of line pieces that share at least
-// two empty vertical gutters, looked for in each page column separately (page columns are split
-// at gutters at least `min_gutter` wide that almost no line crosses). The pieces used move from
-// `lines` into the grid's cells.
+// two empty vertical gutters, or at least three rows of a key and its description aligned on two
+// x positions (a table of two columns), looked for in each page column separately (page columns
+// are split at gutters at least `min_gutter` wide that almost no line crosses; the gap after a
+// key column is none). The pieces used move from `lines` into the grid's cells.
 std::vector<Grid> find_whitespace_tables(std::vector<Line>& lines, std::int64_t min_gutter);
 
 }  // namespace ethos::pdf
