@@ -264,20 +264,34 @@ void CanonicalWriter::value(simdjson::dom::element value, std::initializer_list<
     case element_type::OBJECT: {
       // Inputs keep their own member order; c14n sorts by key bytes (std::string_view compares
       // as unsigned bytes, which is code point order for UTF-8).
-      std::vector<std::pair<std::string_view, simdjson::dom::element>> members;
+      using Member = std::pair<std::string_view, simdjson::dom::element>;
       const simdjson::dom::object object = value.get_object().value_unsafe();  // named: the result is a temporary
+      // Small objects (a claim, its citation: one of each per verify-batch line) are sorted on the
+      // stack; only larger ones take a heap vector.
+      constexpr std::size_t kStackMembers = 16;
+      Member stack_members[kStackMembers];
+      std::vector<Member> heap_members;
+      // size() saturates for enormous objects, so only a small count picks the stack array.
+      const bool on_stack = object.size() <= kStackMembers;
+      std::size_t kept = 0;
       for (auto field : object) {
         bool skipped = false;
         for (std::string_view name : skip) skipped = skipped || field.key == name;
-        if (!skipped) members.emplace_back(field.key, field.value);
+        if (skipped) continue;
+        if (on_stack) {
+          stack_members[kept] = Member(field.key, field.value);
+        } else {
+          heap_members.emplace_back(field.key, field.value);
+        }
+        ++kept;
       }
-      if (!std::is_sorted(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; })) {
-        std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      }
+      Member* const members = on_stack ? stack_members : heap_members.data();
+      const auto by_key = [](const Member& a, const Member& b) { return a.first < b.first; };
+      if (!std::is_sorted(members, members + kept, by_key)) std::sort(members, members + kept, by_key);
       begin_object();
-      for (const auto& [name, member] : members) {
-        key(name);
-        this->value(member, skip);
+      for (std::size_t i = 0; i < kept; ++i) {
+        key(members[i].first);
+        this->value(members[i].second, skip);
       }
       end_object();
       return;
