@@ -61,8 +61,6 @@ void CanonicalWriter::end_array() {
 
 namespace {
 
-constexpr std::size_t kShortKey = 32;
-
 // True when one of the 8 bytes of `word` needs escaping: below 0x20, `"` or `\`. Exact for the
 // word as a whole (the classic "has a byte less than n" and "has a zero byte" tricks: a borrow can
 // only mark bytes above a byte that really matched, never create a match), so a clean word is
@@ -117,7 +115,7 @@ bool key_before(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-void CanonicalWriter::key(std::string_view name) {
+bool CanonicalWriter::enter_key(std::string_view name) {
   Level& level = levels_.back();
   if (!level.empty && !key_before(level.last_key, name)) {
     throw EthosError("internal_error", "canonical JSON keys out of order", {{"key", std::string(name)}});
@@ -125,6 +123,11 @@ void CanonicalWriter::key(std::string_view name) {
   const bool first = level.empty;
   level.empty = false;
   level.last_key = name;
+  return first;
+}
+
+void CanonicalWriter::key(std::string_view name) {
+  const bool first = enter_key(name);
   if (name.size() <= kShortKey && !has_escape(name)) {
     // The common key (a short plain name): separator, quotes and colon in one append.
     char buffer[kShortKey + 4];
