@@ -95,6 +95,19 @@ void test_strict_json() {
         "{\"a\":\"\xc3\xa9\",\"b\":{\"c\":[true,null],\"d\":1}}");
   CHECK(parse_error(R"([{"a":1},{"b":[1,{"c":2.5}]}])").find("\"path\":\"$[1].b[1].c\"") != std::string::npos);
   CHECK(parse_error(R"({"a":1,"b":{},"a":2} x)").find("duplicate key") != std::string::npos);
+  // Objects of up to 32 members keep their keys on the stack, larger ones in a vector (scanned,
+  // then sorted past 32 keys): a repeat is found in each, at its own path, and distinct keys pass.
+  const auto object_of = [](std::size_t count, const std::string& last) {
+    std::string text = "{\"o\":{";
+    for (std::size_t i = 0; i < count; ++i) text += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+    return text + "\"" + last + "\":0}}";
+  };
+  for (std::size_t count : {std::size_t{3}, std::size_t{31}, std::size_t{32}, std::size_t{40}, std::size_t{100}}) {
+    const std::string error = parse_error(object_of(count, "k0"));
+    CHECK(error.find("duplicate key") != std::string::npos && error.find("\"path\":\"$.o.k0\"") != std::string::npos);
+    CHECK(parse_error(object_of(count, "k" + std::to_string(count - 1))).find("duplicate key") != std::string::npos);
+    CHECK(parse_error(object_of(count, "last")).empty());
+  }
   CHECK(parse_error(R"([1,2)").find("invalid JSON syntax") != std::string::npos);
 }
 
