@@ -200,6 +200,10 @@ ERROR_CASES: list[tuple[str, bytes, str, str]] = [
     ("long-id", _mutated(_set(["elements", 0, "id"], "e" * 257)), "limit_exceeded", "$.elements[0].id"),
     ("long-text", _mutated(_set(["elements", 0, "text"], "x" * 16385)), "limit_exceeded", "$.elements[0].text"),
     ("big-integer", _raw(lambda b: b.replace(b'"index": 1', b'"index": 9007199254740992')), "limit_exceeded", "$.pages[0].index"),
+    # Integer fields of array items are located at the item (their path used to lose the item's part).
+    ("rotation-range", _mutated(_set(["pages", 0, "rotation"], 400)), "invalid_field", "$.pages[0].rotation"),
+    ("width-type", _mutated(_set(["pages", 0, "width"], "x")), "invalid_field", "$.pages[0].width"),
+    ("char-start-type", _mutated(_set(["spans", 0, "char_start"], "0")), "invalid_field", "$.spans[0].char_start"),
 ]
 
 

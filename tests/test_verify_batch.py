@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 
 import ethos_py
 from ethos_py import EthosCli, EthosCommandError, EthosError
+from ethos_py._json import dumps
 
 PAYLOAD: dict[str, Any] = {
     "pages": [
@@ -255,7 +257,40 @@ BAD_LINES = [
     (b"", "invalid_input", {"input": "citations"}),
     (b'{"document_fingerprint":"sha256:XYZ","claims":[{"kind":"presence","citation":{"page":"p0001"}}]}', "invalid_input",
      {"path": "$.document_fingerprint"}),
+    # The paths of a claim and its citation are spelled out only for an error: each still names
+    # its claim's index and the field.
+    (b'{"claims":[{"kind":"presence","citation":{"page":"p0001"}},{"kind":"presence","citation":{"page":"p0001","x":1}}]}',
+     "invalid_input", {"path": "$.claims[1].citation.x"}),
+    (b'{"claims":[{"kind":"presence","citation":{"page":"p0001"}},{"kind":"presence","citation":[]}]}', "invalid_input",
+     {"path": "$.claims[1].citation"}),
+    (b'[{"kind":"presence","citation":{"page":"p0001"}},{"kind":"presence","citation":{"page_end":"p0002","element_id":"e"}}]',
+     "invalid_input", {"path": "$[1].citation.page_end"}),
+    (b'[{"kind":"table_cell","text":"x","citation":{"table_id":"t","cell":{"row":-1,"col":0}}}]', "invalid_input",
+     {"path": "$[0].citation.cell.row"}),
+    (b'[{"kind":"presence","citation":{"page":"p0001"}},{"kind":"guess","citation":{"page":"p0001"}}]', "invalid_input",
+     {"path": "$[1].kind"}),
+    (b'[{"kind":"presence","citation":{"page":"p0001"},"note":1}]', "invalid_input", {"path": "$[0].note"}),
+    (b'[{"kind":"presence","citation":{"page":"p0001"}},{"kind":"value","text":" ","citation":{"page":"p0001"}}]',
+     "invalid_input", {"path": "$[1].text"}),
 ]
+
+
+def test_claims_hash_and_echoes_are_canonical(doc: Any) -> None:
+    # A line's claims are written canonically one after another into one buffer that is hashed
+    # once; each claim's echo is its part of that text. Members out of order, escapes and
+    # non-ASCII text must come out as Python's canonical dumps of the same claims.
+    claims = [
+        {"text": 'He said "yes"\t\u00e9\u4e2d', "kind": "quote", "citation": {"page": "p0001", "element_id": "e000001"}},
+        {"citation": {"page": "p0001"}, "kind": "presence"},
+        {"kind": "value", "citation": {"bbox": [1, 2, 30, 40], "page": "p0001"}, "text": "a\nb"},
+    ]
+    raw = ('{"claims":[' + ",".join(json.dumps(item, ensure_ascii=True) for item in claims) + ']}').encode()
+    line = raw + b"\n" + raw.replace(b'"claims":[', b'"claims":[' + dumps(claims[1]) + b",", 1)
+    reports = [json.loads(text) for text in doc.verify_batch_json(line).splitlines()]
+    for report, expected in zip(reports, [claims, [claims[1], *claims]]):
+        assert report["attestation"]["claims_sha256"] == hashlib.sha256(dumps(expected)).hexdigest()
+        assert [check["claim"] for check in report["checks"]] == json.loads(dumps(expected))
+        assert [dumps(check["claim"]) for check in report["checks"]] == [dumps(item) for item in expected]
 
 
 @pytest.mark.parametrize(("bad", "code", "details"), BAD_LINES)

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/config.hpp"
@@ -94,6 +95,19 @@ void test_strict_json() {
         "{\"a\":\"\xc3\xa9\",\"b\":{\"c\":[true,null],\"d\":1}}");
   CHECK(parse_error(R"([{"a":1},{"b":[1,{"c":2.5}]}])").find("\"path\":\"$[1].b[1].c\"") != std::string::npos);
   CHECK(parse_error(R"({"a":1,"b":{},"a":2} x)").find("duplicate key") != std::string::npos);
+  // Objects of up to 32 members keep their keys on the stack, larger ones in a vector (scanned,
+  // then sorted past 32 keys): a repeat is found in each, at its own path, and distinct keys pass.
+  const auto object_of = [](std::size_t count, const std::string& last) {
+    std::string text = "{\"o\":{";
+    for (std::size_t i = 0; i < count; ++i) text += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+    return text + "\"" + last + "\":0}}";
+  };
+  for (std::size_t count : {std::size_t{3}, std::size_t{31}, std::size_t{32}, std::size_t{40}, std::size_t{100}}) {
+    const std::string error = parse_error(object_of(count, "k0"));
+    CHECK(error.find("duplicate key") != std::string::npos && error.find("\"path\":\"$.o.k0\"") != std::string::npos);
+    CHECK(parse_error(object_of(count, "k" + std::to_string(count - 1))).find("duplicate key") != std::string::npos);
+    CHECK(parse_error(object_of(count, "last")).empty());
+  }
   CHECK(parse_error(R"([1,2)").find("invalid JSON syntax") != std::string::npos);
 }
 
@@ -286,7 +300,61 @@ void test_string_escape() {
 
 }  // namespace
 
+// Keys spelled as string literals take key()'s literal path: the same bytes as the same names
+// given as string views (first member and later ones), the same order check, escaping for a
+// literal that needs it, names longer than the short-key buffer, and a char array holding a
+// shorter name than its size.
+void test_literal_keys() {
+  std::string by_view, by_literal;
+  {
+    ethos::CanonicalWriter writer(by_view);
+    writer.begin_object();
+    for (std::string_view name : {"a\"b", "id", "match", "nested", "this_name_is_longer_than_thirty_two_bytes"}) {
+      writer.key(name);
+      if (name == "nested") {
+        writer.begin_object();
+        writer.member(std::string_view("x"), std::int64_t{1});
+        writer.end_object();
+      } else {
+        writer.boolean(true);
+      }
+    }
+    writer.end_object();
+  }
+  {
+    ethos::CanonicalWriter writer(by_literal);
+    writer.begin_object();
+    writer.member_bool("a\"b", true);
+    writer.member_bool("id", true);
+    writer.key("match");
+    writer.boolean(true);
+    writer.key("nested");
+    writer.begin_object();
+    writer.member("x", std::int64_t{1});
+    writer.end_object();
+    writer.member_bool("this_name_is_longer_than_thirty_two_bytes", true);
+    writer.end_object();
+  }
+  CHECK(by_literal == by_view);
+  CHECK(by_literal == R"({"a\"b":true,"id":true,"match":true,"nested":{"x":1},"this_name_is_longer_than_thirty_two_bytes":true})");
+  std::string out;
+  ethos::CanonicalWriter writer(out);
+  writer.begin_object();
+  const char partly_filled[16] = "ab";
+  writer.member("a", "x");
+  writer.member(partly_filled, "y");
+  bool refused = false;
+  try {
+    writer.member("a", "z");  // out of order after "ab"
+  } catch (const ethos::EthosError& error) {
+    refused = std::string(error.code()) == "internal_error";
+  }
+  CHECK(refused);
+  CHECK(out == R"({"a":"x","ab":"y")");
+}
+
 int main(int argc, char** argv) {
+  test_literal_keys();
   test_c14n_and_hashes();
   test_integers();
   test_string_escape();

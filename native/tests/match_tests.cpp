@@ -314,7 +314,32 @@ void test_random_ladders() {
 
 #include "guard_tests.hpp"
 
+// Decoding (ASCII in place, other scalars through utf8::next) and the exact reading filled by
+// index: every scalar kept once, in order, with its own one-scalar range; a claim ladder and a
+// full ladder agree at every tier.
+void test_decoded_readings() {
+  const std::string text = "a\xC3\xA9 b\xE2\x80\x99" "c \xF0\x9F\x98\x80" "z  \xE4\xB8\xAD" "x";  // 1-, 2-, 3-, 4-byte scalars
+  const std::u32string want = U"a\u00e9 b\u2019c \U0001F600z  \u4e2dx";
+  const ethos::match::LadderOptions options;
+  const ethos::match::Ladder full = ethos::match::build_ladder(text, options, {});
+  const ethos::match::Ladder lazy = ethos::match::build_claim_ladder(text, options);
+  CHECK(full.original == want && lazy.original == want);
+  const ethos::match::Reading& exact = lazy.at(Tier::exact).front();
+  CHECK(exact.text == want && exact.start.size() == want.size() && exact.end.size() == want.size());
+  bool identity = true;
+  for (std::size_t i = 0; i < want.size(); ++i) identity = identity && exact.start[i] == i && exact.end[i] == i + 1;
+  CHECK(identity);
+  for (Tier tier : {Tier::exact, Tier::whitespace, Tier::typography, Tier::case_folded, Tier::skeleton}) {
+    const ethos::match::Reading& a = full.at(tier).front();
+    const ethos::match::Reading& b = lazy.at(tier).front();
+    CHECK(a.text == b.text && a.start == b.start && a.end == b.end);
+  }
+  CHECK(lazy.at(Tier::whitespace).front().text == U"a\u00e9 b\u2019c \U0001F600z \u4e2dx");  // the double space collapsed
+  CHECK(ethos::match::build_claim_ladder("", options).original.empty());
+}
+
 int main(int argc, char** argv) {
+  test_decoded_readings();
   test_policies();
   test_indexed_ladder();
   test_gram_index();

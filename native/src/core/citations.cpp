@@ -2,7 +2,7 @@
 #include "core/citations.hpp"
 
 #include "core/error.hpp"
-#include "json/c14n.hpp"
+#include "json/canonical_writer.hpp"
 #include "json/reader.hpp"
 #include "json/sha256.hpp"
 #include "json/strict_json.hpp"
@@ -17,8 +17,8 @@ constexpr std::int64_t kMaxInt = 9007199254740991;
 
 bool is_text_kind(const std::string& kind) { return kind == "quote" || kind == "value" || kind == "table_cell"; }
 
-Citation read_citation(JsonValue value, const std::string& path) {
-  ObjectReader reader(value, path);
+Citation read_citation(JsonValue value, const ObjectReader& claim) {
+  ObjectReader reader(value, claim, "citation");
   Citation citation;
   citation.page = reader.optional_string("page");
   citation.element_id = reader.optional_string("element_id");
@@ -55,8 +55,12 @@ Citation read_citation(JsonValue value, const std::string& path) {
   return citation;
 }
 
-Claim read_claim(JsonValue value, const std::string& path, ClaimValidation validation) {
-  ObjectReader reader(value, path);
+// Claim `index` of the array at claims_path; its canonical JSON is appended to array_c14n (the
+// claims array's canonical text, hashed once per input) and kept as the claim's echo. Paths are
+// spelled out only for an error.
+Claim read_claim(JsonValue value, const std::string& claims_path, std::size_t index, ClaimValidation validation,
+                 std::string& array_c14n) {
+  ObjectReader reader(value, claims_path, index);
   Claim claim;
   claim.kind = reader.required_string("kind");
   static const char* const kKinds[] = {"quote", "value", "presence", "table_cell", "region", "other"};
@@ -64,14 +68,15 @@ Claim read_claim(JsonValue value, const std::string& path, ClaimValidation valid
   for (const char* kind : kKinds) known = known || claim.kind == kind;
   if (!known) throw invalid_input("invalid value", reader.child_path("kind"));
   claim.text = reader.optional_string("text");
-  claim.citation = read_citation(reader.required("citation"), reader.child_path("citation"));
+  claim.citation = read_citation(reader.required("citation"), reader);
   reader.finish();
-  claim.echo = to_c14n(value);
+  const std::size_t echo_start = array_c14n.size();
+  CanonicalWriter(array_c14n).value(value);
+  claim.echo.assign(array_c14n, echo_start, std::string::npos);  // one allocation of the exact size
 
   if (validation == ClaimValidation::report) return claim;  // the verifier reports these as checks
   const Citation& c = claim.citation;
-  // The path is spelled out only for an error (verify-batch validates a claim per line).
-  const auto citation_path = [&path] { return path + ".citation"; };
+  const auto citation_path = [&reader] { return reader.child_path("citation"); };
   if (c.page_end && !c.page) throw invalid_input("page_end needs a page", citation_path() + ".page_end");
   if (!c.has_locator()) throw invalid_input("citation has no locator", citation_path());
   if (c.table_id.has_value() != c.cell.has_value()) throw invalid_input("table_id and cell go together", citation_path());
@@ -79,7 +84,7 @@ Claim read_claim(JsonValue value, const std::string& path, ClaimValidation valid
     throw invalid_input("bbox needs a page", citation_path() + ".bbox");
   }
   if (is_text_kind(claim.kind) && (!claim.text || is_blank(*claim.text))) {
-    throw invalid_input("claim text is required", path + ".text");
+    throw invalid_input("claim text is required", reader.child_path("text"));
   }
   if (claim.kind == "table_cell" && !c.table_id) throw invalid_input("table_cell needs table_id and cell", citation_path());
   return claim;
@@ -126,18 +131,21 @@ CitationSet load_citations(simdjson::dom::parser& parser, std::string_view bytes
                      {{"path", claims_path}, {"limit", max_checks}, {"input", "citations"}});
   }
   set.claims.reserve(claims.size());
+  // claims_sha256 = sha256(c14n(claims array)): the claims' canonical texts are written one after
+  // another into this per-thread buffer (its capacity reused input after input: verify-batch
+  // reads one claims array per line) and hashed in one update; each claim keeps its part as echo.
+  thread_local std::string array_c14n;
+  array_c14n.assign(1, '[');
   std::size_t index = 0;
-  for (JsonValue claim : claims) set.claims.push_back(read_claim(claim, index_path(claims_path, index++), validation));
-  // claims_sha256 = sha256(c14n(claims array)), assembled from the per-claim canonical echoes.
-  // One context per thread, reset per input: verify-batch hashes one claims array per line.
+  for (JsonValue claim : claims) {
+    if (index > 0) array_c14n += ',';
+    set.claims.push_back(read_claim(claim, claims_path, index++, validation, array_c14n));
+  }
+  array_c14n += ']';
+  // One context per thread, reset per input.
   thread_local Sha256 digest;
   digest.reset();
-  digest.update("[");
-  for (std::size_t i = 0; i < set.claims.size(); ++i) {
-    if (i > 0) digest.update(",");
-    digest.update(set.claims[i].echo);
-  }
-  digest.update("]");
+  digest.update(array_c14n);
   set.claims_sha256 = digest.hex();
   return set;
 }

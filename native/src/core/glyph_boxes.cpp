@@ -21,6 +21,9 @@ std::vector<PageBox> boxes_for_range(const Source& source, std::size_t element, 
   // The element's spans with their offsets, in text order (indexed once by the source).
   for (const std::size_t index : source.geometry_spans_of(element)) {
     const Span* span = &source.spans[index];
+    // The list is sorted by char_start: once a span starts at or past the range's end, so do
+    // all later ones (each one skipped is a span record not read from memory).
+    if (*span->char_start >= end) break;
     const std::int64_t from = std::max(start, *span->char_start), to = std::min(end, *span->char_end);
     if (from >= to) continue;
     Bbox piece = *span->bbox;

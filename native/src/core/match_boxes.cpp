@@ -34,6 +34,12 @@ std::vector<PageBox> match_boxes(const Source& source, const Target& target, std
   if (target.columns) return table_column_boxes(*target.columns, start, end);
   if (target.elements.empty() || std::string_view(target.tier) == "table_cell") return boxes;
 
+  // A target that is one element's own text (the common case: a quote cited to its element):
+  // the range is in that text already, so its length is not counted.
+  const std::size_t only = target.elements.front();
+  if (target.elements.size() == 1 && source.elements[only].text && &*source.elements[only].text == target.text) {
+    return boxes_for_range(source, only, start, end);
+  }
   // Element texts laid end to end with one separator scalar between neighbours (a join's space or
   // the running text's line break); every element gets the part of [start, end) inside its text.
   std::int64_t cursor = 0;

@@ -149,7 +149,10 @@ class ClaimVerifier {
   // Bytes of text whose near-miss token indexes are kept at once (explain_miss).
   void keep_near_miss_text(std::size_t bytes) { near_miss_budget_ = bytes; }
   void trim() {
-    if (expected_ladders_.size() > 64) expected_ladders_.clear();
+    if (expected_ladders_.size() > 64) {
+      expected_ladders_.clear();
+      last_expected_ = nullptr;
+    }
     if (scopes_.size() > 64) scopes_.clear();
   }
 
@@ -200,6 +203,9 @@ class ClaimVerifier {
   TextCache cache_;
   LadderCache ladders_;
   std::unordered_map<std::string, match::Ladder> expected_ladders_;
+  // The entry asked for last: a claim asks for its own ladder several times (the cited element,
+  // a neighbour, the joined pair), and comparing the text is cheaper than hashing it again.
+  const std::pair<const std::string, match::Ladder>* last_expected_ = nullptr;
   match::LadderResult join_found_;  // what the ladder found in the last joined text
   std::vector<std::size_t> scope_pages_;  // pages (indices into source.pages) of the current scoped citation
   std::map<std::pair<std::size_t, std::size_t>, ScopeText> scopes_;
@@ -227,10 +233,15 @@ class ClaimVerifier {
 };
 
 const match::Ladder& ClaimVerifier::expected_ladder(const std::string& claim_text) {
+  if (last_expected_ != nullptr && last_expected_->first == claim_text) return last_expected_->second;
   auto it = expected_ladders_.find(claim_text);
-  if (it != expected_ladders_.end()) return it->second;
+  if (it != expected_ladders_.end()) {
+    last_expected_ = &*it;
+    return it->second;
+  }
   // Tiers built on first use: most claims are found at the first tier searched.
-  return expected_ladders_.emplace(claim_text, match::build_claim_ladder(claim_text, config_.policy->ladder)).first->second;
+  last_expected_ = &*expected_ladders_.emplace(claim_text, match::build_claim_ladder(claim_text, config_.policy->ladder)).first;
+  return last_expected_->second;
 }
 
 bool ClaimVerifier::matches(const std::string& kind, const std::string& expected, const std::string& text,

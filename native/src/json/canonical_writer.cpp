@@ -61,8 +61,6 @@ void CanonicalWriter::end_array() {
 
 namespace {
 
-constexpr std::size_t kShortKey = 32;
-
 // True when one of the 8 bytes of `word` needs escaping: below 0x20, `"` or `\`. Exact for the
 // word as a whole (the classic "has a byte less than n" and "has a zero byte" tricks: a borrow can
 // only mark bytes above a byte that really matched, never create a match), so a clean word is
@@ -117,7 +115,7 @@ bool key_before(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-void CanonicalWriter::key(std::string_view name) {
+bool CanonicalWriter::enter_key(std::string_view name) {
   Level& level = levels_.back();
   if (!level.empty && !key_before(level.last_key, name)) {
     throw EthosError("internal_error", "canonical JSON keys out of order", {{"key", std::string(name)}});
@@ -125,6 +123,11 @@ void CanonicalWriter::key(std::string_view name) {
   const bool first = level.empty;
   level.empty = false;
   level.last_key = name;
+  return first;
+}
+
+void CanonicalWriter::key(std::string_view name) {
+  const bool first = enter_key(name);
   if (name.size() <= kShortKey && !has_escape(name)) {
     // The common key (a short plain name): separator, quotes and colon in one append.
     char buffer[kShortKey + 4];
@@ -264,20 +267,34 @@ void CanonicalWriter::value(simdjson::dom::element value, std::initializer_list<
     case element_type::OBJECT: {
       // Inputs keep their own member order; c14n sorts by key bytes (std::string_view compares
       // as unsigned bytes, which is code point order for UTF-8).
-      std::vector<std::pair<std::string_view, simdjson::dom::element>> members;
+      using Member = std::pair<std::string_view, simdjson::dom::element>;
       const simdjson::dom::object object = value.get_object().value_unsafe();  // named: the result is a temporary
+      // Small objects (a claim, its citation: one of each per verify-batch line) are sorted on the
+      // stack; only larger ones take a heap vector.
+      constexpr std::size_t kStackMembers = 16;
+      Member stack_members[kStackMembers];
+      std::vector<Member> heap_members;
+      // size() saturates for enormous objects, so only a small count picks the stack array.
+      const bool on_stack = object.size() <= kStackMembers;
+      std::size_t kept = 0;
       for (auto field : object) {
         bool skipped = false;
         for (std::string_view name : skip) skipped = skipped || field.key == name;
-        if (!skipped) members.emplace_back(field.key, field.value);
+        if (skipped) continue;
+        if (on_stack) {
+          stack_members[kept] = Member(field.key, field.value);
+        } else {
+          heap_members.emplace_back(field.key, field.value);
+        }
+        ++kept;
       }
-      if (!std::is_sorted(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; })) {
-        std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      }
+      Member* const members = on_stack ? stack_members : heap_members.data();
+      const auto by_key = [](const Member& a, const Member& b) { return a.first < b.first; };
+      if (!std::is_sorted(members, members + kept, by_key)) std::sort(members, members + kept, by_key);
       begin_object();
-      for (const auto& [name, member] : members) {
-        key(name);
-        this->value(member, skip);
+      for (std::size_t i = 0; i < kept; ++i) {
+        key(members[i].first);
+        this->value(members[i].second, skip);
       }
       end_object();
       return;

@@ -93,7 +93,17 @@ ObjectReader::ObjectReader(JsonValue value, const std::string& parent_path, std:
   index_fields();
 }
 
-std::string ObjectReader::path() const { return parent_path_ ? index_path(*parent_path_, index_) : path_; }
+ObjectReader::ObjectReader(JsonValue value, const ObjectReader& parent, const char* key)
+    : parent_reader_(&parent), parent_key_(key) {
+  if (value.type() != element_type::OBJECT) throw invalid_input("expected an object", path());
+  object_ = value.get_object().value_unsafe();
+  index_fields();
+}
+
+std::string ObjectReader::path() const {
+  if (parent_reader_) return parent_reader_->child_path(parent_key_);
+  return parent_path_ ? index_path(*parent_path_, index_) : path_;
+}
 
 std::optional<JsonValue> ObjectReader::optional(const char* key) {
   if (seen_count_ == seen_.size()) throw EthosError("internal_error", "too many fields read from one object");
@@ -140,13 +150,22 @@ std::optional<std::string> ObjectReader::optional_string(const char* key) {
 }
 
 std::int64_t ObjectReader::required_int(const char* key, std::int64_t min, std::int64_t max) {
-  return expect_int_at(required(key), path_, key, min, max);
+  const JsonValue value = required(key);
+  if (value.type() == element_type::INT64) {
+    const std::int64_t number = value.get_int64().value_unsafe();
+    if (number >= min && number <= max) return number;
+  }
+  return expect_int_at(value, path(), key, min, max);  // throws, with the spelled-out path
 }
 
 std::optional<std::int64_t> ObjectReader::optional_int(const char* key, std::int64_t min, std::int64_t max) {
   const std::optional<JsonValue> value = optional(key);
   if (!value) return std::nullopt;
-  return expect_int_at(*value, path_, key, min, max);
+  if (value->type() == element_type::INT64) {
+    const std::int64_t number = value->get_int64().value_unsafe();
+    if (number >= min && number <= max) return number;
+  }
+  return expect_int_at(*value, path(), key, min, max);  // throws, with the spelled-out path
 }
 
 bool ObjectReader::required_bool(const char* key) {

@@ -20,6 +20,9 @@ class ObjectReader {
   // The object at item `index` of the array at `parent_path`: its own path is only spelled out
   // when an error needs it (large documents have hundreds of thousands of items).
   ObjectReader(JsonValue value, const std::string& parent_path, std::size_t index);
+  // The object at member `key` of `parent`'s object, its path likewise spelled out only for an
+  // error (verify-batch reads a claim and its citation per request line); parent must outlive it.
+  ObjectReader(JsonValue value, const ObjectReader& parent, const char* key);
 
   std::string path() const;
   std::string child_path(std::string_view key) const { return path() + "." + std::string(key); }
@@ -50,6 +53,8 @@ class ObjectReader {
   std::string path_;                  // own path, or empty when given as parent + index
   const std::string* parent_path_ = nullptr;
   std::size_t index_ = 0;
+  const ObjectReader* parent_reader_ = nullptr;  // with parent_key_: the path is the parent's child path
+  const char* parent_key_ = nullptr;
   std::array<const char*, 32> seen_{};  // field names asked for (literals; no object has more)
   std::size_t seen_count_ = 0;
   std::size_t found_ = 0;               // how many asked-for fields were present

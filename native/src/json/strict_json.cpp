@@ -143,7 +143,9 @@ void check_envelope(std::string_view bytes, const char* what, const JsonLimits& 
 // violation reported is the one the streaming (nlohmann) reader would report first.
 class RuleWalk {
  public:
-  RuleWalk(const char* what, std::size_t max_depth) : what_(what), max_depth_(max_depth) {}
+  // The path's segments are reserved for a usual depth at once (verify-batch walks a request of
+  // depth 4 per line: growing one by one cost an allocation per level).
+  RuleWalk(const char* what, std::size_t max_depth) : what_(what), max_depth_(max_depth) { path_.reserve(16); }
 
   void walk(JsonValue value) {
     switch (value.type()) {
@@ -151,15 +153,26 @@ class RuleWalk {
         if (depth_ >= max_depth_) fail("nesting too deep", {{"limit", static_cast<std::int64_t>(max_depth_)}});
         ++depth_;
         const simdjson::dom::object object = value.get_object().value_unsafe();
-        std::vector<std::string_view> keys;
-        keys.reserve(object.size());
+        // Objects are small; a linear scan beats hashing until they are not. The keys of an
+        // object of at most kFewKeys members are kept on the stack (no allocation per object).
+        constexpr std::size_t kFewKeys = 32;
+        std::string_view few[kFewKeys];
+        std::size_t few_count = 0;
+        std::vector<std::string_view> keys;  // larger objects (size() saturates, so never too small)
+        const bool large = object.size() > kFewKeys;
+        if (large) keys.reserve(object.size());
         for (auto field : object) {
           path_.push_back(Segment{field.key, 0, true});
-          // Objects are small; a linear scan beats hashing until they are not.
-          const bool duplicate = keys.size() < 32 ? std::find(keys.begin(), keys.end(), field.key) != keys.end()
-                                                  : seen_in_sorted(keys, field.key);
+          bool duplicate = false;
+          if (!large) {
+            duplicate = std::find(few, few + few_count, field.key) != few + few_count;
+            few[few_count++] = field.key;
+          } else {
+            duplicate = keys.size() < kFewKeys ? std::find(keys.begin(), keys.end(), field.key) != keys.end()
+                                               : seen_in_sorted(keys, field.key);
+            keys.push_back(field.key);
+          }
           if (duplicate) fail("duplicate key");
-          keys.push_back(field.key);
           walk(field.value);
           path_.pop_back();
         }

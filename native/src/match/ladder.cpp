@@ -15,11 +15,12 @@ namespace {
 using Unit = NormalizedScalar;
 using Units = NormalizedScalars;
 
+// Sized once and filled by index (here and in to_reading): a push_back per scalar was the largest
+// single cost of a verify-batch request's claim ladder.
 Units exact_units(const std::u32string& original) {
-  Units units;
-  units.reserve(original.size());
+  Units units(original.size());
   for (std::size_t i = 0; i < original.size(); ++i) {
-    units.push_back(Unit{original[i], static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1)});
+    units[i] = Unit{original[i], static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1)};
   }
   return units;
 }
@@ -210,30 +211,41 @@ Units skeleton(const Units& in) {
 }
 
 Units units_of(const Reading& reading) {
-  Units units;
-  units.reserve(reading.text.size());
-  for (std::size_t i = 0; i < reading.text.size(); ++i) units.push_back(Unit{reading.text[i], reading.start[i], reading.end[i]});
+  Units units(reading.text.size());
+  for (std::size_t i = 0; i < units.size(); ++i) units[i] = Unit{reading.text[i], reading.start[i], reading.end[i]};
   return units;
 }
 
 Reading to_reading(const Units& units) {
   Reading reading;
-  reading.text.reserve(units.size());
-  reading.start.reserve(units.size());
-  reading.end.reserve(units.size());
-  for (const Unit& unit : units) {
-    reading.text.push_back(unit.c);
-    reading.start.push_back(unit.start);
-    reading.end.push_back(unit.end);
+  const std::size_t size = units.size();
+  reading.text.resize(size);
+  reading.start.resize(size);
+  reading.end.resize(size);
+  for (std::size_t i = 0; i < size; ++i) {
+    reading.text[i] = units[i].c;
+    reading.start[i] = units[i].start;
+    reading.end[i] = units[i].end;
   }
   return reading;
 }
 
+// At most one scalar per byte: sized for that, filled by index, ASCII decoded in place (texts
+// are mostly ASCII; every claim of a verify-batch request is decoded), then cut to the count.
 std::u32string decode(std::string_view utf8_text) {
-  std::u32string out;
-  out.reserve(utf8_text.size());
+  std::u32string out(utf8_text.size(), U'\0');
+  std::size_t count = 0;
   std::size_t pos = 0;
-  while (pos < utf8_text.size()) out.push_back(utf8::next(utf8_text, pos));
+  while (pos < utf8_text.size()) {
+    const auto byte = static_cast<unsigned char>(utf8_text[pos]);
+    if (byte < 0x80) {
+      out[count++] = byte;
+      ++pos;
+    } else {
+      out[count++] = utf8::next(utf8_text, pos);
+    }
+  }
+  out.resize(count);
   return out;
 }
 
