@@ -195,8 +195,9 @@ void test_find_all() {
 }
 
 // The gram index finds exactly what a scan finds, ascending: small and large alphabets (long
-// buckets of repeats), texts of thousands of scalars (many buckets), needles shorter than a gram,
-// absent needles, both character widths.
+// buckets of repeats), texts of thousands of scalars (many buckets), needles shorter than a gram
+// and than a gram plus the sampling stride, needles long enough for several grams per residue
+// class, absent needles, both character widths.
 template <typename Text>
 void check_gram_index(std::uint32_t seed) {
   using Char = typename Text::value_type;
@@ -213,7 +214,7 @@ void check_gram_index(std::uint32_t seed) {
       Text needle;
       if (!text.empty() && probe % 2 == 0) {
         const std::size_t start = next() % text.size();
-        needle = text.substr(start, 1 + next() % 12);
+        needle = text.substr(start, 1 + next() % 24);
       } else {
         needle = Text(1 + next() % 6, static_cast<Char>(0x61 + next() % (alphabet + 1)));
       }
