@@ -122,8 +122,16 @@ Units typography(const Units& in, const std::unordered_set<std::uint32_t>& hyphe
   Units folded;
   folded.reserve(in.size());
   std::size_t plain_until = 0;  // units of a hyphen-minus run that stay as they are
+  const bool no_hyphens = hyphens.empty();
   for (std::size_t i = 0; i < in.size(); ++i) {
     const Unit& unit = in[i];
+    // Nearly every scalar of a document: ASCII other than a dash or a double quotation mark, with
+    // no recorded hyphen, which none of the rules below changes (no fold, deletion or full-width
+    // form lies in ASCII); asked first so the index build does not walk the rules per scalar.
+    if (no_hyphens && unit.c < 0x80 && unit.c != U'-' && unit.c != U'"') {
+      folded.push_back(unit);
+      continue;
+    }
     if (unit.c == U'-' && i >= plain_until) {
       // "--" and "---" are how en and em dashes are typed (TeX, plain text): one dash, covering
       // the run. Longer runs (rules) and runs holding a recorded line-end hyphen stay as they are.
