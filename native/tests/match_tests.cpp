@@ -14,6 +14,7 @@
 #include "match/matcher.hpp"
 #include "match/policy.hpp"
 #include "match/gram_index.hpp"
+#include "match/offset_map.hpp"
 #include "match/tokens.hpp"
 #include "text/utf8.hpp"
 #include "test_check.hpp"
@@ -234,6 +235,48 @@ void test_gram_index() {
   check_gram_index<std::u16string>(4242);
 }
 
+// OffsetMap::push_all gives the map of pushing its units one by one: identity runs that continue
+// the open segment or break it (a gap, a start going back), constant runs, empty ranges, a shift
+// that wraps, appended to maps that end in either kind of segment.
+void test_offset_map_push_all() {
+  std::uint32_t seed = 99;
+  const auto next = [&seed]() {
+    seed = seed * 1103515245U + 12345U;
+    return (seed >> 16) & 0x7FFFU;
+  };
+  struct Unit {
+    std::uint32_t start, end;
+  };
+  for (int round = 0; round < 200; ++round) {
+    ethos::match::OffsetMap one_by_one, all;
+    std::uint32_t at = next() % 50;
+    for (int batch = 0; batch < 4; ++batch) {
+      std::vector<Unit> units;
+      const std::size_t count = next() % 40;
+      for (std::size_t k = 0; k < count; ++k) {
+        switch (next() % 6) {
+          case 0: at += next() % 3; units.push_back({at, at}); break;                 // empty range
+          case 1: units.push_back({at, at + 1 + next() % 3}); break;                 // constant or identity
+          case 2: at = at > 2 ? at - next() % 3 : at; units.push_back({at, at + 1}); ++at; break;  // may go back
+          default: units.push_back({at, at + 1}); ++at; break;                       // identity run
+        }
+      }
+      const std::uint32_t shift = round % 7 == 0 ? 0xFFFFFFF0U : next() % 1000;
+      for (const Unit& unit : units) one_by_one.push(unit.start + shift, unit.end + shift);
+      all.push_all(units.begin(), units.end(), shift);
+    }
+    bool same = one_by_one.size() == all.size() && one_by_one.memory_bytes() == all.memory_bytes();
+    for (std::size_t pos = 0; same && pos < all.size(); ++pos) {
+      same = one_by_one.start(pos) == all.start(pos) && one_by_one.end(pos) == all.end(pos);
+    }
+    if (!same) {
+      ++failures;
+      std::fprintf(stderr, "push_all disagrees with push (round %d)\n", round);
+      return;
+    }
+  }
+}
+
 void test_indexed_ladder() {
   // An indexed ladder gives the same result as a scanned one.
   const auto policy = ethos::match::preset_policy("default");
@@ -319,6 +362,7 @@ int main(int argc, char** argv) {
   test_policies();
   test_indexed_ladder();
   test_gram_index();
+  test_offset_map_push_all();
   test_find_all();
   test_random_ladders();
   test_token_boundaries();
