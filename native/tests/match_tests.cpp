@@ -277,6 +277,59 @@ void test_offset_map_push_all() {
   }
 }
 
+// build_typographic_tiers (plain ASCII stretches read in one pass, the rest by the passes, cut
+// between two ASCII letters) gives build_tier's typography, case and skeleton readings, scalars
+// and offsets: texts mixing plain stretches with every scalar the passes change (quotation marks,
+// dash runs, ligatures, composing marks, final sigma, CJK, no-break and other spaces, deletions),
+// white space at the edges, with and without recorded line-end hyphens.
+void test_typographic_tiers_one_pass() {
+  static const char32_t kAlphabet[] = {U'a', U'b', U'Z', U'e', U'1', U' ', U' ', U'\n', U'\t', U'-', U'"', U'.', U',',
+                                       U'\'', 0x201C, 0x2019, 0x2013, 0xFB01, 0x0301, 0x00E9, 0x03A3, 0x03C3,
+                                       0x4E2D, 0x00A0, 0x00AD, 0x2026, 0xFF21, 0x1D400, U'x', U'y'};
+  std::uint32_t seed = 31;
+  const auto next = [&seed]() {
+    seed = seed * 1103515245U + 12345U;
+    return (seed >> 16) & 0x7FFFU;
+  };
+  for (int round = 0; round < 400; ++round) {
+    std::u32string text;
+    const std::size_t length = next() % 80;
+    const bool plain_heavy = round % 2 == 0;  // long ASCII-letter stretches between the rest
+    for (std::size_t k = 0; k < length; ++k) {
+      const std::size_t pick = next() % (sizeof kAlphabet / sizeof kAlphabet[0]);
+      text.push_back(plain_heavy && next() % 3 != 0 ? kAlphabet[pick % 5] : kAlphabet[pick]);
+    }
+    std::vector<std::int64_t> hyphens;
+    for (std::size_t k = 0; k < text.size(); ++k) {
+      if (round % 5 == 0 && text[k] == U'-') hyphens.push_back(static_cast<std::int64_t>(k));
+    }
+    for (const auto& preset : {"default", "strict"}) {
+      const auto options = ethos::match::preset_policy(preset)->ladder;
+      const auto built = ethos::match::build_typographic_tiers(text, options, &hyphens);
+      const ethos::match::Tier tiers[] = {ethos::match::Tier::typography, ethos::match::Tier::case_folded,
+                                          ethos::match::Tier::skeleton};
+      bool same = true;
+      for (std::size_t t = 0; t < 3 && same; ++t) {
+        const auto expected = ethos::match::build_tier(text, tiers[t], options, &hyphens);
+        same = expected.size() == built.size();
+        for (std::size_t r = 0; same && r < expected.size(); ++r) {
+          const auto& units = t == 0 ? built[r].typography : t == 1 ? built[r].case_folded : built[r].skeleton;
+          same = units.size() == expected[r].text.size();
+          for (std::size_t k = 0; same && k < units.size(); ++k) {
+            same = units[k].c == expected[r].text[k] && units[k].start == expected[r].start[k] &&
+                   units[k].end == expected[r].end[k];
+          }
+        }
+      }
+      if (!same) {
+        ++failures;
+        std::fprintf(stderr, "build_typographic_tiers disagrees with build_tier (round %d, %s)\n", round, preset);
+        return;
+      }
+    }
+  }
+}
+
 void test_indexed_ladder() {
   // An indexed ladder gives the same result as a scanned one.
   const auto policy = ethos::match::preset_policy("default");
@@ -363,6 +416,7 @@ int main(int argc, char** argv) {
   test_indexed_ladder();
   test_gram_index();
   test_offset_map_push_all();
+  test_typographic_tiers_one_pass();
   test_find_all();
   test_random_ladders();
   test_token_boundaries();

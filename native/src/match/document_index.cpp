@@ -51,11 +51,10 @@ std::vector<std::size_t> find_positions(const std::basic_string<CharT>& text, co
 // memory. at(pos): the text's scalar at pos.
 template <typename At>
 std::vector<std::size_t> cut_points(std::size_t size, std::size_t chunk, At at) {
-  const auto letter = [](char32_t c) { return (c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z'); };
   std::vector<std::size_t> out{0};
   for (std::size_t target = chunk; target < size; target = out.back() + chunk) {
     std::size_t p = target;
-    while (p < size && !(letter(at(p - 1)) && letter(at(p)))) ++p;
+    while (p < size && !is_safe_cut(at(p - 1), at(p))) ++p;
     if (p >= size) break;
     out.push_back(p);
   }
