@@ -405,10 +405,13 @@ std::vector<TypographicReadings> build_typographic_tiers(const std::u32string& o
     // step carries anything across (is_safe_cut), into stretches typography keeps as they are,
     // read in one pass (plain_readings), and the stretches between them, read by the passes.
     // The pieces' readings put end to end are the whole text's.
+    // Typography can read longer than the text (a double quotation mark gets two spaces, a
+    // ligature its letters): an eighth of slack keeps the arrays from doubling while they fill.
     TypographicReadings built;
-    built.typography.reserve(original.size());
-    built.case_folded.reserve(original.size());
-    built.skeleton.reserve(original.size());
+    const std::size_t room = original.size() + original.size() / 8 + 16;
+    built.typography.reserve(room);
+    built.case_folded.reserve(room);
+    built.skeleton.reserve(room);
     const std::size_t n = original.size();
     std::size_t from = 0;
     while (from < n) {
