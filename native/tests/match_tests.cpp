@@ -14,6 +14,7 @@
 #include "match/matcher.hpp"
 #include "match/policy.hpp"
 #include "match/gram_index.hpp"
+#include "match/offset_map.hpp"
 #include "match/tokens.hpp"
 #include "text/utf8.hpp"
 #include "test_check.hpp"
@@ -195,8 +196,9 @@ void test_find_all() {
 }
 
 // The gram index finds exactly what a scan finds, ascending: small and large alphabets (long
-// buckets of repeats), texts of thousands of scalars (many buckets), needles shorter than a gram,
-// absent needles, both character widths.
+// buckets of repeats), texts of thousands of scalars (many buckets), needles shorter than a gram
+// and than a gram plus the sampling stride, needles long enough for several grams per residue
+// class, absent needles, both character widths.
 template <typename Text>
 void check_gram_index(std::uint32_t seed) {
   using Char = typename Text::value_type;
@@ -213,7 +215,7 @@ void check_gram_index(std::uint32_t seed) {
       Text needle;
       if (!text.empty() && probe % 2 == 0) {
         const std::size_t start = next() % text.size();
-        needle = text.substr(start, 1 + next() % 12);
+        needle = text.substr(start, 1 + next() % 24);
       } else {
         needle = Text(1 + next() % 6, static_cast<Char>(0x61 + next() % (alphabet + 1)));
       }
@@ -231,6 +233,101 @@ void check_gram_index(std::uint32_t seed) {
 void test_gram_index() {
   check_gram_index<std::u32string>(777);
   check_gram_index<std::u16string>(4242);
+}
+
+// OffsetMap::push_all gives the map of pushing its units one by one: identity runs that continue
+// the open segment or break it (a gap, a start going back), constant runs, empty ranges, a shift
+// that wraps, appended to maps that end in either kind of segment.
+void test_offset_map_push_all() {
+  std::uint32_t seed = 99;
+  const auto next = [&seed]() {
+    seed = seed * 1103515245U + 12345U;
+    return (seed >> 16) & 0x7FFFU;
+  };
+  struct Unit {
+    std::uint32_t start, end;
+  };
+  for (int round = 0; round < 200; ++round) {
+    ethos::match::OffsetMap one_by_one, all;
+    std::uint32_t at = next() % 50;
+    for (int batch = 0; batch < 4; ++batch) {
+      std::vector<Unit> units;
+      const std::size_t count = next() % 40;
+      for (std::size_t k = 0; k < count; ++k) {
+        switch (next() % 6) {
+          case 0: at += next() % 3; units.push_back({at, at}); break;                 // empty range
+          case 1: units.push_back({at, at + 1 + next() % 3}); break;                 // constant or identity
+          case 2: at = at > 2 ? at - next() % 3 : at; units.push_back({at, at + 1}); ++at; break;  // may go back
+          default: units.push_back({at, at + 1}); ++at; break;                       // identity run
+        }
+      }
+      const std::uint32_t shift = round % 7 == 0 ? 0xFFFFFFF0U : next() % 1000;
+      for (const Unit& unit : units) one_by_one.push(unit.start + shift, unit.end + shift);
+      all.push_all(units.begin(), units.end(), shift);
+    }
+    bool same = one_by_one.size() == all.size() && one_by_one.memory_bytes() == all.memory_bytes();
+    for (std::size_t pos = 0; same && pos < all.size(); ++pos) {
+      same = one_by_one.start(pos) == all.start(pos) && one_by_one.end(pos) == all.end(pos);
+    }
+    if (!same) {
+      ++failures;
+      std::fprintf(stderr, "push_all disagrees with push (round %d)\n", round);
+      return;
+    }
+  }
+}
+
+// build_typographic_tiers (plain ASCII stretches read in one pass, the rest by the passes, cut
+// between two ASCII letters) gives build_tier's typography, case and skeleton readings, scalars
+// and offsets: texts mixing plain stretches with every scalar the passes change (quotation marks,
+// dash runs, ligatures, composing marks, final sigma, CJK, no-break and other spaces, deletions),
+// white space at the edges, with and without recorded line-end hyphens.
+void test_typographic_tiers_one_pass() {
+  static const char32_t kAlphabet[] = {U'a', U'b', U'Z', U'e', U'1', U' ', U' ', U'\n', U'\t', U'-', U'"', U'.', U',',
+                                       U'\'', 0x201C, 0x2019, 0x2013, 0xFB01, 0x0301, 0x00E9, 0x03A3, 0x03C3,
+                                       0x4E2D, 0x00A0, 0x00AD, 0x2026, 0xFF21, 0x1D400, U'x', U'y'};
+  std::uint32_t seed = 31;
+  const auto next = [&seed]() {
+    seed = seed * 1103515245U + 12345U;
+    return (seed >> 16) & 0x7FFFU;
+  };
+  for (int round = 0; round < 400; ++round) {
+    std::u32string text;
+    const std::size_t length = next() % 80;
+    const bool plain_heavy = round % 2 == 0;  // long ASCII-letter stretches between the rest
+    for (std::size_t k = 0; k < length; ++k) {
+      const std::size_t pick = next() % (sizeof kAlphabet / sizeof kAlphabet[0]);
+      text.push_back(plain_heavy && next() % 3 != 0 ? kAlphabet[pick % 5] : kAlphabet[pick]);
+    }
+    std::vector<std::int64_t> hyphens;
+    for (std::size_t k = 0; k < text.size(); ++k) {
+      if (round % 5 == 0 && text[k] == U'-') hyphens.push_back(static_cast<std::int64_t>(k));
+    }
+    for (const auto& preset : {"default", "strict"}) {
+      const auto options = ethos::match::preset_policy(preset)->ladder;
+      const auto built = ethos::match::build_typographic_tiers(text, options, &hyphens);
+      const ethos::match::Tier tiers[] = {ethos::match::Tier::typography, ethos::match::Tier::case_folded,
+                                          ethos::match::Tier::skeleton};
+      bool same = true;
+      for (std::size_t t = 0; t < 3 && same; ++t) {
+        const auto expected = ethos::match::build_tier(text, tiers[t], options, &hyphens);
+        same = expected.size() == built.size();
+        for (std::size_t r = 0; same && r < expected.size(); ++r) {
+          const auto& units = t == 0 ? built[r].typography : t == 1 ? built[r].case_folded : built[r].skeleton;
+          same = units.size() == expected[r].text.size();
+          for (std::size_t k = 0; same && k < units.size(); ++k) {
+            same = units[k].c == expected[r].text[k] && units[k].start == expected[r].start[k] &&
+                   units[k].end == expected[r].end[k];
+          }
+        }
+      }
+      if (!same) {
+        ++failures;
+        std::fprintf(stderr, "build_typographic_tiers disagrees with build_tier (round %d, %s)\n", round, preset);
+        return;
+      }
+    }
+  }
 }
 
 void test_indexed_ladder() {
@@ -343,6 +440,8 @@ int main(int argc, char** argv) {
   test_policies();
   test_indexed_ladder();
   test_gram_index();
+  test_offset_map_push_all();
+  test_typographic_tiers_one_pass();
   test_find_all();
   test_random_ladders();
   test_token_boundaries();

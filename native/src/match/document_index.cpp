@@ -51,11 +51,10 @@ std::vector<std::size_t> find_positions(const std::basic_string<CharT>& text, co
 // memory. at(pos): the text's scalar at pos.
 template <typename At>
 std::vector<std::size_t> cut_points(std::size_t size, std::size_t chunk, At at) {
-  const auto letter = [](char32_t c) { return (c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z'); };
   std::vector<std::size_t> out{0};
   for (std::size_t target = chunk; target < size; target = out.back() + chunk) {
     std::size_t p = target;
-    while (p < size && !(letter(at(p - 1)) && letter(at(p)))) ++p;
+    while (p < size && !is_safe_cut(at(p - 1), at(p))) ++p;
     if (p >= size) break;
     out.push_back(p);
   }
@@ -225,21 +224,29 @@ void DocumentIndex::build_chunked(const Running& run, const LadderOptions& optio
                                   const std::vector<TierIndex*>& indexes) const {
   // Appends a piece's reading (its offsets shifted by `shift`): 2 bytes per scalar while every
   // scalar so far lies in the BMP, 4 from the first that does not.
+  // The narrow copy is written while the piece is checked for a scalar beyond the BMP (one pass,
+  // undone in the rare piece that has one).
   const auto append = [](TierReading& reading, const NormalizedScalars& piece, std::uint32_t shift) {
-    const bool bmp = std::all_of(piece.begin(), piece.end(), [](const NormalizedScalar& s) { return s.c <= 0xFFFF; });
-    if (reading.text == nullptr && !bmp) {
-      reading.own_text.assign(reading.narrow.begin(), reading.narrow.end());
-      std::u16string().swap(reading.narrow);
-      reading.text = &reading.own_text;
-    }
     if (reading.text == nullptr) {
       const std::size_t at = reading.narrow.size();
       reading.narrow.resize(at + piece.size());
-      for (std::size_t k = 0; k < piece.size(); ++k) reading.narrow[at + k] = static_cast<char16_t>(piece[k].c);
-    } else {
+      char16_t* out = reading.narrow.data() + at;
+      char32_t widest = 0;
+      for (std::size_t k = 0; k < piece.size(); ++k) {
+        widest |= piece[k].c;
+        out[k] = static_cast<char16_t>(piece[k].c);
+      }
+      if (widest > 0xFFFF) {
+        reading.narrow.resize(at);
+        reading.own_text.assign(reading.narrow.begin(), reading.narrow.end());
+        std::u16string().swap(reading.narrow);
+        reading.text = &reading.own_text;
+      }
+    }
+    if (reading.text != nullptr) {
       for (const NormalizedScalar& s : piece) reading.own_text.push_back(s.c);
     }
-    for (const NormalizedScalar& s : piece) reading.map.push(s.start + shift, s.end + shift);
+    reading.map.push_all(piece.begin(), piece.end(), shift);
   };
   // How many hyphenation readings the whole text has (build_tier's rule on the whole text); the
   // white-space tier never reads the hyphens, so it has one.

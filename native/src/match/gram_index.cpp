@@ -1,6 +1,7 @@
-// gram_index.cpp - counting-sort construction of the q-gram index and rarest-gram lookup.
+// gram_index.cpp - counting-sort construction of the sampled q-gram index and rarest-gram lookup.
 #include "match/gram_index.hpp"
 
+#include <algorithm>
 #include <string_view>
 
 #include "match/find_all.hpp"
@@ -11,29 +12,21 @@ template <typename CharT>
 BasicGramIndex<CharT>::BasicGramIndex(const Text& text) : text_(&text) {
   const std::size_t n = text.size();
   const std::size_t grams = n >= kGram ? n - kGram + 1 : 0;
-  // About one bucket per 32 positions (at most 1/4 byte per scalar): a bucket holds its grams.
-  // occurrences and a few colliding positions, which a lookup rejects by comparing.
+  const std::size_t filed = (grams + kStride - 1) / kStride;  // positions 0, kStride, 2 kStride, ...
+  // About one bucket per 8 filed positions (one per 32 positions of text, at most 1/8 byte per
+  // scalar): a bucket holds a gram's filed occurrences and a few colliding positions, which a
+  // lookup rejects by comparing.
   unsigned bits = 0;
-  while (bits < 32 && (std::size_t{1} << bits) * 32 < grams) ++bits;
+  while (bits < 32 && (std::size_t{1} << bits) * 8 < filed) ++bits;
   shift_ = 64 - bits;
   starts_.assign((std::size_t{1} << bits) + 1, 0);
-  // Each pass rolls the gram's key along the text (drop the leaving scalar's term, shift, add
-  // the entering one: the same key key_of computes) instead of rehashing every gram from scratch.
-  const auto each_bucket = [&](auto visit) {
-    if (grams == 0) return;
-    std::uint64_t key = key_of(text.data());
-    for (std::size_t p = 0;; ++p) {
-      visit(p, bucket_of_key(key));
-      if (p + 1 == grams) break;
-      key = (key - static_cast<std::uint64_t>(text[p]) * kLeadingFactor) * kMultiplier +
-            static_cast<std::uint64_t>(text[p + kGram]);
-    }
-  };
-  each_bucket([&](std::size_t, std::size_t bucket) { ++starts_[bucket + 1]; });
+  // A filed gram's key is computed in full (kGram multiply-adds): rolling it along the text
+  // would cost as much per position, and only every kStride-th position is visited.
+  for (std::size_t p = 0; p < grams; p += kStride) ++starts_[bucket_of(text.data() + p) + 1];
   for (std::size_t b = 1; b < starts_.size(); ++b) starts_[b] += starts_[b - 1];
-  positions_.resize(grams);
+  positions_.resize(filed);
   std::vector<std::uint32_t> next(starts_.begin(), starts_.end() - 1);
-  each_bucket([&](std::size_t p, std::size_t bucket) { positions_[next[bucket]++] = static_cast<std::uint32_t>(p); });
+  for (std::size_t p = 0; p < grams; p += kStride) positions_[next[bucket_of(text.data() + p)]++] = static_cast<std::uint32_t>(p);
 }
 
 template <typename CharT>
@@ -60,24 +53,32 @@ std::vector<std::size_t> BasicGramIndex<CharT>::find_all(const Text& needle) con
   const Text& text = *text_;
   const std::size_t m = needle.size();
   if (m == 0) return {};
-  if (m < kGram) return match::find_all(std::basic_string_view<CharT>(text), std::basic_string_view<CharT>(needle));
-  // The needle's gram with the smallest bucket: every occurrence of the needle puts that gram at
-  // its own start + offset, so that bucket's positions, shifted back, are the only candidates.
-  std::size_t offset = 0, bucket = bucket_of(needle.data());
-  for (std::size_t o = 1; o + kGram <= m; ++o) {
-    const std::size_t b = bucket_of(needle.data() + o);
-    if (starts_[b + 1] - starts_[b] < starts_[bucket + 1] - starts_[bucket]) {
-      offset = o;
-      bucket = b;
+  if (m < kGram + kStride - 1) {
+    return match::find_all(std::basic_string_view<CharT>(text), std::basic_string_view<CharT>(needle));
+  }
+  // An occurrence at s has a filed gram at needle offset o exactly when (s + o) % kStride == 0:
+  // for each residue class of o, the class's gram with the smallest bucket sees, shifted back by
+  // its offset, every occurrence whose start lies in the matching class of s (and no other).
+  std::vector<std::size_t> out;
+  for (std::size_t cls = 0; cls < kStride; ++cls) {
+    std::size_t offset = cls, bucket = bucket_of(needle.data() + cls);
+    for (std::size_t o = cls + kStride; o + kGram <= m; o += kStride) {
+      const std::size_t b = bucket_of(needle.data() + o);
+      if (starts_[b + 1] - starts_[b] < starts_[bucket + 1] - starts_[bucket]) {
+        offset = o;
+        bucket = b;
+      }
+    }
+    for (std::uint32_t i = starts_[bucket]; i < starts_[bucket + 1]; ++i) {
+      const std::size_t p = positions_[i];
+      if (p < offset) continue;
+      const std::size_t start = p - offset;
+      if (start + m <= text.size() && text.compare(start, m, needle) == 0) out.push_back(start);
     }
   }
-  std::vector<std::size_t> out;
-  for (std::uint32_t i = starts_[bucket]; i < starts_[bucket + 1]; ++i) {
-    const std::size_t p = positions_[i];
-    if (p < offset) continue;
-    const std::size_t start = p - offset;
-    if (start + m <= text.size() && text.compare(start, m, needle) == 0) out.push_back(start);
-  }
+  // Each class's starts ascend; the classes interleave. Sorting the (few) occurrences once gives
+  // the ascending order a scan gives; no start is found twice (one class per start).
+  std::sort(out.begin(), out.end());
   return out;
 }
 

@@ -123,8 +123,16 @@ Units typography(const Units& in, const std::unordered_set<std::uint32_t>& hyphe
   Units folded;
   folded.reserve(in.size());
   std::size_t plain_until = 0;  // units of a hyphen-minus run that stay as they are
+  const bool no_hyphens = hyphens.empty();
   for (std::size_t i = 0; i < in.size(); ++i) {
     const Unit& unit = in[i];
+    // Nearly every scalar of a document: ASCII other than a dash or a double quotation mark, with
+    // no recorded hyphen, which none of the rules below changes (no fold, deletion or full-width
+    // form lies in ASCII); asked first so the index build does not walk the rules per scalar.
+    if (no_hyphens && unit.c < 0x80 && unit.c != U'-' && unit.c != U'"') {
+      folded.push_back(unit);
+      continue;
+    }
     if (unit.c == U'-' && i >= plain_until) {
       // "--" and "---" are how en and em dashes are typed (TeX, plain text): one dash, covering
       // the run. Longer runs (rules) and runs holding a recorded line-end hyphen stay as they are.
@@ -343,12 +351,108 @@ std::vector<Reading> build_tier(const std::u32string& original, Tier tier, const
   return readings;
 }
 
+namespace {
+
+// Whether typography leaves this scalar of a text without recorded hyphens exactly as it is and
+// composition cannot touch it: ASCII other than a double quotation mark and other than the second
+// hyphen-minus of a run (runs of two or three become one dash). Those rules are all typography
+// does to ASCII; the white-space step that ends it is done by the caller.
+bool typography_keeps(char32_t c, char32_t before) { return c < 0x80 && c != U'"' && !(c == U'-' && before == U'-'); }
+
+// The three readings of original[from, to) appended to `out` (offsets into original), for a
+// stretch that holds only scalars typography keeps, in one pass: white-space runs become one
+// space (the stretch starts and ends with letters, so there is no edge to trim), case is ASCII
+// lowercase one for one, and skeleton turns each run of non-word units of the case reading into
+// one space, as the separate passes do.
+void plain_readings(const std::u32string& original, std::size_t from, std::size_t to, TypographicReadings& out) {
+  bool space_pending = false, gap_pending = false;
+  Unit space{U' ', 0, 0}, gap{U' ', 0, 0};
+  const auto to_skeleton = [&](const Unit& unit) {
+    if (!unicode::is_word_char(unit.c)) {
+      if (!gap_pending) gap = Unit{U' ', unit.start, unit.end};
+      gap.end = std::max(gap.end, unit.end);
+      gap_pending = true;
+      return;
+    }
+    if (gap_pending && !out.skeleton.empty()) out.skeleton.push_back(gap);
+    gap_pending = false;
+    out.skeleton.push_back(unit);
+  };
+  const auto to_case = [&](const Unit& unit) {
+    out.typography.push_back(unit);
+    const Unit lowered{unit.c >= U'A' && unit.c <= U'Z' ? unit.c + 32 : unit.c, unit.start, unit.end};
+    out.case_folded.push_back(lowered);
+    to_skeleton(lowered);
+  };
+  for (std::size_t i = from; i < to; ++i) {
+    const Unit unit{original[i], static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1)};
+    if (is_unicode_white_space(unit.c)) {
+      if (!space_pending) space = Unit{U' ', unit.start, unit.end};
+      space.end = std::max(space.end, unit.end);
+      space_pending = true;
+      continue;
+    }
+    if (space_pending && !out.typography.empty()) to_case(space);
+    space_pending = false;
+    to_case(unit);
+  }
+  // A stretch ends with a letter (or is the text's tail): no run is left open that a later
+  // scalar could extend; a trailing run is trimmed, as the separate passes trim it.
+}
+
+// Appends `units` with their offsets moved by `shift`.
+void append_shifted(Units& out, const Units& units, std::uint32_t shift) {
+  for (const Unit& unit : units) out.push_back(Unit{unit.c, unit.start + shift, unit.end + shift});
+}
+
+}  // namespace
+
 std::vector<TypographicReadings> build_typographic_tiers(const std::u32string& original, const LadderOptions& options,
                                                          const std::vector<std::int64_t>* hyphen_breaks) {
   std::vector<TypographicReadings> readings;
   std::unordered_set<std::uint32_t> hyphens;
+  const std::vector<bool> joins = hyphenation_readings(original, hyphen_breaks, options, hyphens);
+  if (hyphens.empty()) {
+    // No recorded hyphen (nearly every text): the text is cut between two ASCII letters, where no
+    // step carries anything across (is_safe_cut), into stretches typography keeps as they are,
+    // read in one pass (plain_readings), and the stretches between them, read by the passes.
+    // The pieces' readings put end to end are the whole text's.
+    // Typography can read longer than the text (a double quotation mark gets two spaces, a
+    // ligature its letters): an eighth of slack keeps the arrays from doubling while they fill.
+    TypographicReadings built;
+    const std::size_t room = original.size() + original.size() / 8 + 16;
+    built.typography.reserve(room);
+    built.case_folded.reserve(room);
+    built.skeleton.reserve(room);
+    const std::size_t n = original.size();
+    std::size_t from = 0;
+    while (from < n) {
+      // The longest stretch from `from` of scalars typography keeps, cut back to a safe cut.
+      std::size_t end = from;
+      while (end < n && typography_keeps(original[end], end > 0 ? original[end - 1] : 0)) ++end;
+      std::size_t cut = end;
+      while (cut < n && cut > from && !is_safe_cut(original[cut - 1], original[cut])) --cut;
+      if (cut > from) {
+        plain_readings(original, from, cut, built);
+        from = cut;
+        continue;
+      }
+      // Up to the first safe cut after a scalar typography changes (or the end of the text).
+      std::size_t next = std::max(end, from + 1);
+      while (next < n && !is_safe_cut(original[next - 1], original[next])) ++next;
+      const Units typo = typography(exact_units(original.substr(from, next - from)), hyphens, false, options);
+      const Units cased = lowercase(typo);
+      const auto shift = static_cast<std::uint32_t>(from);
+      append_shifted(built.typography, typo, shift);
+      append_shifted(built.case_folded, cased, shift);
+      append_shifted(built.skeleton, skeleton(cased), shift);
+      from = next;
+    }
+    readings.push_back(std::move(built));
+    return readings;
+  }
   const Units exact = exact_units(original);
-  for (bool join : hyphenation_readings(original, hyphen_breaks, options, hyphens)) {
+  for (bool join : joins) {
     TypographicReadings built;
     built.typography = typography(exact, hyphens, join, options);
     built.case_folded = lowercase(built.typography);

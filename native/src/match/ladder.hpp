@@ -89,6 +89,15 @@ NormalizedScalars build_whitespace_tier(const std::u32string& original, const La
 // exactly what build_tier gives at its tier): one triple per hyphenation reading, in build_tier's
 // order. Case and skeleton are computed from the typography scalars in hand instead of from a
 // stored reading of the tier before.
+// Whether a text may be cut between these two scalars with every tier's reading of the two parts,
+// put end to end, the reading of the whole: between two ASCII letters no step carries anything
+// across (no white-space or skeleton run is open, no hyphen is being joined, no dash run, no
+// composition, no final-sigma context).
+inline bool is_safe_cut(char32_t before, char32_t after) {
+  const auto letter = [](char32_t c) { return (c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z'); };
+  return letter(before) && letter(after);
+}
+
 struct TypographicReadings {
   NormalizedScalars typography, case_folded, skeleton;
 };

@@ -31,6 +31,28 @@ class OffsetMap {
     }
     push_segment(start, end);
   }
+  // Appends one normalized scalar per unit of [first, last), unit k standing for original
+  // [k->start + shift, k->end + shift): the map push gives unit by unit, in one pass that extends
+  // an open identity segment with the segment's state in registers (an index build appends every
+  // scalar of every tier reading through this).
+  template <typename It>
+  void push_all(It first, It last, std::uint32_t shift) {
+    while (first != last) {
+      if (!segments_.empty() && segments_.back().end == kIdentity) {
+        const Segment& open = segments_.back();
+        auto next = static_cast<std::uint32_t>(open.start + (size_ - open.pos));  // push's test, as push computes it
+        std::size_t size = size_;
+        for (; first != last; ++first, ++next, ++size) {
+          const std::uint32_t start = first->start + shift, end = first->end + shift;
+          if (!(end == start + 1 && start == next)) break;
+        }
+        size_ = size;
+        if (first == last) return;
+      }
+      push(first->start + shift, first->end + shift);
+      ++first;
+    }
+  }
   // Appends `count` scalars standing for original [start, start + count), one for one.
   void push_identity(std::uint32_t start, std::size_t count);
 

@@ -150,12 +150,6 @@ void whitespace_pass(std::string_view input, NormalizedText& out, bool with_map,
 
 }  // namespace
 
-bool is_unicode_white_space(char32_t c) {
-  return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
-         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
-         c == 0x3000;
-}
-
 const char* unicode_version() { return ETHOS_UNICODE_VERSION; }
 
 void append_lowercase(char32_t c, bool final_sigma, std::u32string& out) {

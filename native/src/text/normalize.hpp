@@ -31,8 +31,13 @@ struct NormalizedText {
 NormalizedText normalize(std::string_view input, const NormalizationOptions& options, bool with_map);
 std::string normalize_text(std::string_view input, const NormalizationOptions& options);
 
-// Unicode White_Space (PropList.txt; also Rust's char::is_whitespace).
-bool is_unicode_white_space(char32_t scalar);
+// Unicode White_Space (PropList.txt; also Rust's char::is_whitespace). Inline: asked of every
+// scalar of a document while its index is built.
+inline bool is_unicode_white_space(char32_t c) {
+  if (c < 0x80) return (c >= 0x09 && c <= 0x0D) || c == 0x20;
+  return c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 ||
+         c == 0x202F || c == 0x205F || c == 0x3000;
+}
 
 // Full Unicode lowercase of one scalar appended to out (may expand, e.g. U+0130); Σ becomes ς
 // when final_sigma (the caller knows the context: after a cased letter, not before one).

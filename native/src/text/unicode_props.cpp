@@ -151,23 +151,17 @@ void to_nfc(std::u32string& text, std::vector<ScalarRange32>& ranges) {
   }
 }
 
-bool is_word_char(char32_t c) {
-  if (c < 0x80) return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-  return in_ranges(kWordRanges, c);
-}
+bool is_word_char_table(char32_t c) { return in_ranges(kWordRanges, c); }
 
-bool is_decimal_digit(char32_t c) {
-  if (c < 0x80) return c >= '0' && c <= '9';
-  return in_ranges(kDigitRanges, c);
-}
+bool is_decimal_digit_table(char32_t c) { return in_ranges(kDigitRanges, c); }
 
-bool is_cjk_ideograph_or_kana(char32_t c) {
+bool is_cjk_ideograph_or_kana_range(char32_t c) {
   return (c >= 0x3040 && c <= 0x30FF) || (c >= 0x31F0 && c <= 0x31FF) || (c >= 0x3400 && c <= 0x4DBF) ||
          (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF66 && c <= 0xFF9F) ||
          (c >= 0x20000 && c <= 0x3FFFF);
 }
 
-bool is_cjk_context(char32_t c) {
+bool is_cjk_context_range(char32_t c) {
   // CJK symbols and punctuation, and the full-width punctuation CJK text uses (not full-width letters).
   return is_cjk_ideograph_or_kana(c) || (c >= 0x3000 && c <= 0x303F) || (c >= 0xFF5F && c <= 0xFF65) || c == 0xFF01 ||
          c == 0xFF0C || c == 0xFF0E || c == 0xFF1A || c == 0xFF1B || c == 0xFF1F;

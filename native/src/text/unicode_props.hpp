@@ -23,17 +23,33 @@ struct ScalarRange32 {
 };
 void to_nfc(std::u32string& text, std::vector<ScalarRange32>& ranges);
 
+// The table lookups behind the inline tests below (scalars at or above U+0080).
+bool is_word_char_table(char32_t c);
+bool is_decimal_digit_table(char32_t c);
+bool is_cjk_ideograph_or_kana_range(char32_t c);
+bool is_cjk_context_range(char32_t c);
+
+// The tests below are inline with an ASCII answer first: the index build and the tokenizer ask
+// them several times per scalar of a document, nearly always about ASCII, and a call per question
+// cost more than the answer.
+
 // Letters, marks and numbers (general categories L*, M*, N*): the characters words are made of.
-bool is_word_char(char32_t c);
+inline bool is_word_char(char32_t c) {
+  if (c < 0x80) return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+  return is_word_char_table(c);
+}
 
 // Decimal digits (general category Nd).
-bool is_decimal_digit(char32_t c);
+inline bool is_decimal_digit(char32_t c) {
+  if (c < 0x80) return c >= '0' && c <= '9';
+  return is_decimal_digit_table(c);
+}
 
 // Han ideographs, Hiragana and Katakana: scripts written without spaces, one token per character.
-bool is_cjk_ideograph_or_kana(char32_t c);
+inline bool is_cjk_ideograph_or_kana(char32_t c) { return c >= 0x3040 && is_cjk_ideograph_or_kana_range(c); }
 
 // CJK characters and CJK punctuation: a line-wrap space between two of these is not a word space.
-bool is_cjk_context(char32_t c);
+inline bool is_cjk_context(char32_t c) { return c >= 0x3000 && is_cjk_context_range(c); }
 
 // The Unicode version of the generated tables.
 const char* tables_version();

@@ -6,7 +6,7 @@
 
 namespace ethos::utf8 {
 
-char32_t next(std::string_view text, std::size_t& pos) {
+char32_t next_multibyte(std::string_view text, std::size_t& pos) {
   const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
   const unsigned char lead = byte(pos);
   if (lead < 0x80) {
@@ -36,7 +36,7 @@ char32_t next(std::string_view text, std::size_t& pos) {
   return 0xFFFD;
 }
 
-void append(std::string& out, char32_t cp) {
+void append_multibyte(std::string& out, char32_t cp) {
   if (cp < 0x80) {
     out.push_back(static_cast<char>(cp));
   } else if (cp < 0x800) {
