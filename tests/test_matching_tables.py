@@ -60,6 +60,16 @@ def _quote(text: str, citation: dict[str, Any]) -> dict[str, Any]:
     return {"kind": "quote", "text": text, "citation": citation}
 
 
+def _verify_parsed_table(pdf: Path, quotes: list[str]) -> tuple[list[dict[str, Any]], dict[tuple[int, int], Any]]:
+    """Parse `pdf` (one table), verify `quotes` cited to its first page; the checks and cell boxes."""
+    parsed = ethos_py.parse_pdf_json(pdf)
+    (table,) = parsed["payload"]["tables"]
+    boxes = {(cell["row"], cell["col"]): cell["bbox"] for cell in table["cells"]}
+    with ethos_py.Document.from_bytes(json.dumps(parsed).encode()) as document:
+        checks = _verify(document, [_quote(text, {"page": "p0001"}) for text in quotes])["checks"]
+    return checks, boxes
+
+
 CITATIONS = [{"element_id": "e000002"}, {"page": "p0001"}, {"page": "p0001", "page_end": "p0002"},
              {"scope": "document"}]
 
@@ -121,12 +131,7 @@ def test_a_negator_in_the_cell_above_does_not_negate_a_quote_but_one_in_its_own_
 
 def test_a_parsed_ruled_table_verifies_a_column_quote(tmp_path: Path) -> None:
     path = fx.write_pdf(tmp_path, "table.pdf", fx.ruled_table_pdf())
-    parsed = ethos_py.parse_pdf_json(path)
-    (table,) = parsed["payload"]["tables"]
-    boxes = {(cell["row"], cell["col"]): cell["bbox"] for cell in table["cells"]}
-    with ethos_py.Document.from_bytes(json.dumps(parsed).encode()) as document:
-        column, altered = _verify(document, [_quote("Units 120 95", {"page": "p0001"}),
-                                             _quote("Units 120 59", {"page": "p0001"})])["checks"]
+    (column, altered), boxes = _verify_parsed_table(path, ["Units 120 95", "Units 120 59"])
     assert column["status"] == "grounded", column
     assert [box["bbox"] for box in column["match"]["boxes"]] == [boxes[0, 1], boxes[1, 1], boxes[2, 1]]
     assert altered["status"] == "mismatch", altered
@@ -140,13 +145,8 @@ METHODS = [("Generic", ["Brief description"]), ("fixef (5.2.2)", ["Estimates of 
 
 def test_a_parsed_key_description_table_verifies_a_column_quote(tmp_path: Path) -> None:
     path = fx.write_pdf(tmp_path, "methods.pdf", fx.method_table_pdf(METHODS, title="Methods", after="Other methods."))
-    parsed = ethos_py.parse_pdf_json(path)
-    (table,) = parsed["payload"]["tables"]
-    boxes = {(cell["row"], cell["col"]): cell["bbox"] for cell in table["cells"]}
     quote = "Estimates of the fixed-effects coefficients Mixed-model formula of fitted model."
-    with ethos_py.Document.from_bytes(json.dumps(parsed).encode()) as document:
-        column, altered = _verify(document, [_quote(quote, {"page": "p0001"}),
-                                             _quote(quote.replace("fitted", "nested"), {"page": "p0001"})])["checks"]
+    (column, altered), boxes = _verify_parsed_table(path, [quote, quote.replace("fitted", "nested")])
     assert column["status"] == "grounded", column
     assert column["match"]["source_text"] == "Estimates of the fixed-effects coefficients\nMixed-model formula of fitted model."
     # The two description cells of rows 1 and 2, not the keys beside them.
@@ -158,12 +158,8 @@ def test_a_key_and_its_description_read_as_one_line_verify_in_a_two_column_table
     # Text extractors and running text read a key/description row as one line, without the
     # projection's ` | `: a two-column table is also read row by row without it.
     path = fx.write_pdf(tmp_path, "methods.pdf", fx.method_table_pdf(METHODS, title="Methods", after="Other methods."))
-    parsed = ethos_py.parse_pdf_json(path)
-    (table,) = parsed["payload"]["tables"]
-    boxes = {(cell["row"], cell["col"]): cell["bbox"] for cell in table["cells"]}
-    with ethos_py.Document.from_bytes(json.dumps(parsed).encode()) as document:
-        row, altered = _verify(document, [_quote("formula (2.2.1) Mixed-model formula of fitted model.", {"page": "p0001"}),
-                                          _quote("formula (2.2.2) Mixed-model formula of fitted model.", {"page": "p0001"})])["checks"]
+    (row, altered), boxes = _verify_parsed_table(path, ["formula (2.2.1) Mixed-model formula of fitted model.",
+                                                        "formula (2.2.2) Mixed-model formula of fitted model."])
     assert row["status"] == "grounded", row
     assert row["match"]["source_text"] == "formula (2.2.1)\nMixed-model formula of fitted model."
     assert [box["bbox"] for box in row["match"]["boxes"]] == [boxes[2, 0], boxes[2, 1]]
