@@ -18,6 +18,10 @@ constexpr std::size_t kHugePage = std::size_t{2} << 20;
 // A worker's chunks double from 1 MiB up to this: few chunks for a large batch, little untouched
 // address space for a small one (a chunk's pages are only faulted in as they are written).
 constexpr std::size_t kMaxChunk = std::size_t{64} << 20;
+// A block is started in a new chunk when the current one has less than this left: a block of
+// 64 reports of one check takes about 140 KB. A larger block still lands whole in its chunk,
+// which then grows (one copy of the chunk, rare).
+constexpr std::size_t kBlockRoom = std::size_t{256} << 10;
 // Below this many output bytes a second thread costs more than it saves in copy_into (a copy
 // runs at several GB/s; the fresh pages it faults in cost about as much again).
 constexpr std::size_t kParallelCopyBytes = std::size_t{8} << 20;
@@ -37,21 +41,25 @@ void advise_huge_pages(void* data, std::size_t size) {
 #endif
 }
 
-std::string_view BlockStore::append(std::string_view block) {
-  if (block.size() > left_) {
-    const std::size_t size = std::max(next_chunk_, block.size());
+std::string& BlockStore::start_block() {
+  if (chunks_.empty() || chunks_.back()->capacity() - chunks_.back()->size() < kBlockRoom) {
+    auto chunk = std::make_unique<std::string>();
+    // Reserved, not filled: the pages stay untouched (and unfaulted) until a report lands there.
+    chunk->reserve(next_chunk_);
+    advise_huge_pages(chunk->data(), chunk->capacity());
     next_chunk_ = std::min(kMaxChunk, next_chunk_ * 2);
-    // Not value-initialized: the pages stay untouched (and unfaulted) until a block lands there.
-    chunks_.emplace_back(new char[size]);
-    at_ = chunks_.back().get();
-    left_ = size;
-    advise_huge_pages(at_, size);
+    chunks_.push_back(std::move(chunk));
   }
-  if (!block.empty()) std::memcpy(at_, block.data(), block.size());
-  const std::string_view stored(at_, block.size());
-  at_ += block.size();
-  left_ -= block.size();
-  return stored;
+  block_begin_ = chunks_.back()->size();
+  return *chunks_.back();
+}
+
+BlockStore::Block BlockStore::finish_block() const {
+  return Block{chunks_.size() - 1, block_begin_, chunks_.back()->size()};
+}
+
+std::string_view BlockStore::view(const Block& block) const {
+  return std::string_view(*chunks_[block.chunk]).substr(block.begin, block.end - block.begin);
 }
 
 BatchOutput::BatchOutput(std::string whole)

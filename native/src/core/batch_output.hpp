@@ -15,20 +15,28 @@ namespace ethos {
 // 213 MB), a huge page one per 2 MiB.
 void advise_huge_pages(void* data, std::size_t size);
 
-// One worker's report blocks, appended one after another into a few large chunks (huge pages
-// where offered) instead of a fresh heap string per block: the memory is faulted in a few large
-// pages at a time, and a block written into a reused scratch string is copied here while it is
-// still in the cache.
+// One worker's report blocks, written straight into a few large chunks (huge pages where offered)
+// one after another, instead of into a scratch string copied after or a fresh heap string per
+// block: the memory is faulted in a few large pages at a time, and each report's bytes are
+// written once before the host's copy.
 class BlockStore {
  public:
-  // Copies block into the store; the view stays valid until the store is destroyed.
-  std::string_view append(std::string_view block);
+  // Where a block lies: bytes [begin, end) of chunk `chunk` (offsets, not pointers: a chunk that
+  // a block overflows grows, and may move, while the block is written).
+  struct Block {
+    std::size_t chunk = 0, begin = 0, end = 0;
+  };
+  // The string the next block is appended to (the current chunk, or a new one when less than a
+  // block's usual room is left); finish_block() then marks what was appended as the block.
+  std::string& start_block();
+  Block finish_block() const;
+  // The bytes of a finished block; valid until the store is destroyed (no block written since).
+  std::string_view view(const Block& block) const;
 
  private:
-  std::vector<std::unique_ptr<char[]>> chunks_;
-  char* at_ = nullptr;
-  std::size_t left_ = 0;
-  std::size_t next_chunk_ = std::size_t{1} << 20;  // the next chunk's size: doubles up to 64 MiB
+  std::vector<std::unique_ptr<std::string>> chunks_;
+  std::size_t block_begin_ = 0;
+  std::size_t next_chunk_ = std::size_t{1} << 20;  // the next chunk's capacity: doubles up to 64 MiB
 };
 
 // A batch's output: blocks in order (their concatenation is the output), held by the workers'

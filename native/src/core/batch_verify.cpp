@@ -132,15 +132,19 @@ std::vector<CitationSet> load_lines(const BatchRun& run, std::string_view ndjson
 }
 
 // What one worker of verify_each_blocks reuses line after line: its JSON parser (buffers
-// allocated once), its verifier (caches included), the request being verified (replaced by the
-// next line's, so its memory is freed and reused while still in the cache) and the scratch
-// string a block's reports are written into.
+// allocated once), its verifier (caches included) and the request being verified (replaced by
+// the next line's, so its memory is freed and reused while still in the cache).
 struct EachWorker {
   explicit EachWorker(const BatchRun& run) : verifier(run.source, run.config) {}
   simdjson::dom::parser parser;
   BatchVerifier verifier;
   CitationSet set;
-  std::string scratch;
+};
+
+// Where a block of reports was written: the worker's store and the block in it.
+struct BlockPlace {
+  std::size_t store = 0;
+  BlockStore::Block block;
 };
 
 }  // namespace
@@ -150,11 +154,11 @@ BatchOutput verify_each_blocks(const BatchRun& run, std::string_view ndjson) {
   // Lines are independent and the source is immutable: each worker parses a line, verifies it
   // and writes its report at once, so a request lives only while its line is handled (its memory
   // is reused, still in the cache, by the next line) and no phase waits for another. Each block's
-  // reports go into the worker's reused scratch string, then into its own store; the blocks are
-  // handed back in input order (copied once by the host). A bad line fails the batch as in
-  // load_lines (run_blocks reports the earliest failure, every line before it having been run);
-  // the reports of the lines already verified are then dropped with the stores.
-  std::vector<std::string_view> blocks((lines.size() + kBlockLines - 1) / kBlockLines);
+  // reports are written straight into the worker's own store; the blocks are handed back in input
+  // order (copied once by the host). A bad line fails the batch as in load_lines (run_blocks
+  // reports the earliest failure, every line before it having been run); the reports of the
+  // lines already verified are then dropped with the stores.
+  std::vector<BlockPlace> places((lines.size() + kBlockLines - 1) / kBlockLines);
   const ReportConstants constants = report_constants(run.source, run.config, true);  // read by both workers
   std::unique_ptr<EachWorker> workers[2];
   std::vector<std::unique_ptr<BlockStore>> stores(2);
@@ -166,8 +170,7 @@ BatchOutput verify_each_blocks(const BatchRun& run, std::string_view ndjson) {
         stores[id] = std::make_unique<BlockStore>();
       }
       EachWorker& worker = *workers[id];
-      std::string& out = worker.scratch;
-      out.clear();  // keeps its capacity: after the first blocks, no allocation and no fresh page
+      std::string& out = stores[id]->start_block();
       for (; i < last; ++i) {
         Failure failure = parse_line(worker.parser, run, lines[i], i, worker.set);
         if (failure.error) return failure;
@@ -175,12 +178,15 @@ BatchOutput verify_each_blocks(const BatchRun& run, std::string_view ndjson) {
                       run.statement_subject, constants);
         out += '\n';
       }
-      blocks[first / kBlockLines] = stores[id]->append(out);
+      places[first / kBlockLines] = BlockPlace{id, stores[id]->finish_block()};
     } catch (...) {
       return Failure{i, std::current_exception()};
     }
     return Failure{};
   }, [&](std::size_t id) { workers[id].reset(); });
+  // Every block is written (a failure has thrown above): the stores no longer change.
+  std::vector<std::string_view> blocks(places.size());
+  for (std::size_t b = 0; b < places.size(); ++b) blocks[b] = stores[places[b].store]->view(places[b].block);
   return BatchOutput(std::move(blocks), std::move(stores));
 }
 
