@@ -121,6 +121,21 @@ def test_large_output_is_copied_whole_and_in_order(doc: Any, document: dict[str,
     assert output == b"".join(doc.verify_json(r) + b"\n" for r in requests)
 
 
+def test_blocks_larger_than_a_store_chunk_stay_whole_and_in_order(doc: Any, document: dict[str, Any]) -> None:
+    # Each worker writes its blocks of 64 lines straight into large chunks, the first 1 MiB: a
+    # block of lines with 60 claims each is larger, so the chunk it is written into grows (and may
+    # move) under blocks already written there, which must still come back whole and in order.
+    fingerprint = document["fingerprint"]
+    small = requests_for(fingerprint) * 50
+    large = {"document_fingerprint": fingerprint,
+             "claims": [claim("quote", "4.1% fixed", element_id="e000002"),
+                        claim("quote", "five years. After that", element_id="e000002")] * 30}
+    requests = small + [large] * 130 + small
+    output = doc.verify_batch_json(requests)
+    assert len(output) > 4 << 20
+    assert output == b"".join(doc.verify_json(r) + b"\n" for r in requests)
+
+
 def test_sized_batch_call_gives_the_length_and_the_same_bytes(doc: Any, document: dict[str, Any]) -> None:
     from ethos_py import _ffi
 
