@@ -238,6 +238,22 @@ Reading to_reading(const Units& units) {
   return reading;
 }
 
+// to_reading(exact_units(original)) without the units in between: the exact reading is the text
+// itself, each scalar standing for itself. Every claim's ladder builds it (most claims are found
+// at the exact tier), so it skips a copy of the text as units and a pass over them.
+Reading exact_reading(const std::u32string& original) {
+  Reading reading;
+  const std::size_t size = original.size();
+  reading.text = original;
+  reading.start.resize(size);
+  reading.end.resize(size);
+  for (std::size_t i = 0; i < size; ++i) {
+    reading.start[i] = static_cast<std::uint32_t>(i);
+    reading.end[i] = static_cast<std::uint32_t>(i + 1);
+  }
+  return reading;
+}
+
 // At most one scalar per byte: sized for that, filled by index, ASCII decoded in place (texts
 // are mostly ASCII; every claim of a verify-batch request is decoded), then cut to the count.
 std::u32string decode(std::string_view utf8_text) {
@@ -293,9 +309,13 @@ const std::vector<Reading>& Ladder::at(Tier tier) const {
   if (lazy && tiers[t].empty()) {
     // build_ladder's steps without hyphenation artifacts (one reading per tier); each tier from
     // the one it extends, as build_ladder does.
+    if (tier == Tier::exact) {
+      tiers[t].push_back(exact_reading(original));
+      return tiers[t];
+    }
     Units units;
     switch (tier) {
-      case Tier::exact: units = exact_units(original); break;
+      case Tier::exact: break;  // above
       case Tier::whitespace: units = collapse_whitespace(exact_units(original), options.cjk_wrap_spaces); break;
       case Tier::typography: units = typography(exact_units(original), {}, false, options); break;
       case Tier::case_folded: units = lowercase(units_of(at(Tier::typography).front())); break;
@@ -318,7 +338,7 @@ Ladder build_ladder(std::string_view utf8_text, const LadderOptions& options, Li
   Ladder ladder;
   ladder.original = decode(utf8_text);
   const Units exact = exact_units(ladder.original);
-  ladder.tiers[0].push_back(to_reading(exact));
+  ladder.tiers[0].push_back(exact_reading(ladder.original));
   ladder.tiers[1].push_back(to_reading(collapse_whitespace(exact, options.cjk_wrap_spaces)));
   std::unordered_set<std::uint32_t> hyphens;
   for (bool join : hyphenation_readings(ladder.original, artifacts.hyphen_breaks, options, hyphens)) {
