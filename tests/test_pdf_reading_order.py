@@ -217,3 +217,74 @@ def test_headings_facing_each_other_across_two_columns_do_not_cut_the_page(tmp_p
     document = _parse(tmp_path, "facing-headings.pdf", facing_headings_pdf(FACING))
     expected = [word for column in FACING for heading, body in column for word in [*heading.split(), *" ".join(body).split()]]
     assert _words(document) == expected
+
+
+
+
+def card_pdf(
+    first: tuple[str, Sequence[tuple[str, str, str]]], second: tuple[str, Sequence[str]], third: tuple[str, Sequence[str]]
+) -> bytes:
+    """A landscape reference card of three page columns at x=25, 265 and 505, each under a bold
+    9 pt heading at y=560 (the headings of the columns share a baseline). The first holds
+    key/description entries (8 pt, rows 10 pt apart from y=545 down): the key at x=25, a second
+    piece of the key (if any) at x=49 (a word gap past the key, less than a gutter past the
+    longest key), the description at x=100. The second holds running text,
+    the third one call form per line (8 pt, 11 pt apart from y=541 down: baselines of their own)."""
+
+    def draw(canvas: Canvas) -> None:
+        canvas.setFont(fx.BOLD_FONT, 9)
+        for x, heading in zip((25, 265, 505), (first[0], second[0], third[0])):
+            canvas.drawString(x, 560, heading)
+        canvas.setFont(fx.BODY_FONT, 8)
+        for row, (key, piece, description) in enumerate(first[1]):
+            y = 545 - row * 10
+            canvas.drawString(25, y, key)
+            if piece:
+                canvas.drawString(49, y, piece)
+            canvas.drawString(100, y, description)
+        for x, lines in ((265, second[1]), (505, third[1])):
+            for row, line in enumerate(lines):
+                canvas.drawString(x, 541 - row * 11, line)
+
+    return fx._draw([draw], pagesize=(841.89, 595.27))
+
+
+# The first column's descriptions are long (five words or more): with the running text of the
+# second column they give the gap after the first column's keys running text on its right. Two
+# of its keys are set in two pieces (`++ x  (-- x)`). The third column's lines are one word each,
+# so the gutter between the first two columns has no running text on either side.
+CARD_FIRST = (
+    "Arithmetic Operators",
+    [
+        ("x + y", "", "addition of both operands, element-wise"),
+        ("x - y", "", "subtraction of the second operand given"),
+        ("x * y", "", "matrix multiplication of x by matrix y"),
+        ("x .* y", "", "element by element multiplication of both"),
+        ("x / y", "", "right division of x by matrix y"),
+        ("x ./ y", "", "element by element right division here"),
+        ("x ^ y", "", "power operator of the square matrix"),
+        ("- x", "", "negation of every element of x"),
+        ("++ x", "(-- x)", "increment, then return the new value"),
+        ("x ++", "(x --)", "increment, but return the old value"),
+        ("x < y", "", "true if x is less than y"),
+        ("x > y", "", "true if x is greater than y"),
+    ],
+)
+CARD_SECOND = ("Statements", [f"Execute the statement list once for column {n} here" for n in range(1, 13)])
+CARD_THIRD = ("Function Handles", [f"cellfun(func,cell_array_{n},'UniformOutput',false)" for n in range(1, 13)])
+
+
+def test_a_card_column_of_keys_is_not_cut_from_its_descriptions(tmp_path: Path) -> None:
+    # The gap between the first column's keys and its descriptions has running text on its right,
+    # but it is a key gap, no page gutter: the keys are far narrower than the descriptions and
+    # beside them row by row - judged on the descriptions, not on the columns further right, and
+    # a key in two pieces still starts its row on the key x. Taken for a gutter, it left the
+    # first column too narrow to be cut from the second, and the lines of both were read as rows
+    # across them, the headings as one.
+    document = _parse(tmp_path, "card.pdf", card_pdf(CARD_FIRST, CARD_SECOND, CARD_THIRD))
+    expected = CARD_FIRST[0].split()
+    for key, piece, description in CARD_FIRST[1]:
+        expected += [*key.split(), *piece.split(), *description.split()]
+    for heading, lines in (CARD_SECOND, CARD_THIRD):
+        expected += [*heading.split(), *" ".join(lines).split()]
+    assert _words(document) == expected

@@ -266,8 +266,9 @@ std::size_t median(std::vector<std::size_t> values) {
 }
 
 // Whether the lines left of a gap are the keys of the descriptions right of it: far narrower
-// (mean width under params::kMinCardLineWidthRatioPercent of theirs), starting on one x (at most
-// one line in ten elsewhere) and row by row beside them - most lines of each side share a visual
+// (mean width under params::kMinCardLineWidthRatioPercent of theirs), their rows starting on one
+// x (at most one line in ten elsewhere that has no line on that x beside it) and row by row
+// beside them - most lines of each side share a visual
 // line with a line across the gap. Two page columns are alike in width; a column of contents
 // entries and their page numbers starts on many x; notes in a margin are narrow but most body
 // lines have none beside them.
@@ -277,13 +278,25 @@ bool keys_beside(const std::vector<Bbox>& left, const std::vector<Bbox>& right) 
     for (const Bbox& b : boxes) sum += b.x1 - b.x0;
     return sum / static_cast<std::int64_t>(boxes.size());
   };
-  if (left.empty() || right.empty() || mean_width(left) * 100 >= mean_width(right) * kMinCardLineWidthRatioPercent) return false;
+  if (left.empty() || right.empty()) return false;
+  const std::int64_t right_mean = mean_width(right);
+  if (mean_width(left) * 100 >= right_mean * kMinCardLineWidthRatioPercent) return false;
   std::vector<std::int64_t> starts;
   for (const Bbox& b : left) starts.push_back(b.x0);
   std::nth_element(starts.begin(), starts.begin() + static_cast<std::ptrdiff_t>(starts.size() / 2), starts.end());
   const std::int64_t key_x = starts[starts.size() / 2];
-  const auto off = static_cast<std::size_t>(
-      std::count_if(left.begin(), left.end(), [key_x](const Bbox& b) { return std::abs(b.x0 - key_x) > kMaxColumnSkew; }));
+  const auto on_key_x = [key_x](const Bbox& b) { return std::abs(b.x0 - key_x) <= kMaxColumnSkew; };
+  // A key set in pieces (`++ x  (-- x)`, `* / \ .*  ./ .\`): a narrow piece (no wider than the
+  // keys are beside the descriptions) that follows a piece on the key x within two line heights
+  // is the rest of that key. A description is wider; a table of contents' page number stands far
+  // from its entry.
+  const auto off = static_cast<std::size_t>(std::count_if(left.begin(), left.end(), [&](const Bbox& b) {
+    if (on_key_x(b)) return false;
+    if ((b.x1 - b.x0) * 100 >= right_mean * kMinCardLineWidthRatioPercent) return true;
+    return std::none_of(left.begin(), left.end(), [&](const Bbox& o) {
+      return on_key_x(o) && same_band(b, o) && b.x0 >= o.x1 && b.x0 - o.x1 <= 2 * (o.y1 - o.y0);
+    });
+  }));
   if (off * 10 > left.size()) return false;
   const auto beside = [](const std::vector<Bbox>& boxes, const std::vector<Bbox>& across) {
     return static_cast<std::size_t>(std::count_if(boxes.begin(), boxes.end(), [&](const Bbox& box) {
@@ -336,6 +349,7 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
     std::int64_t left_reach = 0, right_reach = 0;  // where the text on each side ends (left) and starts (right)
     std::int64_t left_mean = 0, right_mean = 0;    // mean width of the lines on each side
     bool keys = false;  // a key column beside its descriptions, row by row (see keys_beside)
+    std::vector<Bbox> left_boxes, right_boxes;  // the lines wholly on each side
   };
   std::vector<Candidate> candidates;
   std::size_t open = 0;
@@ -391,10 +405,26 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
                               (left_y1 - left_y0) * 100 >= height * kMinCardColumnHeightPercent &&
                                   (right_y1 - right_y0) * 100 >= height * kMinCardColumnHeightPercent,
                               left_reach, right_reach, left_widths / static_cast<std::int64_t>(left.size()),
-                              right_widths / static_cast<std::int64_t>(right.size()),
-                              keys_beside(left_boxes, right_boxes)});
+                              right_widths / static_cast<std::int64_t>(right.size()), false,
+                              std::move(left_boxes), std::move(right_boxes)});
       }
     }
+  }
+  // Descriptions are judged on the column next to the gap: where further page columns follow (a
+  // reference card's key column, its descriptions, then the card's next column), the lines of
+  // those would outvote the descriptions beside the keys, and the running text of a later column
+  // would make the gap between keys and descriptions pass for a page gutter - which then leaves
+  // the card's first column too narrow to be cut from its second, and their entries are read
+  // across both. The right side stops at the next candidate gap; the left keeps every line (a
+  // column of page numbers right of a table of contents is no key column: its entries start on
+  // many x).
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    Candidate& c = candidates[i];
+    std::vector<Bbox> right;
+    for (const Bbox& b : c.right_boxes) {
+      if (i + 1 == candidates.size() || b.x0 < candidates[i + 1].start) right.push_back(b);
+    }
+    c.keys = keys_beside(c.left_boxes, right);
   }
   std::vector<std::pair<std::int64_t, std::int64_t>> accepted;  // (start, end), ascending
   for (const Candidate& c : candidates) {
