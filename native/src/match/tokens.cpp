@@ -16,7 +16,7 @@ bool is_percent(char32_t c) { return c == U'%' || c == 0x2030 || c == 0x2031 || 
 
 }  // namespace
 
-bool is_token_boundary(const std::u32string& text, std::size_t pos) {
+bool is_token_boundary(ScalarView text, std::size_t pos) {
   if (pos == 0 || pos >= text.size()) return true;
   const char32_t before = text[pos - 1];
   const char32_t after = text[pos];
