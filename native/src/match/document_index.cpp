@@ -3,6 +3,7 @@
 #include "match/document_index.hpp"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -26,7 +27,7 @@ constexpr std::size_t kScanLimit = 1U << 15;
 // (built on first use) for long windows when may_index, else by scanning the window. A needle
 // shorter than a gram is always scanned for.
 template <typename CharT, typename Index>
-std::vector<std::size_t> find_positions(const std::basic_string<CharT>& text, const std::basic_string<CharT>& needle,
+std::vector<std::size_t> find_positions(const std::basic_string<CharT>& text, std::basic_string_view<CharT> needle,
                                         std::size_t window_begin, std::size_t window_end, bool may_index,
                                         std::once_flag& once, std::unique_ptr<Index>& index) {
   std::vector<std::size_t> out;
@@ -39,7 +40,7 @@ std::vector<std::size_t> find_positions(const std::basic_string<CharT>& text, co
     return out;
   }
   const std::basic_string_view<CharT> window(text.data() + window_begin, window_end - window_begin);
-  out = find_all(window, std::basic_string_view<CharT>(needle));
+  out = find_all(window, needle);
   for (std::size_t& pos : out) pos += window_begin;
   return out;
 }
@@ -337,15 +338,24 @@ std::vector<std::size_t> DocumentIndex::positions(const TierReading& reading, co
                                                   std::size_t window_begin, std::size_t window_end,
                                                   bool may_index) const {
   if (reading.text != nullptr) {
-    return find_positions(*reading.text, needle, window_begin, window_end, may_index, reading.index_once, reading.index);
+    return find_positions(*reading.text, std::u32string_view(needle), window_begin, window_end, may_index,
+                          reading.index_once, reading.index);
   }
-  std::u16string narrow_needle;
-  narrow_needle.reserve(needle.size());
-  for (char32_t c : needle) {
-    if (c > 0xFFFF) return {};  // a BMP-only reading cannot hold it
-    narrow_needle.push_back(static_cast<char16_t>(c));
+  // Every exact search of a BMP document narrows its needle: one pass to check, one converting
+  // copy, on the stack unless the needle is long (no allocation per search).
+  char32_t widest = 0;
+  for (char32_t c : needle) widest |= c;
+  if (widest > 0xFFFF) return {};  // a BMP-only reading cannot hold it
+  std::array<char16_t, 256> buffer;
+  std::u16string long_needle;
+  const char16_t* narrow = buffer.data();
+  if (needle.size() <= buffer.size()) {
+    std::copy(needle.begin(), needle.end(), buffer.begin());
+  } else {
+    long_needle.assign(needle.begin(), needle.end());
+    narrow = long_needle.data();
   }
-  return find_positions(*reading.narrow_text, narrow_needle, window_begin, window_end, may_index, reading.index_once,
+  return find_positions(*reading.narrow_text, std::u16string_view(narrow, needle.size()), window_begin, window_end, may_index, reading.index_once,
                         reading.index16);
 }
 

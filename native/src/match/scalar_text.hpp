@@ -14,30 +14,29 @@ class ScalarView {
  public:
   ScalarView() = default;
   // Implicit on purpose: a caller holding either string passes it as is.
-  ScalarView(const std::u32string& text) : wide_(text.data()), size_(text.size()) {}
-  ScalarView(const std::u16string& text) : narrow_(text.data()), size_(text.size()), is_narrow_(true) {}
+  ScalarView(const std::u32string& text) : data_(text.data()), size_and_width_(text.size() << 1) {}
+  ScalarView(const std::u16string& text) : data_(text.data()), size_and_width_((text.size() << 1) | 1U) {}
 
-  std::size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-  bool narrow() const { return is_narrow_; }
-  char32_t operator[](std::size_t pos) const {
-    return is_narrow_ ? static_cast<char32_t>(narrow_[pos]) : wide_[pos];
-  }
+  std::size_t size() const { return size_and_width_ >> 1; }
+  bool empty() const { return size() == 0; }
+  bool narrow() const { return (size_and_width_ & 1U) != 0; }
+  // The scalars, when narrow() (wide() otherwise).
+  const char16_t* narrow_data() const { return static_cast<const char16_t*>(data_); }
+  const char32_t* wide_data() const { return static_cast<const char32_t*>(data_); }
+  char32_t operator[](std::size_t pos) const { return narrow() ? static_cast<char32_t>(narrow_data()[pos]) : wide_data()[pos]; }
   // Scalars [pos, pos + count) as 32-bit scalars (count clipped to the end).
   std::u32string substr(std::size_t pos, std::size_t count) const {
-    if (pos >= size_) return {};
-    if (count > size_ - pos) count = size_ - pos;
-    if (!is_narrow_) return std::u32string(wide_ + pos, count);
-    std::u32string out(count, U'\0');
-    for (std::size_t k = 0; k < count; ++k) out[k] = static_cast<char32_t>(narrow_[pos + k]);
-    return out;
+    if (pos >= size()) return {};
+    if (count > size() - pos) count = size() - pos;
+    if (!narrow()) return std::u32string(wide_data() + pos, count);
+    return std::u32string(narrow_data() + pos, narrow_data() + pos + count);  // widened scalar by scalar
   }
 
  private:
-  const char32_t* wide_ = nullptr;
-  const char16_t* narrow_ = nullptr;
-  std::size_t size_ = 0;
-  bool is_narrow_ = false;
+  // Two words, so a view is passed in registers: the scalars, and their count shifted left by
+  // one with the low bit set when they are 2 bytes each.
+  const void* data_ = nullptr;
+  std::size_t size_and_width_ = 0;
 };
 
 }  // namespace ethos::match
