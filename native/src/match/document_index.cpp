@@ -149,27 +149,25 @@ const DocumentIndex::Running& DocumentIndex::running() const {
     std::size_t total = 0;
     for (const Piece& piece : pieces_) total += piece.text != nullptr ? piece.text->size() + 1 : 0;
     running->narrow.reserve(total);
-    // Decoded into 2 bytes per scalar; the first scalar beyond the BMP copies what is decoded so
-    // far into `wide`, which takes the rest.
-    const auto push = [&running](char32_t c) {
-      if (!running->is_wide && c > 0xFFFF) {
-        running->wide.reserve(running->narrow.capacity());
-        running->wide.assign(running->narrow.begin(), running->narrow.end());
-        std::u16string().swap(running->narrow);
-        running->is_wide = true;
-      }
-      if (running->is_wide) {
-        running->wide.push_back(c);
-      } else {
-        running->narrow.push_back(static_cast<char16_t>(c));
-      }
+    // Decoded into 2 bytes per scalar, an element's scalars written straight into room for as
+    // many as it has bytes; the first element with a scalar beyond the BMP copies what is decoded
+    // so far into `wide`, which takes the rest.
+    const auto widen = [&running] {
+      running->wide.reserve(running->narrow.capacity());
+      running->wide.assign(running->narrow.begin(), running->narrow.end());
+      std::u16string().swap(running->narrow);
+      running->is_wide = true;
     };
     std::size_t size = 0;
     for (std::size_t element = 0; element < pieces_.size(); ++element) {
       const Piece& piece = pieces_[element];
       if (piece.text == nullptr || piece.furniture) continue;
       if (!running->elements.empty()) {
-        push(U'\n');  // never crossed at exact
+        if (running->is_wide) {
+          running->wide.push_back(U'\n');  // never crossed at exact
+        } else {
+          running->narrow.push_back(u'\n');
+        }
         ++size;
       }
       const auto base = static_cast<std::uint32_t>(size);
@@ -177,7 +175,27 @@ const DocumentIndex::Running& DocumentIndex::running() const {
       running->elements.push_back(element);
       running->bases.push_back(base);
       const std::string_view text = *piece.text;
-      for (std::size_t pos = 0; pos < text.size(); ++size) push(utf8::next(text, pos));
+      if (!running->is_wide) {
+        running->narrow.resize(size + text.size());
+        char16_t* out = running->narrow.data() + size;
+        char32_t widest = 0;
+        std::size_t count = 0;
+        for (std::size_t pos = 0; pos < text.size(); ++count) {
+          const char32_t c = utf8::next(text, pos);
+          widest |= c;
+          out[count] = static_cast<char16_t>(c);
+        }
+        running->narrow.resize(size + count);
+        if (widest > 0xFFFF) {
+          running->narrow.resize(size);
+          widen();
+        } else {
+          size += count;
+        }
+      }
+      if (running->is_wide) {
+        for (std::size_t pos = 0; pos < text.size(); ++size) running->wide.push_back(utf8::next(text, pos));
+      }
       running->lengths.push_back(static_cast<std::uint32_t>(size - base));
       if (piece.hyphen_breaks != nullptr) {
         for (std::int64_t h : *piece.hyphen_breaks) {
