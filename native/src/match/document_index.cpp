@@ -3,6 +3,7 @@
 #include "match/document_index.hpp"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -26,7 +27,7 @@ constexpr std::size_t kScanLimit = 1U << 15;
 // (built on first use) for long windows when may_index, else by scanning the window. A needle
 // shorter than a gram is always scanned for.
 template <typename CharT, typename Index>
-std::vector<std::size_t> find_positions(const std::basic_string<CharT>& text, const std::basic_string<CharT>& needle,
+std::vector<std::size_t> find_positions(const std::basic_string<CharT>& text, std::basic_string_view<CharT> needle,
                                         std::size_t window_begin, std::size_t window_end, bool may_index,
                                         std::once_flag& once, std::unique_ptr<Index>& index) {
   std::vector<std::size_t> out;
@@ -39,7 +40,7 @@ std::vector<std::size_t> find_positions(const std::basic_string<CharT>& text, co
     return out;
   }
   const std::basic_string_view<CharT> window(text.data() + window_begin, window_end - window_begin);
-  out = find_all(window, std::basic_string_view<CharT>(needle));
+  out = find_all(window, needle);
   for (std::size_t& pos : out) pos += window_begin;
   return out;
 }
@@ -100,8 +101,13 @@ int option_key(const LadderOptions& options) {
 
 }  // namespace
 
+// The running text is held like the readings: 2 bytes per scalar unless a scalar lies beyond
+// the BMP (then `wide` holds it), since it is kept for the document's lifetime.
 struct DocumentIndex::Running {
-  std::u32string original;                  // the running text's scalars
+  std::u16string narrow;                    // the running text's scalars, all in the BMP
+  std::u32string wide;                      // the running text's scalars, when one is not
+  bool is_wide = false;
+  ScalarView text() const { return is_wide ? ScalarView(wide) : ScalarView(narrow); }
   std::vector<std::size_t> elements;        // running number -> element index
   std::vector<std::uint32_t> bases, lengths;
   std::vector<std::size_t> running_of;      // element index -> running number or npos
@@ -114,7 +120,8 @@ struct DocumentIndex::Running {
 struct DocumentIndex::TierReading {
   std::u32string own_text;               // a reading with a scalar beyond the BMP
   std::u16string narrow;                 // a reading without one
-  const std::u32string* text = nullptr;  // own_text or the running text; nullptr: `narrow` holds it
+  const std::u32string* text = nullptr;  // own_text or the wide running text; nullptr: narrow_text holds it
+  const std::u16string* narrow_text = &narrow;  // narrow or the narrow running text
   OffsetMap map;
   std::vector<std::uint32_t> window_begin, window_end;  // per running element: its normalized range
   mutable std::once_flag index_once;
@@ -141,18 +148,55 @@ const DocumentIndex::Running& DocumentIndex::running() const {
     running->running_of.assign(pieces_.size(), npos);
     std::size_t total = 0;
     for (const Piece& piece : pieces_) total += piece.text != nullptr ? piece.text->size() + 1 : 0;
-    running->original.reserve(total);
+    running->narrow.reserve(total);
+    // Decoded into 2 bytes per scalar, an element's scalars written straight into room for as
+    // many as it has bytes; the first element with a scalar beyond the BMP copies what is decoded
+    // so far into `wide`, which takes the rest.
+    const auto widen = [&running] {
+      running->wide.reserve(running->narrow.capacity());
+      running->wide.assign(running->narrow.begin(), running->narrow.end());
+      std::u16string().swap(running->narrow);
+      running->is_wide = true;
+    };
+    std::size_t size = 0;
     for (std::size_t element = 0; element < pieces_.size(); ++element) {
       const Piece& piece = pieces_[element];
       if (piece.text == nullptr || piece.furniture) continue;
-      if (!running->elements.empty()) running->original.push_back(U'\n');  // never crossed at exact
-      const auto base = static_cast<std::uint32_t>(running->original.size());
+      if (!running->elements.empty()) {
+        if (running->is_wide) {
+          running->wide.push_back(U'\n');  // never crossed at exact
+        } else {
+          running->narrow.push_back(u'\n');
+        }
+        ++size;
+      }
+      const auto base = static_cast<std::uint32_t>(size);
       running->running_of[element] = running->elements.size();
       running->elements.push_back(element);
       running->bases.push_back(base);
       const std::string_view text = *piece.text;
-      for (std::size_t pos = 0; pos < text.size();) running->original.push_back(utf8::next(text, pos));
-      running->lengths.push_back(static_cast<std::uint32_t>(running->original.size() - base));
+      if (!running->is_wide) {
+        running->narrow.resize(size + text.size());
+        char16_t* out = running->narrow.data() + size;
+        char32_t widest = 0;
+        std::size_t count = 0;
+        for (std::size_t pos = 0; pos < text.size(); ++count) {
+          const char32_t c = utf8::next(text, pos);
+          widest |= c;
+          out[count] = static_cast<char16_t>(c);
+        }
+        running->narrow.resize(size + count);
+        if (widest > 0xFFFF) {
+          running->narrow.resize(size);
+          widen();
+        } else {
+          size += count;
+        }
+      }
+      if (running->is_wide) {
+        for (std::size_t pos = 0; pos < text.size(); ++size) running->wide.push_back(utf8::next(text, pos));
+      }
+      running->lengths.push_back(static_cast<std::uint32_t>(size - base));
       if (piece.hyphen_breaks != nullptr) {
         for (std::int64_t h : *piece.hyphen_breaks) {
           // Offsets outside the element are ignored, as in the element's own ladder.
@@ -160,7 +204,8 @@ const DocumentIndex::Running& DocumentIndex::running() const {
         }
       }
     }
-    running->original.shrink_to_fit();
+    running->narrow.shrink_to_fit();
+    running->wide.shrink_to_fit();
     running_ = std::move(running);
   });
   return *running_;
@@ -200,8 +245,12 @@ const DocumentIndex::TierIndex& DocumentIndex::tier(const LadderOptions& options
     auto index = std::make_unique<TierIndex>();
     if (which == Tier::exact) {
       auto reading = std::make_unique<TierReading>();
-      reading->text = &run.original;
-      reading->map.push_identity(0, run.original.size());
+      if (run.is_wide) {
+        reading->text = &run.wide;
+      } else {
+        reading->narrow_text = &run.narrow;
+      }
+      reading->map.push_identity(0, run.text().size());
       reading->map.shrink();
       reading->window_begin = run.bases;
       reading->window_end.resize(run.bases.size());
@@ -216,8 +265,8 @@ const DocumentIndex::TierIndex& DocumentIndex::tier(const LadderOptions& options
 }
 
 // Where the running text may be cut to build a tier piece by piece (cut_points).
-std::vector<std::size_t> DocumentIndex::cuts(const std::u32string& text) const {
-  return cut_points(text.size(), chunk_scalars_, [&text](std::size_t pos) { return text[pos]; });
+std::vector<std::size_t> DocumentIndex::cuts(ScalarView text) const {
+  return cut_points(text.size(), chunk_scalars_, [text](std::size_t pos) { return text[pos]; });
 }
 
 void DocumentIndex::build_chunked(const Running& run, const LadderOptions& options, bool typographic,
@@ -252,7 +301,7 @@ void DocumentIndex::build_chunked(const Running& run, const LadderOptions& optio
   // white-space tier never reads the hyphens, so it has one.
   bool any_hyphen = false;
   for (std::int64_t h : run.hyphen_breaks) {
-    const char32_t c = run.original[static_cast<std::size_t>(h)];
+    const char32_t c = run.text()[static_cast<std::size_t>(h)];
     any_hyphen = any_hyphen || c == U'-' || c == 0x2010 || c == 0x00AD;
   }
   const int allowed = (options.joined_reading ? 1 : 0) + (options.hyphenated_reading ? 1 : 0);
@@ -260,14 +309,15 @@ void DocumentIndex::build_chunked(const Running& run, const LadderOptions& optio
   for (TierIndex* index : indexes) {
     for (std::size_t i = 0; i < count; ++i) {
       index->readings.push_back(std::make_unique<TierReading>());
-      index->readings.back()->narrow.reserve(run.original.size());
+      index->readings.back()->narrow.reserve(run.text().size());
     }
   }
-  const std::vector<std::size_t> bounds = cuts(run.original);
+  const ScalarView running_text = run.text();
+  const std::vector<std::size_t> bounds = cuts(running_text);
   std::vector<std::int64_t> hyphens;
   for (std::size_t c = 0; c + 1 < bounds.size(); ++c) {
     const std::size_t from = bounds[c], to = bounds[c + 1];
-    const std::u32string piece = run.original.substr(from, to - from);
+    const std::u32string piece = running_text.substr(from, to - from);
     const auto shift = static_cast<std::uint32_t>(from);
     if (!typographic) {
       append(*indexes[0]->readings[0], build_whitespace_tier(piece, options), shift);
@@ -306,15 +356,24 @@ std::vector<std::size_t> DocumentIndex::positions(const TierReading& reading, co
                                                   std::size_t window_begin, std::size_t window_end,
                                                   bool may_index) const {
   if (reading.text != nullptr) {
-    return find_positions(*reading.text, needle, window_begin, window_end, may_index, reading.index_once, reading.index);
+    return find_positions(*reading.text, std::u32string_view(needle), window_begin, window_end, may_index,
+                          reading.index_once, reading.index);
   }
-  std::u16string narrow_needle;
-  narrow_needle.reserve(needle.size());
-  for (char32_t c : needle) {
-    if (c > 0xFFFF) return {};  // a BMP-only reading cannot hold it
-    narrow_needle.push_back(static_cast<char16_t>(c));
+  // Every exact search of a BMP document narrows its needle: one pass to check, one converting
+  // copy, on the stack unless the needle is long (no allocation per search).
+  char32_t widest = 0;
+  for (char32_t c : needle) widest |= c;
+  if (widest > 0xFFFF) return {};  // a BMP-only reading cannot hold it
+  std::array<char16_t, 256> buffer;
+  std::u16string long_needle;
+  const char16_t* narrow = buffer.data();
+  if (needle.size() <= buffer.size()) {
+    std::copy(needle.begin(), needle.end(), buffer.begin());
+  } else {
+    long_needle.assign(needle.begin(), needle.end());
+    narrow = long_needle.data();
   }
-  return find_positions(reading.narrow, narrow_needle, window_begin, window_end, may_index, reading.index_once,
+  return find_positions(*reading.narrow_text, std::u16string_view(narrow, needle.size()), window_begin, window_end, may_index, reading.index_once,
                         reading.index16);
 }
 
@@ -322,7 +381,7 @@ LadderResult DocumentIndex::search(const Ladder& expected, const Policy& policy,
   const Running& run = running();
   const std::uint32_t range_begin = run.bases[first];
   const std::uint32_t range_end = run.bases[last] + run.lengths[last];
-  return search_tiers(expected, policy, run.original, [&](Tier which, const std::u32string& needle, TierTally& tally) {
+  return search_tiers(expected, policy, run.text(), [&](Tier which, const std::u32string& needle, TierTally& tally) {
     for (const auto& reading_slot : tier(policy.ladder, which).readings) {
       const TierReading& reading = *reading_slot;
       for (std::size_t pos : positions(reading, needle, reading.window_begin[first], reading.window_end[last])) {
@@ -342,7 +401,7 @@ std::vector<Located> DocumentIndex::fragment_occurrences(const Ladder& fragment,
   const std::uint32_t range_end = run.bases[last] + run.lengths[last];
   // stitch.cpp's collection, reading by reading and position by position in the same order, so
   // the cap keeps the same occurrences; plus search()'s rule: only occurrences inside the range.
-  return collect_fragment_occurrences(fragment, run.original, policy,
+  return collect_fragment_occurrences(fragment, run.text(), policy,
                                       [&](Tier which, const std::u32string& needle, const auto& keep) {
     for (const auto& reading_slot : tier(policy.ladder, which).readings) {
       const TierReading& reading = *reading_slot;
@@ -355,11 +414,12 @@ std::vector<Located> DocumentIndex::fragment_occurrences(const Ladder& fragment,
   });
 }
 
-const std::u32string& DocumentIndex::running_text() const { return running().original; }
+ScalarView DocumentIndex::running_text() const { return running().text(); }
 
 std::vector<LadderResult> DocumentIndex::search_each(const Ladder& expected, const Policy& policy, std::size_t first,
                                                      std::size_t last) const {
   const Running& run = running();
+  const ScalarView original = run.text();
   const std::size_t n = last - first + 1;
   std::vector<LadderResult> results(n);
   std::vector<char> done(n, 0);  // element has its whole-token occurrence: search(e, e) stopped
@@ -386,7 +446,7 @@ std::vector<LadderResult> DocumentIndex::search_each(const Ladder& expected, con
         const std::size_t e = r - first;
         if (done[e]) continue;
         const bool whole_tokens = !policy.whole_tokens ||
-                                  (is_token_boundary(run.original, start) && is_token_boundary(run.original, end));
+                                  (is_token_boundary(original, start) && is_token_boundary(original, end));
         const std::uint32_t base = run.bases[r];
         if (whole_tokens) {
           ++count[e];
@@ -421,7 +481,8 @@ const DocumentIndex::NearMissTokens& DocumentIndex::near_miss_tokens_of(const La
   std::call_once(near_miss_once_[slot], [&] {
     const Running& run = running();
     auto built = std::make_unique<NearMissTokens>();
-    built->index.borrowed = &run.original;
+    built->index.borrows = true;
+    built->index.borrowed = run.text();
     built->first_token.reserve(run.elements.size() + 1);
     // Element by element: the line-break joiner ends every token and normalization step, so the
     // pieces' tokens are the running text's, and no reading of the whole text is ever held. With
@@ -433,7 +494,7 @@ const DocumentIndex::NearMissTokens& DocumentIndex::near_miss_tokens_of(const La
       if (case_tier.readings.size() == 1) reading = case_tier.readings.front().get();
     }
     if (reading != nullptr) {
-      const std::size_t starts = reading->text != nullptr ? count_token_starts(*reading->text) : count_token_starts(reading->narrow);
+      const std::size_t starts = reading->text != nullptr ? count_token_starts(*reading->text) : count_token_starts(*reading->narrow_text);
       built->index.tokens.reserve(starts + starts / 64 + 16);
     }
     std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
@@ -454,7 +515,7 @@ const DocumentIndex::NearMissTokens& DocumentIndex::near_miss_tokens_of(const La
       tokenize_each(
           ranges.size(),
           [&](std::size_t k) -> char32_t {
-            return reading->text != nullptr ? (*reading->text)[from + k] : static_cast<char32_t>(reading->narrow[from + k]);
+            return reading->text != nullptr ? (*reading->text)[from + k] : static_cast<char32_t>((*reading->narrow_text)[from + k]);
           },
           [&](std::size_t k) { return ranges[k]; }, [&](Token&& token) { built->index.add(token); });
     }
@@ -478,7 +539,7 @@ std::pair<std::size_t, std::size_t> DocumentIndex::near_miss_tokens(const Ladder
 std::size_t DocumentIndex::memory_bytes() const {
   std::size_t bytes = 0;
   if (running_) {
-    bytes += running_->original.capacity() * sizeof(char32_t);
+    bytes += running_->narrow.capacity() * sizeof(char16_t) + running_->wide.capacity() * sizeof(char32_t);
     bytes += (running_->elements.capacity() + running_->running_of.capacity()) * sizeof(std::size_t);
     bytes += (running_->bases.capacity() + running_->lengths.capacity()) * sizeof(std::uint32_t);
   }

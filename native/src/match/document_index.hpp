@@ -17,6 +17,7 @@
 #include "match/near_miss.hpp"
 #include "match/offset_map.hpp"
 #include "match/policy.hpp"
+#include "match/scalar_text.hpp"
 #include "match/gram_index.hpp"
 
 namespace ethos::match {
@@ -76,8 +77,9 @@ class DocumentIndex {
   // running-text offsets. Long ranges are searched through the readings' gram indexes.
   std::vector<Located> fragment_occurrences(const Ladder& fragment, const Policy& policy, std::size_t first,
                                             std::size_t last) const;
-  // The running text's scalars (what offsets of the searches above index).
-  const std::u32string& running_text() const;
+  // The running text's scalars (what offsets of the searches above index): 2 bytes each when
+  // every scalar lies in the BMP, 4 otherwise.
+  ScalarView running_text() const;
 
   // The near-miss token index of the running text (find_near_miss), built on the first call for
   // these options (once, thread-safe) element by element, then shared by every verify call. Its
@@ -97,7 +99,7 @@ class DocumentIndex {
   struct TierIndex;
   const Running& running() const;
   const TierIndex& tier(const LadderOptions& options, Tier tier) const;
-  std::vector<std::size_t> cuts(const std::u32string& text) const;
+  std::vector<std::size_t> cuts(ScalarView text) const;
   // Builds the white-space tier (typographic false: one reading into indexes[0]) or the
   // typography, case and skeleton tiers (indexes[0..2], one reading per hyphenation reading)
   // piece by piece.

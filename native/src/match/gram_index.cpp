@@ -49,12 +49,12 @@ std::size_t BasicGramIndex<CharT>::bucket_of(const CharT* gram) const {
 }
 
 template <typename CharT>
-std::vector<std::size_t> BasicGramIndex<CharT>::find_all(const Text& needle) const {
+std::vector<std::size_t> BasicGramIndex<CharT>::find_all(std::basic_string_view<CharT> needle) const {
   const Text& text = *text_;
   const std::size_t m = needle.size();
   if (m == 0) return {};
   if (m < kGram + kStride - 1) {
-    return match::find_all(std::basic_string_view<CharT>(text), std::basic_string_view<CharT>(needle));
+    return match::find_all(std::basic_string_view<CharT>(text), needle);
   }
   // An occurrence at s has a filed gram at needle offset o exactly when (s + o) % kStride == 0:
   // for each residue class of o, the class's gram with the smallest bucket sees, shifted back by

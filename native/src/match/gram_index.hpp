@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ethos::match {
@@ -29,7 +30,7 @@ class BasicGramIndex {
 
   // Start positions of every occurrence of needle in the text, ascending (a needle shorter than
   // kGram + kStride - 1 is looked for by scanning the text).
-  std::vector<std::size_t> find_all(const Text& needle) const;
+  std::vector<std::size_t> find_all(std::basic_string_view<CharT> needle) const;
 
   std::size_t memory_bytes() const { return (positions_.capacity() + starts_.capacity()) * sizeof(std::uint32_t); }
 

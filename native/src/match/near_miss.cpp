@@ -20,14 +20,14 @@ std::u32string decode(std::string_view utf8_text) {
 
 constexpr std::uint32_t kNoKey = 0xFFFFFFFFU;  // a quote token's key that no source token has
 
-std::string encode(const std::u32string& text, std::size_t begin, std::size_t end) {
+std::string encode(ScalarView text, std::size_t begin, std::size_t end) {
   std::string out;
   for (std::size_t i = begin; i < end; ++i) utf8::append(out, text[i]);
   return out;
 }
 
 // The original characters under tokens [begin, end) (empty for an empty range).
-std::string text_of(const std::u32string& original, const std::vector<Token>& tokens, std::size_t begin, std::size_t end) {
+std::string text_of(ScalarView original, const std::vector<Token>& tokens, std::size_t begin, std::size_t end) {
   if (begin >= end) return "";
   return encode(original, tokens[begin].start, tokens[end - 1].end);
 }
@@ -199,18 +199,18 @@ void NearMissIndex::finish() {
   // Occurrence lists by counting sort: count per key, prefix sums, then place in token order
   // (so each list is ascending). Symbols are never seeds and have no list.
   posting_starts_.assign(key_count() + 1, 0);
-  for (const IndexedToken& token : tokens) {
-    if (token.kind() != TokenKind::symbol) ++posting_starts_[token.key() + 1];
+  for (std::size_t at = 0; at < tokens.size(); ++at) {
+    if (tokens.kind(at) != TokenKind::symbol) ++posting_starts_[tokens.key(at) + 1];
   }
   for (std::size_t id = 0; id < key_count(); ++id) posting_starts_[id + 1] += posting_starts_[id];
   postings_.assign(posting_starts_.back(), 0);
   std::vector<std::uint32_t> next(posting_starts_.begin(), posting_starts_.end() - 1);
   for (std::size_t at = 0; at < tokens.size(); ++at) {
-    if (tokens[at].kind() != TokenKind::symbol) postings_[next[tokens[at].key()]++] = static_cast<std::uint32_t>(at);
+    if (tokens.kind(at) != TokenKind::symbol) postings_[next[tokens.key(at)]++] = static_cast<std::uint32_t>(at);
   }
   // A copy to drop spare capacity costs a second array while it runs (the peak a document's
   // index reaches): a document's builder reserves about the right count, so only a large spare is dropped.
-  if (tokens.capacity() - tokens.size() > tokens.size() / 8) tokens.shrink_to_fit();
+  tokens.shrink_when_spare();
   key_bytes_.shrink_to_fit();
   key_starts_.shrink_to_fit();
 }
@@ -219,13 +219,13 @@ std::vector<Token> NearMissIndex::slice(std::size_t begin, std::size_t end) cons
   std::vector<Token> out;
   out.reserve(end - begin);
   for (std::size_t i = begin; i < end; ++i) {
-    out.push_back(Token{std::string(key(tokens[i].key())), tokens[i].start, tokens[i].end, tokens[i].kind()});
+    out.push_back(Token{std::string(key(tokens.key(i))), tokens.start(i), tokens.end(i), tokens.kind(i)});
   }
   return out;
 }
 
 std::size_t NearMissIndex::memory_bytes() const {
-  return original.capacity() * sizeof(char32_t) + tokens.capacity() * sizeof(IndexedToken) + key_bytes_.capacity() +
+  return original.capacity() * sizeof(char32_t) + tokens.memory_bytes() + key_bytes_.capacity() +
          (key_starts_.capacity() + table_.capacity() + posting_starts_.capacity() + postings_.capacity()) *
              sizeof(std::uint32_t);
 }
@@ -273,7 +273,7 @@ std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t t
   std::vector<std::uint32_t> window_keys;
   const auto bound_bp = [&](std::size_t lo, std::size_t hi) {
     window_keys.clear();
-    for (std::size_t j = lo; j < hi; ++j) window_keys.push_back(index.tokens[j].key());
+    for (std::size_t j = lo; j < hi; ++j) window_keys.push_back(index.tokens.key(j));
     std::sort(window_keys.begin(), window_keys.end());
     std::int64_t shared = 0;  // the weight of the keys both sides hold, each as often as the rarer side
     for (std::size_t a = 0, b = 0; a < quote_bag.size() && b < window_keys.size();) {
@@ -309,11 +309,10 @@ std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t t
       continue;  // cannot score higher, nor as high from an earlier window
     }
     const std::size_t lo = candidate.lo, hi = candidate.hi;
-    const IndexedToken* window = index.tokens.data() + lo;
     source_weights.resize(hi - lo);
-    for (std::size_t j = 0; j < hi - lo; ++j) source_weights[j] = window[j].kind() == TokenKind::symbol ? 1 : 2;
+    for (std::size_t j = 0; j < hi - lo; ++j) source_weights[j] = index.tokens.kind(lo + j) == TokenKind::symbol ? 1 : 2;
     Alignment alignment = align_weighted(quote_weights, source_weights, [&](std::size_t i, std::size_t j) {
-      return quote_keys[i] == window[j].key();
+      return quote_keys[i] == index.tokens.key(lo + j);
     });
     if (alignment.source_begin >= alignment.source_end) continue;
     if (!best || alignment.score_bp > best->score_bp || (alignment.score_bp == best->score_bp && lo < best_window.first)) {

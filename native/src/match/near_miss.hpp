@@ -12,19 +12,11 @@
 
 #include "match/align.hpp"
 #include "match/guard.hpp"
+#include "match/indexed_tokens.hpp"
 #include "match/policy.hpp"
+#include "match/scalar_text.hpp"
 
 namespace ethos::match {
-
-// One token of an index: its key's id (and its kind, in the top two bits) and its original
-// scalars [start, end): 12 bytes instead of a Token's string (a document's index holds every
-// token of the document).
-struct IndexedToken {
-  std::uint32_t key_and_kind = 0, start = 0, end = 0;
-  std::uint32_t key() const { return key_and_kind & kKeyMask; }
-  TokenKind kind() const { return static_cast<TokenKind>(key_and_kind >> 30); }
-  static constexpr std::uint32_t kKeyMask = (std::uint32_t{1} << 30) - 1;
-};
 
 // The target's case-tier tokens and, per word or number, where it occurs (token indices,
 // ascending). Built once per target text, only when a quote in it misses. A document's index
@@ -35,11 +27,12 @@ struct IndexedToken {
 // one array cut per key (filled by finish()), so no key or list is a heap block of its own.
 class NearMissIndex {
  public:
-  std::u32string original;                   // the target's scalars, unless borrowed
-  const std::u32string* borrowed = nullptr;  // the target's scalars, held by the caller
-  std::vector<IndexedToken> tokens;
+  std::u32string original;  // the target's scalars, unless borrowed
+  bool borrows = false;     // true: `borrowed` views the target's scalars, held by the caller
+  ScalarView borrowed;
+  IndexedTokens tokens;  // 9 bytes a token instead of a Token's string
 
-  const std::u32string& text() const { return borrowed != nullptr ? *borrowed : original; }
+  ScalarView text() const { return borrows ? borrowed : ScalarView(original); }
   // Appends one token (offsets already the target's); its key is interned.
   void add(const Token& token);
   // Builds the occurrence lists of the tokens added so far and releases spare capacity; the

@@ -50,7 +50,7 @@ std::string trim(std::string_view text) {
   return std::string(text.substr(b, e - b));
 }
 
-std::string encode(const std::u32string& text, std::size_t begin, std::size_t end) {
+std::string encode(ScalarView text, std::size_t begin, std::size_t end) {
   std::string out;
   for (std::size_t i = begin; i < end; ++i) utf8::append(out, text[i]);
   return out;
@@ -98,7 +98,7 @@ StitchResult locate_fragments(const Ladder& target, const std::vector<std::strin
                           [&](const std::string& fragment) { return fragment_occurrences(target, fragment, policy); });
 }
 
-StitchResult stitch_fragments(const std::u32string& original, const std::vector<std::string>& fragments,
+StitchResult stitch_fragments(ScalarView original, const std::vector<std::string>& fragments,
                               const Policy& policy, const FragmentOccurrences& occurrences_of) {
   StitchResult result;
   std::vector<std::vector<Located>> candidates;

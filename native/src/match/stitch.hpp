@@ -14,6 +14,7 @@
 #include "match/guard.hpp"
 #include "match/matcher.hpp"
 #include "match/policy.hpp"
+#include "match/scalar_text.hpp"
 #include "match/tokens.hpp"
 
 namespace ethos::match {
@@ -55,7 +56,7 @@ std::vector<Located> fragment_occurrences(const Ladder& target, const std::strin
 // stops when keep returns false (the cap is reached). keep drops what is not whole-token (when
 // the policy asks), then keeps each (start, end) at the first (tightest) tier that gives it.
 template <typename OccurrencesAt>
-std::vector<Located> collect_fragment_occurrences(const Ladder& fragment, const std::u32string& target_original,
+std::vector<Located> collect_fragment_occurrences(const Ladder& fragment, ScalarView target_original,
                                                   const Policy& policy, OccurrencesAt occurrences_at) {
   std::map<std::pair<std::uint32_t, std::uint32_t>, Tier> found;
   for (Tier tier : policy.tiers) {
@@ -79,7 +80,7 @@ std::vector<Located> collect_fragment_occurrences(const Ladder& fragment, const 
 }
 // locate_fragments with the occurrences from `occurrences_of`, in offsets of `original` (the
 // target's scalars: the elided text between two fragments is read from it).
-StitchResult stitch_fragments(const std::u32string& original, const std::vector<std::string>& fragments,
+StitchResult stitch_fragments(ScalarView original, const std::vector<std::string>& fragments,
                               const Policy& policy, const FragmentOccurrences& occurrences_of);
 
 }  // namespace ethos::match

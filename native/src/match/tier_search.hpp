@@ -10,6 +10,7 @@
 #include "match/ladder.hpp"
 #include "match/matcher.hpp"
 #include "match/policy.hpp"
+#include "match/scalar_text.hpp"
 #include "match/tokens.hpp"
 
 namespace ethos::match {
@@ -19,7 +20,7 @@ namespace ethos::match {
 // readings can hold the same occurrence.
 class TierTally {
  public:
-  TierTally(Tier tier, const std::u32string& original, bool whole_tokens)
+  TierTally(Tier tier, ScalarView original, bool whole_tokens)
       : tier_(tier), original_(original), whole_tokens_(whole_tokens) {}
 
   // An aligned occurrence [start, end): whole-token unless the policy wants whole tokens and an
@@ -51,7 +52,7 @@ class TierTally {
 
  private:
   Tier tier_;
-  const std::u32string& original_;
+  ScalarView original_;
   bool whole_tokens_;
   std::optional<Located> whole_, clipped_;
   std::size_t count_ = 0, clipped_count_ = 0;
@@ -62,7 +63,7 @@ class TierTally {
 // occurrence; the tightest tier's clipped occurrence is kept too. An expected text that
 // normalizes to empty never matches.
 template <typename SearchTier>
-LadderResult search_tiers(const Ladder& expected, const Policy& policy, const std::u32string& original,
+LadderResult search_tiers(const Ladder& expected, const Policy& policy, ScalarView original,
                           SearchTier&& search_tier) {
   LadderResult result;
   for (Tier tier : policy.tiers) {

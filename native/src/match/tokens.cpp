@@ -14,24 +14,30 @@ bool is_sign(char32_t c) { return c == U'-' || c == U'+' || c == 0x2212 || c == 
 
 bool is_percent(char32_t c) { return c == U'%' || c == 0x2030 || c == 0x2031 || c == 0xFF05; }
 
-}  // namespace
-
-bool is_token_boundary(const std::u32string& text, std::size_t pos) {
-  if (pos == 0 || pos >= text.size()) return true;
-  const char32_t before = text[pos - 1];
-  const char32_t after = text[pos];
+// The rule on scalars of one width (the view's width is tested once per call, not per read).
+template <typename CharT>
+bool boundary_at(const CharT* text, std::size_t size, std::size_t pos) {
+  if (pos == 0 || pos >= size) return true;
+  const auto before = static_cast<char32_t>(text[pos - 1]);
+  const auto after = static_cast<char32_t>(text[pos]);
   using unicode::is_decimal_digit;
   using unicode::is_word_char;
   if (unicode::is_cjk_ideograph_or_kana(before) || unicode::is_cjk_ideograph_or_kana(after)) return true;
   if (is_word_char(before) && is_word_char(after)) return false;
-  if (is_decimal_digit(before) && is_number_joiner(after) && pos + 1 < text.size() && is_decimal_digit(text[pos + 1])) {
+  if (is_decimal_digit(before) && is_number_joiner(after) && pos + 1 < size && is_decimal_digit(static_cast<char32_t>(text[pos + 1]))) {
     return false;
   }
-  if (is_number_joiner(before) && is_decimal_digit(after) && pos >= 2 && is_decimal_digit(text[pos - 2])) return false;
+  if (is_number_joiner(before) && is_decimal_digit(after) && pos >= 2 && is_decimal_digit(static_cast<char32_t>(text[pos - 2]))) return false;
   // A sign belongs to its number when it does not follow a word ("-5" but not "pre-5G").
-  if (is_sign(before) && is_decimal_digit(after) && (pos < 2 || !is_word_char(text[pos - 2]))) return false;
+  if (is_sign(before) && is_decimal_digit(after) && (pos < 2 || !is_word_char(static_cast<char32_t>(text[pos - 2])))) return false;
   if (is_decimal_digit(before) && is_percent(after)) return false;
   return true;
+}
+
+}  // namespace
+
+bool is_token_boundary(ScalarView text, std::size_t pos) {
+  return text.narrow() ? boundary_at(text.narrow_data(), text.size(), pos) : boundary_at(text.wide_data(), text.size(), pos);
 }
 
 }  // namespace ethos::match

@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <string>
 
+#include "match/scalar_text.hpp"
+
 namespace ethos::match {
 
 // True when position `pos` (0..text.size()) of the original scalars separates two tokens, so a
@@ -11,6 +13,6 @@ namespace ethos::match {
 // number (digit [.,:/-] digit: decimals, grouped digits, times, dates), between a sign and its
 // digits, between digits and a percent sign. Han, Hiragana and Katakana characters are tokens
 // of their own (those scripts put no spaces between words).
-bool is_token_boundary(const std::u32string& text, std::size_t pos);
+bool is_token_boundary(ScalarView text, std::size_t pos);
 
 }  // namespace ethos::match
