@@ -15,9 +15,26 @@
 namespace ethos {
 CanonicalWriter::CanonicalWriter(Sink sink) : sink_(std::move(sink)), target_(&buffer_) { buffer_.reserve(kFlushBytes * 2); }
 
-// A report nests about six levels deep: one allocation up front instead of growing one by one
-// (verify-batch makes a writer per report).
-CanonicalWriter::CanonicalWriter(std::string& out) : target_(&out) { levels_.reserve(8); }
+CanonicalWriter::CanonicalWriter(std::string& out) : target_(&out) {}
+
+void CanonicalWriter::push_level(bool is_object) {
+  const Level level{is_object, true, std::string_view()};
+  if (depth_ < kInlineLevels) {
+    inline_levels_[depth_] = level;
+  } else {
+    deeper_levels_.push_back(level);
+  }
+  ++depth_;
+}
+
+void CanonicalWriter::pop_level() {
+  --depth_;
+  if (depth_ >= kInlineLevels) deeper_levels_.pop_back();
+}
+
+CanonicalWriter::Level& CanonicalWriter::top_level() {
+  return depth_ <= kInlineLevels ? inline_levels_[depth_ - 1] : deeper_levels_.back();
+}
 
 void CanonicalWriter::flush() {
   sink_(buffer_);
@@ -30,8 +47,8 @@ void CanonicalWriter::finish() {
 }
 
 void CanonicalWriter::before_value() {
-  if (levels_.empty()) return;
-  Level& level = levels_.back();
+  if (depth_ == 0) return;
+  Level& level = top_level();
   if (level.is_object) return;  // key() already wrote the separator
   if (!level.empty) put(',');
   level.empty = false;
@@ -40,22 +57,22 @@ void CanonicalWriter::before_value() {
 void CanonicalWriter::begin_object() {
   before_value();
   put('{');
-  levels_.push_back(Level{true, true, std::string_view()});
+  push_level(true);
 }
 
 void CanonicalWriter::end_object() {
-  levels_.pop_back();
+  pop_level();
   put('}');
 }
 
 void CanonicalWriter::begin_array() {
   before_value();
   put('[');
-  levels_.push_back(Level{false, true, std::string_view()});
+  push_level(false);
 }
 
 void CanonicalWriter::end_array() {
-  levels_.pop_back();
+  pop_level();
   put(']');
 }
 
@@ -116,7 +133,7 @@ bool key_before(std::string_view a, std::string_view b) {
 }  // namespace
 
 bool CanonicalWriter::enter_key(std::string_view name) {
-  Level& level = levels_.back();
+  Level& level = top_level();
   if (!level.empty && !key_before(level.last_key, name)) {
     throw EthosError("internal_error", "canonical JSON keys out of order", {{"key", std::string(name)}});
   }
@@ -151,7 +168,7 @@ void CanonicalWriter::key(std::string_view name) {
 // (the same bytes as Python's json.dumps(..., ensure_ascii=False)). Runs of bytes that need no
 // escape are appended whole; blocks of 16 and words of 8 clean bytes are skipped without a per-byte test.
 void CanonicalWriter::string(std::string_view text) {
-  if (!levels_.empty() && !levels_.back().is_object) before_value();
+  if (depth_ > 0 && !top_level().is_object) before_value();
   static const char kHex[] = "0123456789abcdef";
   put('"');
   const char* const data = text.data();
@@ -210,7 +227,7 @@ void CanonicalWriter::raw(std::string_view canonical_json) {
 }
 
 void CanonicalWriter::raw_members(std::string_view first_key, std::string_view last_key, std::string_view members) {
-  Level& level = levels_.back();
+  Level& level = top_level();
   if (!level.is_object || (!level.empty && !key_before(level.last_key, first_key))) {
     throw EthosError("internal_error", "canonical JSON keys out of order", {{"key", std::string(first_key)}});
   }

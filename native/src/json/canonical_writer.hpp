@@ -108,10 +108,20 @@ class CanonicalWriter {
     bool empty;
     std::string_view last_key;  // callers' keys outlive the next key() (literals or DOM keys)
   };
+  void push_level(bool is_object);
+  void pop_level();
+  Level& top_level();  // the innermost open object or array (depth_ > 0)
+
+  // The open objects and arrays: the first kInlineLevels in the writer itself (a report nests
+  // about six deep, a request line four: verify-batch makes writers per line without an
+  // allocation), deeper ones in deeper_levels_.
+  static constexpr std::size_t kInlineLevels = 16;
   Sink sink_;
   std::string buffer_;
   std::string* target_;
-  std::vector<Level> levels_;
+  Level inline_levels_[kInlineLevels];
+  std::vector<Level> deeper_levels_;
+  std::size_t depth_ = 0;
 };
 
 }  // namespace ethos
