@@ -1,4 +1,4 @@
-// core_tests.cpp - unit tests of the core's building blocks (c14n, hashes, strict JSON, normalization).
+// core_tests.cpp - unit tests of the core's building blocks (c14n, hashes, strict JSON, citations, normalization).
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/citations.hpp"
 #include "core/config.hpp"
 #include "core/native_document.hpp"
 #include "core/error.hpp"
@@ -353,8 +354,86 @@ void test_literal_keys() {
   CHECK(out == R"({"a":"x","ab":"y")");
 }
 
+// The writer keeps its first open levels in itself and deeper ones aside: separators and closing
+// brackets stay right across that boundary, on the way down and back up.
+void test_writer_deep_nesting() {
+  constexpr int kDepth = 40;
+  std::string out;
+  ethos::CanonicalWriter writer(out);
+  std::string expected;
+  for (int i = 0; i < kDepth; ++i) {
+    if (i % 2 == 0) {
+      writer.begin_array();
+      writer.integer(i);
+      expected += "[" + std::to_string(i);  // the outer array, or the value of the object's "k"
+    } else {
+      writer.begin_object();
+      writer.key("k");
+      expected += ",{\"k\":";
+    }
+  }
+  writer.integer(-1);  // the innermost object's "k"
+  expected += "-1";
+  for (int i = kDepth - 1; i >= 0; --i) {
+    if (i % 2 == 0) {
+      writer.end_array();
+      expected += "]";
+      if (i > 0) {
+        // back inside the object at depth i - 1: one more member after "k"
+        writer.key("z");
+        writer.integer(i);
+        expected += ",\"z\":" + std::to_string(i);
+      }
+    } else {
+      writer.end_object();
+      expected += "}";
+      writer.integer(i);  // back in the array at depth i - 1: its next item
+      expected += "," + std::to_string(i);
+    }
+  }
+  CHECK(out == expected);
+}
+
+std::string describe(const ethos::CitationSet& set) {
+  std::string out = set.document_fingerprint ? *set.document_fingerprint : "-";
+  out += "|" + set.claims_sha256;
+  for (const ethos::Claim& claim : set.claims) {
+    const ethos::Citation& c = claim.citation;
+    out += "|" + claim.kind + "/" + (claim.text ? *claim.text : "-") + "/" + claim.echo + "/" + (c.page ? *c.page : "-") +
+           "/" + (c.element_id ? *c.element_id : "-") + "/" + (c.span_id ? *c.span_id : "-") + "/" +
+           (c.page_end ? *c.page_end : "-") + "/" + (c.document_scope ? "doc" : "-") + "/" + (c.bbox ? "bbox" : "-");
+  }
+  return out;
+}
+
+// verify-batch reads each line into the previous line's set: whatever that set held (more or
+// fewer claims, a fingerprint, texts, locators), the result is what a fresh load gives.
+void test_citations_reuse() {
+  const std::string fingerprint = "sha256:" + std::string(64, 'a');
+  const std::vector<std::string> inputs = {
+      R"({"document_fingerprint":")" + fingerprint +
+          R"(","claims":[{"kind":"quote","text":"a long enough quoted text to need its own allocation","citation":{"page":"p1","element_id":"e1"}},)"
+          R"({"kind":"value","text":"42","citation":{"page":"p2","bbox":[0,0,10,10]}},)"
+          R"({"kind":"presence","citation":{"page":"p1","page_end":"p3"}}]})",
+      R"([{"kind":"quote","text":"short","citation":{"span_id":"s1"}}])",
+      R"({"claims":[{"kind":"quote","text":"x","citation":{"page":"p1","scope":"document"}},{"kind":"presence","citation":{"element_id":"e9"}}]})",
+  };
+  simdjson::dom::parser parser;
+  for (const std::string& first : inputs) {
+    for (const std::string& second : inputs) {
+      ethos::CitationSet reused;
+      ethos::load_citations_into(parser, first, 100, ethos::ClaimValidation::strict, reused);
+      ethos::load_citations_into(parser, second, 100, ethos::ClaimValidation::strict, reused);
+      const ethos::CitationSet fresh = ethos::load_citations(second, 100, ethos::ClaimValidation::strict);
+      CHECK(describe(reused) == describe(fresh));
+    }
+  }
+}
+
 int main(int argc, char** argv) {
   test_literal_keys();
+  test_writer_deep_nesting();
+  test_citations_reuse();
   test_c14n_and_hashes();
   test_integers();
   test_string_escape();

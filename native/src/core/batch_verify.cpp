@@ -99,11 +99,12 @@ void run_blocks(std::size_t count, const Work& work) {
   run_blocks(count, work, [](std::size_t) {});
 }
 
-// Parses and validates line i into set; a bad line's failure carries its 1-based number.
+// Parses and validates line i into set (its storage reused); a bad line's failure carries its
+// 1-based number.
 Failure parse_line(simdjson::dom::parser& parser, const BatchRun& run, std::string_view line, std::size_t i,
                    CitationSet& set) {
   try {
-    set = load_citations(parser, line, run.config.max_checks, run.claim_validation);
+    load_citations_into(parser, line, run.config.max_checks, run.claim_validation, set);
   } catch (const EthosError& error) {
     return Failure{i, std::make_exception_ptr(at_line(error, i + 1))};
   } catch (...) {
@@ -132,13 +133,15 @@ std::vector<CitationSet> load_lines(const BatchRun& run, std::string_view ndjson
 }
 
 // What one worker of verify_each_blocks reuses line after line: its JSON parser (buffers
-// allocated once), its verifier (caches included) and the request being verified (replaced by
-// the next line's, so its memory is freed and reused while still in the cache).
+// allocated once), its verifier (caches included), and the request being verified and its
+// verdicts (overwritten by the next line's: their vectors and strings keep their capacity, so a
+// line allocates and frees none of them).
 struct EachWorker {
   explicit EachWorker(const BatchRun& run) : verifier(run.source, run.config) {}
   simdjson::dom::parser parser;
   BatchVerifier verifier;
   CitationSet set;
+  Verdicts verdicts;
 };
 
 // Where a block of reports was written: the worker's store and the block in it.
@@ -174,8 +177,8 @@ BatchOutput verify_each_blocks(const BatchRun& run, std::string_view ndjson) {
       for (; i < last; ++i) {
         Failure failure = parse_line(worker.parser, run, lines[i], i, worker.set);
         if (failure.error) return failure;
-        append_report(out, run.source, worker.set, run.config, worker.verifier.verify(worker.set),
-                      run.statement_subject, constants);
+        worker.verifier.verify(worker.set, worker.verdicts);
+        append_report(out, run.source, worker.set, run.config, worker.verdicts, run.statement_subject, constants);
         out += '\n';
       }
       places[first / kBlockLines] = BlockPlace{id, stores[id]->finish_block()};

@@ -15,6 +15,17 @@ namespace {
 using json = nlohmann::json;
 constexpr std::int64_t kMaxInt = 9007199254740991;
 
+// target = text, into target's own string when it has one (its capacity reused).
+void assign_optional(std::optional<std::string>& target, std::optional<std::string_view> text) {
+  if (!text) {
+    target.reset();
+  } else if (target) {
+    target->assign(*text);
+  } else {
+    target.emplace(*text);
+  }
+}
+
 bool is_text_kind(const std::string& kind) { return kind == "quote" || kind == "value" || kind == "table_cell"; }
 
 Citation read_citation(JsonValue value, const ObjectReader& claim) {
@@ -57,24 +68,24 @@ Citation read_citation(JsonValue value, const ObjectReader& claim) {
 
 // Claim `index` of the array at claims_path; its canonical JSON is appended to array_c14n (the
 // claims array's canonical text, hashed once per input) and kept as the claim's echo. Paths are
-// spelled out only for an error.
-Claim read_claim(JsonValue value, const std::string& claims_path, std::size_t index, ClaimValidation validation,
-                 std::string& array_c14n) {
+// spelled out only for an error. Written into `claim`, every field assigned or reset, so that a
+// previous request's claim (verify-batch) lends its strings' capacity.
+void read_claim(JsonValue value, const std::string& claims_path, std::size_t index, ClaimValidation validation,
+                std::string& array_c14n, Claim& claim) {
   ObjectReader reader(value, claims_path, index);
-  Claim claim;
   claim.kind = reader.required_string("kind");
   static const char* const kKinds[] = {"quote", "value", "presence", "table_cell", "region", "other"};
   bool known = false;
   for (const char* kind : kKinds) known = known || claim.kind == kind;
   if (!known) throw invalid_input("invalid value", reader.child_path("kind"));
-  claim.text = reader.optional_string("text");
+  assign_optional(claim.text, reader.optional_string_view("text"));
   claim.citation = read_citation(reader.required("citation"), reader);
   reader.finish();
   const std::size_t echo_start = array_c14n.size();
   CanonicalWriter(array_c14n).value(value);
-  claim.echo.assign(array_c14n, echo_start, std::string::npos);  // one allocation of the exact size
+  claim.echo.assign(array_c14n, echo_start, std::string::npos);  // at most one allocation, of the exact size
 
-  if (validation == ClaimValidation::report) return claim;  // the verifier reports these as checks
+  if (validation == ClaimValidation::report) return;  // the verifier reports these as checks
   const Citation& c = claim.citation;
   const auto citation_path = [&reader] { return reader.child_path("citation"); };
   if (c.page_end && !c.page) throw invalid_input("page_end needs a page", citation_path() + ".page_end");
@@ -87,7 +98,6 @@ Claim read_claim(JsonValue value, const std::string& claims_path, std::size_t in
     throw invalid_input("claim text is required", reader.child_path("text"));
   }
   if (claim.kind == "table_cell" && !c.table_id) throw invalid_input("table_cell needs table_id and cell", citation_path());
-  return claim;
 }
 
 }  // namespace
@@ -107,15 +117,21 @@ CitationSet load_citations(std::string_view bytes, std::int64_t max_checks, Clai
 
 CitationSet load_citations(simdjson::dom::parser& parser, std::string_view bytes, std::int64_t max_checks,
                            ClaimValidation validation) {
-  const JsonValue document = parse_strict(parser, bytes, "citations");
   CitationSet set;
+  load_citations_into(parser, bytes, max_checks, validation, set);
+  return set;
+}
+
+void load_citations_into(simdjson::dom::parser& parser, std::string_view bytes, std::int64_t max_checks,
+                         ClaimValidation validation, CitationSet& set) {
+  const JsonValue document = parse_strict(parser, bytes, "citations");
   simdjson::dom::array claims;
   std::string claims_path = "$";
   if (document.is_array()) {
     claims = document.get_array().value_unsafe();
   } else if (document.is_object()) {
     ObjectReader envelope(document, "$");
-    set.document_fingerprint = envelope.optional_string("document_fingerprint");
+    assign_optional(set.document_fingerprint, envelope.optional_string_view("document_fingerprint"));
     if (set.document_fingerprint && !is_sha256_prefixed(*set.document_fingerprint)) {
       throw invalid_input("invalid hash", "$.document_fingerprint");
     }
@@ -125,12 +141,14 @@ CitationSet load_citations(simdjson::dom::parser& parser, std::string_view bytes
   } else {
     throw invalid_input("expected an array or an object", "$");
   }
+  if (document.is_array()) set.document_fingerprint.reset();
   if (claims.size() == 0) throw invalid_input("list must not be empty", claims_path);
   if (static_cast<std::int64_t>(claims.size()) > max_checks) {
     throw EthosError("input_limit_exceeded", "an input exceeds a configured limit",
                      {{"path", claims_path}, {"limit", max_checks}, {"input", "citations"}});
   }
-  set.claims.reserve(claims.size());
+  // Sized once; the claims kept from a previous set are overwritten field by field.
+  set.claims.resize(claims.size());
   // claims_sha256 = sha256(c14n(claims array)): the claims' canonical texts are written one after
   // another into this per-thread buffer (its capacity reused input after input: verify-batch
   // reads one claims array per line) and hashed in one update; each claim keeps its part as echo.
@@ -139,15 +157,15 @@ CitationSet load_citations(simdjson::dom::parser& parser, std::string_view bytes
   std::size_t index = 0;
   for (JsonValue claim : claims) {
     if (index > 0) array_c14n += ',';
-    set.claims.push_back(read_claim(claim, claims_path, index++, validation, array_c14n));
+    read_claim(claim, claims_path, index, validation, array_c14n, set.claims[index]);
+    ++index;
   }
   array_c14n += ']';
   // One context per thread, reset per input.
   thread_local Sha256 digest;
   digest.reset();
   digest.update(array_c14n);
-  set.claims_sha256 = digest.hex();
-  return set;
+  digest.hex_into(set.claims_sha256);
 }
 
 }  // namespace ethos

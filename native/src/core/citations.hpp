@@ -53,6 +53,10 @@ CitationSet load_citations(std::string_view bytes, std::int64_t max_checks, Clai
 // The same with a JSON parser the caller reuses across inputs (verify-batch: one per thread).
 CitationSet load_citations(simdjson::dom::parser& parser, std::string_view bytes, std::int64_t max_checks,
                            ClaimValidation validation);
+// The same into set, whose storage (a previous request's, in verify-batch) is reused: vectors
+// and strings are overwritten, not freed and allocated again. On a throw set is unspecified.
+void load_citations_into(simdjson::dom::parser& parser, std::string_view bytes, std::int64_t max_checks,
+                         ClaimValidation validation, CitationSet& set);
 
 // True when text is empty or only Unicode White_Space.
 bool is_blank(std::string_view text);

@@ -1134,12 +1134,19 @@ BatchVerifier::~BatchVerifier() = default;
 
 Verdicts BatchVerifier::verify(const CitationSet& citations) {
   Verdicts verdicts;
+  verify(citations, verdicts);
+  return verdicts;
+}
+
+void BatchVerifier::verify(const CitationSet& citations, Verdicts& verdicts) {
+  verdicts.checks.clear();
+  verdicts.fingerprint_stale = false;
+  verdicts.unsupported_claim_kinds.clear();
   verdicts.checks.reserve(citations.claims.size());
   impl_->verifier.use(citations);
   for (const Claim& claim : citations.claims) verdicts.checks.push_back(impl_->verifier.run(claim, verdicts));
   impl_->verifier.use(impl_->none);
   impl_->verifier.trim();
-  return verdicts;
 }
 
 }  // namespace ethos

@@ -81,6 +81,8 @@ class BatchVerifier {
   BatchVerifier(const BatchVerifier&) = delete;
   BatchVerifier& operator=(const BatchVerifier&) = delete;
   Verdicts verify(const CitationSet& citations);
+  // The same into verdicts, whose vectors (a previous set's, cleared) keep their capacity.
+  void verify(const CitationSet& citations, Verdicts& verdicts);
 
  private:
   struct Impl;

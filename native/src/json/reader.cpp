@@ -143,10 +143,16 @@ std::string ObjectReader::required_string(const char* key) {
 }
 
 std::optional<std::string> ObjectReader::optional_string(const char* key) {
+  const std::optional<std::string_view> text = optional_string_view(key);
+  if (!text) return std::nullopt;
+  return std::string(*text);
+}
+
+std::optional<std::string_view> ObjectReader::optional_string_view(const char* key) {
   const std::optional<JsonValue> value = optional(key);
   if (!value) return std::nullopt;
   if (value->type() != element_type::STRING) throw invalid_input("expected a string", child_path(key));
-  return std::string(value->get_string().value_unsafe());
+  return value->get_string().value_unsafe();
 }
 
 std::int64_t ObjectReader::required_int(const char* key, std::int64_t min, std::int64_t max) {

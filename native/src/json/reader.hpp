@@ -32,6 +32,9 @@ class ObjectReader {
 
   std::string required_string(const char* key);
   std::optional<std::string> optional_string(const char* key);
+  // The same as a view into the parsed document (valid while it is): verify-batch assigns it
+  // into the previous line's string, reusing its capacity.
+  std::optional<std::string_view> optional_string_view(const char* key);
   std::int64_t required_int(const char* key, std::int64_t min, std::int64_t max);
   std::optional<std::int64_t> optional_int(const char* key, std::int64_t min, std::int64_t max);
   bool required_bool(const char* key);

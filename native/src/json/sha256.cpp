@@ -51,16 +51,21 @@ void Sha256::update(std::string_view bytes) {
 }
 
 std::string Sha256::hex() {
+  std::string out;
+  hex_into(out);
+  return out;
+}
+
+void Sha256::hex_into(std::string& out) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   if (EVP_DigestFinal_ex(context_->md, digest, &length) != 1) throw EthosError("internal_error", "hashing failed");
   static const char kHex[] = "0123456789abcdef";
-  std::string out(std::size_t{length} * 2, '\0');  // sized once: no capacity check per digit
+  out.resize(std::size_t{length} * 2);  // sized once: no capacity check per digit
   for (unsigned int i = 0; i < length; ++i) {
     out[2 * i] = kHex[digest[i] >> 4];
     out[2 * i + 1] = kHex[digest[i] & 0x0f];
   }
-  return out;
 }
 
 std::string sha256_hex(std::string_view bytes) {

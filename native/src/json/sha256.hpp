@@ -16,6 +16,8 @@ class Sha256 {
   Sha256& operator=(const Sha256&) = delete;
   void update(std::string_view bytes);
   std::string hex();  // finishes the digest: 64 lowercase hex digits
+  // The same written into out (its capacity reused: verify-batch hashes one request per line).
+  void hex_into(std::string& out);
   // Starts a new digest on the same context (after hex(), or to drop what was hashed): a caller
   // hashing many short inputs keeps one context instead of allocating one per input.
   void reset();
