@@ -110,6 +110,16 @@ void test_strict_json() {
     CHECK(parse_error(object_of(count, "last")).empty());
   }
   CHECK(parse_error(R"([1,2)").find("invalid JSON syntax") != std::string::npos);
+  // The walk keeps its first 16 path segments in itself, deeper ones aside: a path of 20 levels,
+  // object keys and array indexes alternating, is spelled out whole.
+  std::string deep, deep_path = "$";
+  for (int i = 0; i < 10; ++i) {
+    deep += "{\"k" + std::to_string(i) + "\":[0,";  // key k<i>, then item 1 of its array
+    deep_path += ".k" + std::to_string(i) + "[1]";
+  }
+  deep += "1.5";
+  for (int i = 0; i < 10; ++i) deep += "]}";
+  CHECK(parse_error(deep).find("\"path\":\"" + deep_path + "\"") != std::string::npos);
 }
 
 // Opening a document reads it on two threads; a strictness violation must still win over any

@@ -41,6 +41,7 @@ std::vector<PageBox> boxes_for_range(const Source& source, std::size_t element, 
       Bbox& line = out.back().bbox;
       line = {std::min(line.x0, piece.x0), std::min(line.y0, piece.y0), std::max(line.x1, piece.x1), std::max(line.y1, piece.y1)};
     } else {
+      if (out.capacity() == 0) out.reserve(4);  // a range spans a line or a few: one allocation, not 1, 2, 4
       out.push_back({span->page, piece});
     }
   }

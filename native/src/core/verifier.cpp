@@ -505,7 +505,10 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
     result.target = std::move(target);
     return result;
   }
-  const std::string expected = config_.policy ? *claim.text : cache_.fresh(*claim.text);
+  // Under a policy the claim's own text (no copy per claim: the ladders normalize it); without
+  // one, its normalized copy.
+  const std::string normalized = config_.policy ? std::string() : cache_.fresh(*claim.text);
+  const std::string& expected = config_.policy ? *claim.text : normalized;
   const bool page_only = !c.has_primary_locator() && !c.is_scoped_search();
   match::LadderResult found;
   bool matched = target.text && matches(claim.kind, expected, *target.text, owner_of(source_, target), &found);

@@ -143,9 +143,7 @@ void check_envelope(std::string_view bytes, const char* what, const JsonLimits& 
 // violation reported is the one the streaming (nlohmann) reader would report first.
 class RuleWalk {
  public:
-  // The path's segments are reserved for a usual depth at once (verify-batch walks a request of
-  // depth 4 per line: growing one by one cost an allocation per level).
-  RuleWalk(const char* what, std::size_t max_depth) : what_(what), max_depth_(max_depth) { path_.reserve(16); }
+  RuleWalk(const char* what, std::size_t max_depth) : what_(what), max_depth_(max_depth) {}
 
   void walk(JsonValue value) {
     switch (value.type()) {
@@ -162,7 +160,7 @@ class RuleWalk {
         const bool large = object.size() > kFewKeys;
         if (large) keys.reserve(object.size());
         for (auto field : object) {
-          path_.push_back(Segment{field.key, 0, true});
+          push_segment(Segment{field.key, 0, true});
           bool duplicate = false;
           if (!large) {
             duplicate = std::find(few, few + few_count, field.key) != few + few_count;
@@ -174,7 +172,7 @@ class RuleWalk {
           }
           if (duplicate) fail("duplicate key");
           walk(field.value);
-          path_.pop_back();
+          pop_segment();
         }
         --depth_;
         return;
@@ -185,9 +183,9 @@ class RuleWalk {
         std::size_t index = 0;
         const simdjson::dom::array array = value.get_array().value_unsafe();  // named: the result is a temporary
         for (JsonValue item : array) {
-          path_.push_back(Segment{std::string_view(), index++, false});
+          push_segment(Segment{std::string_view(), index++, false});
           walk(item);
-          path_.pop_back();
+          pop_segment();
         }
         --depth_;
         return;
@@ -220,17 +218,37 @@ class RuleWalk {
 
   [[noreturn]] void fail(const char* message, json extra = json::object()) {
     std::string path = "$";
-    for (const Segment& segment : path_) {
+    for (std::size_t i = 0; i < path_size_; ++i) {
+      const Segment& segment = i < kInlineSegments ? inline_path_[i] : deeper_path_[i - kInlineSegments];
       path += segment.is_key ? "." + std::string(segment.key) : "[" + std::to_string(segment.index) + "]";
     }
     extra["input"] = what_;
     throw invalid_input(message, path, std::move(extra));
   }
 
+  void push_segment(const Segment& segment) {
+    if (path_size_ < kInlineSegments) {
+      inline_path_[path_size_] = segment;
+    } else {
+      deeper_path_.push_back(segment);
+    }
+    ++path_size_;
+  }
+  void pop_segment() {
+    --path_size_;
+    if (path_size_ >= kInlineSegments) deeper_path_.pop_back();
+  }
+
+  // The path (spelled out only for an error): its first kInlineSegments segments in the walk
+  // itself (verify-batch walks a request of depth 4 per line, with no allocation), deeper ones in
+  // deeper_path_.
+  static constexpr std::size_t kInlineSegments = 16;
   const char* what_;
   std::size_t max_depth_;
   std::size_t depth_ = 0;
-  std::vector<Segment> path_;
+  Segment inline_path_[kInlineSegments];
+  std::vector<Segment> deeper_path_;
+  std::size_t path_size_ = 0;
 };
 
 }  // namespace
