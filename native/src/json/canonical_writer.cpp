@@ -21,8 +21,10 @@ void CanonicalWriter::push_level(bool is_object) {
   const Level level{is_object, true, std::string_view()};
   if (depth_ < kInlineLevels) {
     inline_levels_[depth_] = level;
+    top_ = &inline_levels_[depth_];
   } else {
     deeper_levels_.push_back(level);
+    top_ = &deeper_levels_.back();
   }
   ++depth_;
 }
@@ -30,10 +32,11 @@ void CanonicalWriter::push_level(bool is_object) {
 void CanonicalWriter::pop_level() {
   --depth_;
   if (depth_ >= kInlineLevels) deeper_levels_.pop_back();
-}
-
-CanonicalWriter::Level& CanonicalWriter::top_level() {
-  return depth_ <= kInlineLevels ? inline_levels_[depth_ - 1] : deeper_levels_.back();
+  if (depth_ == 0) {
+    top_ = nullptr;
+  } else {
+    top_ = depth_ <= kInlineLevels ? &inline_levels_[depth_ - 1] : &deeper_levels_.back();
+  }
 }
 
 void CanonicalWriter::flush() {
@@ -47,8 +50,8 @@ void CanonicalWriter::finish() {
 }
 
 void CanonicalWriter::before_value() {
-  if (depth_ == 0) return;
-  Level& level = top_level();
+  if (top_ == nullptr) return;
+  Level& level = *top_;
   if (level.is_object) return;  // key() already wrote the separator
   if (!level.empty) put(',');
   level.empty = false;
@@ -133,7 +136,7 @@ bool key_before(std::string_view a, std::string_view b) {
 }  // namespace
 
 bool CanonicalWriter::enter_key(std::string_view name) {
-  Level& level = top_level();
+  Level& level = *top_;
   if (!level.empty && !key_before(level.last_key, name)) {
     throw EthosError("internal_error", "canonical JSON keys out of order", {{"key", std::string(name)}});
   }
@@ -168,7 +171,7 @@ void CanonicalWriter::key(std::string_view name) {
 // (the same bytes as Python's json.dumps(..., ensure_ascii=False)). Runs of bytes that need no
 // escape are appended whole; blocks of 16 and words of 8 clean bytes are skipped without a per-byte test.
 void CanonicalWriter::string(std::string_view text) {
-  if (depth_ > 0 && !top_level().is_object) before_value();
+  if (top_ != nullptr && !top_->is_object) before_value();
   static const char kHex[] = "0123456789abcdef";
   put('"');
   const char* const data = text.data();
@@ -227,7 +230,7 @@ void CanonicalWriter::raw(std::string_view canonical_json) {
 }
 
 void CanonicalWriter::raw_members(std::string_view first_key, std::string_view last_key, std::string_view members) {
-  Level& level = top_level();
+  Level& level = *top_;
   if (!level.is_object || (!level.empty && !key_before(level.last_key, first_key))) {
     throw EthosError("internal_error", "canonical JSON keys out of order", {{"key", std::string(first_key)}});
   }

@@ -110,7 +110,6 @@ class CanonicalWriter {
   };
   void push_level(bool is_object);
   void pop_level();
-  Level& top_level();  // the innermost open object or array (depth_ > 0)
 
   // The open objects and arrays: the first kInlineLevels in the writer itself (a report nests
   // about six deep, a request line four: verify-batch makes writers per line without an
@@ -122,6 +121,7 @@ class CanonicalWriter {
   Level inline_levels_[kInlineLevels];
   std::vector<Level> deeper_levels_;
   std::size_t depth_ = 0;
+  Level* top_ = nullptr;  // the innermost open level (in either place), nullptr at the top
 };
 
 }  // namespace ethos
