@@ -79,6 +79,25 @@ def test_untyped_page_furniture_blocks_the_crossing() -> None:
     assert [g["name"] for g in check["match"]["guards"] if g["verdict"] == "block"] == ["numeric"]
 
 
+def test_document_scope_after_page_and_range_citations_searches_every_page() -> None:
+    # A verifier keeps the page list of a document-scoped claim for the next one; citations of a
+    # page or a page range in between must not leave their pages behind as the document's.
+    alone = "The measured effect of the treatment"  # on page 1 only
+    claims = [
+        {"kind": "quote", "text": QUOTE, "citation": {"scope": "document"}},
+        {"kind": "quote", "text": QUOTE, "citation": {"page": "p0002"}},  # searches page 2's running text
+        {"kind": "quote", "text": alone, "citation": {"scope": "document"}},
+        {"kind": "quote", "text": alone, "citation": {"page": "p0002", "page_end": "p0002"}},
+        {"kind": "quote", "text": alone, "citation": {"scope": "document"}},
+        {"kind": "quote", "text": HEAD, "citation": {"scope": "document"}},
+    ]
+    together = _verify(_two_pages(), claims)["checks"]
+    assert [c["status"] for c in together] == ["grounded", "mismatch", "grounded", "mismatch", "grounded", "grounded"]
+    for claim, check in zip(claims, together):
+        single = _verify(_two_pages(), [claim])["checks"][0]
+        assert {k: v for k, v in check.items() if k != "id"} == {k: v for k, v in single.items() if k != "id"}
+
+
 def _large_document() -> tuple[bytes, list[dict[str, Any]]]:
     """About 60,000 characters on 30 pages (so document scope uses gram indexes), and quotes of
     every outcome: exact, typography (dash runs, curly quotes), case, misses, clipped tokens."""

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <climits>
+#include <initializer_list>
 #include <map>
+#include <numeric>
 #include <set>
 #include <unordered_map>
 
@@ -208,6 +210,14 @@ class ClaimVerifier {
   const std::pair<const std::string, match::Ladder>* last_expected_ = nullptr;
   match::LadderResult join_found_;  // what the ladder found in the last joined text
   std::vector<std::size_t> scope_pages_;  // pages (indices into source.pages) of the current scoped citation
+  // scope_pages_ holds every page of the document (kept from the last document-scoped claim, so
+  // the next one does not walk the pages again: that walk made a document-scoped quote's cost
+  // grow with the page count). Cleared by set_scope_pages, the only other writer.
+  bool scope_is_whole_document_ = false;
+  void set_scope_pages(std::initializer_list<std::size_t> pages) {
+    scope_pages_.assign(pages);
+    scope_is_whole_document_ = false;
+  }
   std::map<std::pair<std::size_t, std::size_t>, ScopeText> scopes_;
   // A pair's joined text: the first element's text, a space, the second's; `seam` is where the
   // space sits (in scalars); `plain` when neither element has parser hyphenation artifacts.
@@ -533,7 +543,7 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
     // one-page scoped citation. The element-by-element verdict stays when that finds nothing.
     const Page* page = source_.page_by_id(std::string(target.page));
     if (!matched && claim.kind == "quote" && page != nullptr) {
-      scope_pages_.assign(1, static_cast<std::size_t>(page - source_.pages.data()));
+      set_scope_pages({static_cast<std::size_t>(page - source_.pages.data())});
       Target running = target;
       match::LadderResult running_found;
       if (search_scope(claim, expected, running, running_found)) {
@@ -624,22 +634,27 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
 // Scoped citations: page..page_end (inclusive, by page index) or the whole document. The target
 // starts as the first page of the range; the search then picks the evidence.
 std::optional<CheckResult> ClaimVerifier::resolve_scope(const Citation& c, Target& target) {
-  scope_pages_.clear();
   if (c.has_primary_locator() || (c.document_scope && (c.page || c.page_end)) || (c.page_end && !c.page)) {
+    set_scope_pages({});
     return fail("error", "locator_conflict");
   }
-  std::int64_t low = 0, high = 0;
   if (c.document_scope) {
-    low = INT64_MIN;
-    high = INT64_MAX;
-  } else {
-    const Page* first = source_.page_by_id(*c.page);
-    const Page* last = source_.page_by_id(*c.page_end);
-    if (first == nullptr || last == nullptr) return fail("not_found", "page_not_found");
-    if (last->index < first->index) return fail("error", "locator_conflict");
-    low = first->index;
-    high = last->index;
+    if (!scope_is_whole_document_) {
+      scope_pages_.resize(source_.pages.size());
+      std::iota(scope_pages_.begin(), scope_pages_.end(), std::size_t{0});
+      scope_is_whole_document_ = true;
+    }
+    if (scope_pages_.empty()) return fail("not_found", "page_not_found");
+    target = page_target(source_.pages[scope_pages_.front()]);
+    return std::nullopt;
   }
+  set_scope_pages({});
+  const Page* first = source_.page_by_id(*c.page);
+  const Page* last = source_.page_by_id(*c.page_end);
+  if (first == nullptr || last == nullptr) return fail("not_found", "page_not_found");
+  if (last->index < first->index) return fail("error", "locator_conflict");
+  const std::int64_t low = first->index;
+  const std::int64_t high = last->index;
   for (std::size_t i = 0; i < source_.pages.size(); ++i) {
     if (source_.pages[i].index >= low && source_.pages[i].index <= high) scope_pages_.push_back(i);
   }
@@ -1021,7 +1036,7 @@ bool ClaimVerifier::search_onto_next_page(const std::string& expected, std::size
                                           match::LadderResult& found) {
   const std::size_t next = page + 1;
   if (next >= source_.pages.size() || source_.pages[next].index != source_.pages[page].index + 1) return false;
-  scope_pages_ = {page, next};
+  set_scope_pages({page, next});
   const auto range = running_range(page, next);
   if (!range) return false;
   Target candidate = target;
