@@ -288,3 +288,51 @@ def test_a_card_column_of_keys_is_not_cut_from_its_descriptions(tmp_path: Path) 
     for heading, lines in (CARD_SECOND, CARD_THIRD):
         expected += [*heading.split(), *" ".join(lines).split()]
     assert _words(document) == expected
+
+
+
+def function_table_pdf(rows: Sequence[tuple[str, str]], *, title: str) -> bytes:
+    """A function table without rules, as gnuplot's manual sets its name column: ``title`` (12 pt)
+    centred at y=730, then one row per function from y=700 down, 13 pt apart, in 10 pt type - the
+    name centred on x=110 (so the names start on many x) and what it returns from x=180 on (a 40 pt
+    gap right of the widest name)."""
+
+    def draw(canvas: Canvas) -> None:
+        canvas.setFont(fx.BODY_FONT, 12)
+        canvas.drawCentredString(300, 730, title)
+        canvas.setFont(fx.BODY_FONT, 10)
+        for index, (name, returns) in enumerate(rows):
+            y = 700 - index * 13
+            canvas.drawCentredString(110, y, name)
+            canvas.drawString(180, y, returns)
+
+    return fx._draw([draw])
+
+
+FUNCTIONS = [
+    ("asinh(x)", "inverse hyperbolic sine of x, for any argument"),
+    ("atan2(y,x)", "inverse tangent of y over x, for int or real"),
+    ("EllipticK(k)", "complete elliptic integral of the first kind"),
+    ("besj0(x)", "Bessel function of x in radians"),
+    ("besjn(n,x)", "Bessel function of order n of x"),
+    ("ceil(x)", "smallest integer not less than x"),
+    ("cos(x)", "cosine of x in radians"),
+    ("expint(n,x)", "exponential integral of order n of x"),
+    ("imag(x)", "imaginary part of x as a real number"),
+    ("lambertw(x)", "Lambert W function of x"),
+    ("norm(x)", "normal distribution function of real(x)"),
+    ("voigt(x,y)", "Voigt profile of x and y"),
+]
+
+
+def test_a_function_table_with_a_centred_name_column_is_read_row_by_row(tmp_path: Path) -> None:
+    # The gap before the descriptions has running text on its right, but it is a table's column
+    # gap, no page gutter: the names are far narrower than the descriptions and every description
+    # has its row's name beside it. The names are centred, so they start on many x - judged by
+    # the one key x alone, the gap passed for a page gutter and every name was read before every
+    # description (gnuplot's function tables, whose name and argument columns are centred).
+    document = _parse(tmp_path, "functions.pdf", function_table_pdf(FUNCTIONS, title="Math library functions"))
+    expected = "Math library functions".split()
+    for row in FUNCTIONS:
+        expected += [word for field in row for word in field.split()]
+    assert _words(document) == expected

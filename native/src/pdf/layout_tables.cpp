@@ -272,7 +272,7 @@ std::size_t median(std::vector<std::size_t> values) {
 // line with a line across the gap. Two page columns are alike in width; a column of contents
 // entries and their page numbers starts on many x; notes in a margin are narrow but most body
 // lines have none beside them.
-bool keys_beside(const std::vector<Bbox>& left, const std::vector<Bbox>& right) {
+bool keys_beside(const std::vector<Bbox>& left, const std::vector<Bbox>& reaching, const std::vector<Bbox>& right) {
   const auto mean_width = [](const std::vector<Bbox>& boxes) {
     std::int64_t sum = 0;
     for (const Bbox& b : boxes) sum += b.x1 - b.x0;
@@ -297,13 +297,27 @@ bool keys_beside(const std::vector<Bbox>& left, const std::vector<Bbox>& right) 
       return on_key_x(o) && same_band(b, o) && b.x0 >= o.x1 && b.x0 - o.x1 <= 2 * (o.y1 - o.y0);
     });
   }));
-  if (off * 10 > left.size()) return false;
   const auto beside = [](const std::vector<Bbox>& boxes, const std::vector<Bbox>& across) {
     return static_cast<std::size_t>(std::count_if(boxes.begin(), boxes.end(), [&](const Bbox& box) {
       return std::any_of(across.begin(), across.end(), [&](const Bbox& other) { return same_band(box, other); });
     }));
   };
-  return beside(left, right) * 2 > left.size() && beside(right, left) * 2 > right.size();
+  const std::size_t right_beside = beside(right, left);
+  // Keys set in columns of their own (a function table's name and argument columns, centred):
+  // they start on many x, but every description has its row's keys beside it - all but one line
+  // in ten (the widest key reaches into the gap, and is counted too) - and the descriptions end
+  // where their words end, fewer than half of them on the right side's edge. A page column beside
+  // a contents column or margin notes runs on past them, on baselines of its own, or is justified
+  // (most of its lines end on one x).
+  std::vector<Bbox> keys = left;
+  keys.insert(keys.end(), reaching.begin(), reaching.end());
+  std::int64_t right_edge = 0;
+  for (const Bbox& b : right) right_edge = std::max(right_edge, b.x1);
+  const auto on_edge = static_cast<std::size_t>(
+      std::count_if(right.begin(), right.end(), [right_edge](const Bbox& b) { return b.x1 + kMaxColumnSkew >= right_edge; }));
+  const bool every_row_keyed = (right.size() - beside(right, keys)) * 10 <= right.size() && on_edge * 2 < right.size();
+  if (off * 10 > left.size() && !every_row_keyed) return false;
+  return beside(left, right) * 2 > left.size() && right_beside * 2 > right.size();
 }
 
 // Page column gutters: x-ranges at least `min_gutter` wide that (almost) no line crosses, with a
@@ -350,6 +364,7 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
     std::int64_t left_mean = 0, right_mean = 0;    // mean width of the lines on each side
     bool keys = false;  // a key column beside its descriptions, row by row (see keys_beside)
     std::vector<Bbox> left_boxes, right_boxes;  // the lines wholly on each side
+    std::vector<Bbox> reaching_boxes;           // lines from the left reaching into the gap, not across it
   };
   std::vector<Candidate> candidates;
   std::size_t open = 0;
@@ -371,7 +386,7 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
       const std::int64_t run_end = events[i].first;
       if (run_end - run_start < min_gutter) continue;
       std::vector<std::size_t> left, right;
-      std::vector<Bbox> left_boxes, right_boxes;
+      std::vector<Bbox> left_boxes, right_boxes, reaching_boxes;
       std::size_t crossings = 0;
       std::int64_t left_y0 = text_y1, left_y1 = text_y0, right_y0 = text_y1, right_y1 = text_y0;
       // A column's own text may reach into the gap (the few lines the gap tolerates, an index's
@@ -381,6 +396,7 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
       for (const Line& line : lines) {
         const bool crosses = line.bbox.x0 < run_start && line.bbox.x1 > run_end;
         if (!crosses && line.bbox.x0 < run_start) left_reach = std::max(left_reach, line.bbox.x1);
+        if (!crosses && line.bbox.x0 < run_start && line.bbox.x1 > run_start) reaching_boxes.push_back(line.bbox);
         if (!crosses && line.bbox.x1 > run_end) right_reach = std::min(right_reach, line.bbox.x0);
         if (line.bbox.x1 <= run_start) {
           left.push_back(word_count(line));
@@ -406,7 +422,7 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
                                   (right_y1 - right_y0) * 100 >= height * kMinCardColumnHeightPercent,
                               left_reach, right_reach, left_widths / static_cast<std::int64_t>(left.size()),
                               right_widths / static_cast<std::int64_t>(right.size()), false,
-                              std::move(left_boxes), std::move(right_boxes)});
+                              std::move(left_boxes), std::move(right_boxes), std::move(reaching_boxes)});
       }
     }
   }
@@ -424,7 +440,7 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
     for (const Bbox& b : c.right_boxes) {
       if (i + 1 == candidates.size() || b.x0 < candidates[i + 1].start) right.push_back(b);
     }
-    c.keys = keys_beside(c.left_boxes, right);
+    c.keys = keys_beside(c.left_boxes, c.reaching_boxes, right);
   }
   std::vector<std::pair<std::int64_t, std::int64_t>> accepted;  // (start, end), ascending
   for (const Candidate& c : candidates) {
