@@ -13,6 +13,8 @@ import pdf_fixtures as fx
 import pytest
 from conftest import schema_errors
 from pdf_fixtures import parse_cache  # noqa: F401  (fixture)
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
 
 import ethos_py
 
@@ -375,3 +377,34 @@ def test_a_formula_whose_symbols_are_mostly_set_apart_keeps_its_word_gaps(tmp_pa
     # line's usual gap is its lower quartile, zero here, not its median (0.18 em).
     lines = _pen_gap_lines(tmp_path, "commas.pdf", [(["xy,", ",", ",", "u"], 0.18, 0.0)])
     assert lines == ["xy, , , u"]
+
+
+def scaled_type_pdf(words: str, *, font_size: float, scale: float, jitter: float) -> bytes:
+    """``words`` drawn glyph by glyph as graph labels drawn through cairo are: ``font_size`` pt
+    type (Tf) in a matrix scaling it ``scale`` times, each glyph placed on its own at x=72 plus the
+    advances so far, every second glyph ``jitter`` pt further right (the rounding of such
+    placements), on the baseline y=700; spaces are drawn as space glyphs."""
+
+    def draw(canvas: Canvas) -> None:
+        x = 72.0
+        for index, char in enumerate(words):
+            canvas.saveState()
+            canvas.transform(scale, 0, 0, scale, x + (jitter if index % 2 else 0.0), 700)
+            canvas.setFont(fx.BODY_FONT, font_size)
+            canvas.drawString(0, 0, char)
+            canvas.restoreState()
+            x += stringWidth(char, fx.BODY_FONT, font_size) * scale
+
+    return fx._draw([draw])
+
+
+def test_type_set_small_in_a_scaling_matrix_is_measured_at_its_drawn_size(tmp_path: Path) -> None:
+    # 1 pt type in a 10x matrix is 10 pt type: its em is 10 pt, so glyphs placed 0.3 pt apart
+    # (0.03 em) stay one word - measured against the 1 pt of the font size alone, every such
+    # placement was a word gap (`Th e Seco n d G ro u p`, doxygen's collaboration diagrams).
+    document = _parse(tmp_path, "scaled.pdf", scaled_type_pdf("The Second Group", font_size=1, scale=10, jitter=0.3))
+    assert " ".join(fx.all_text(document).split()) == "The Second Group"
+    # Type of 0.4 pt in a 25x matrix is 10 pt type a reader sees, no hidden text.
+    document = _parse(tmp_path, "tiny.pdf", scaled_type_pdf("Visible label", font_size=0.4, scale=25, jitter=0.0))
+    assert " ".join(fx.all_text(document).split()) == "Visible label"
+    assert document["payload"]["security_warnings"] == []

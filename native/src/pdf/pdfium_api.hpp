@@ -88,6 +88,7 @@ struct Api {
   Bool (*FPDFText_GetLooseCharBox)(TextPage*, int, RectF*);
   Bool (*FPDFText_GetCharOrigin)(TextPage*, int, double*, double*);
   double (*FPDFText_GetFontSize)(TextPage*, int);
+  Bool (*FPDFText_GetMatrix)(TextPage*, int, Matrix*);
   float (*FPDFText_GetCharAngle)(TextPage*, int);
   int (*FPDFText_IsGenerated)(TextPage*, int);
   int (*FPDFText_IsHyphen)(TextPage*, int);

@@ -119,6 +119,7 @@ struct TextObjectInfo {
   std::int32_t font = -1;
   std::int32_t render_mode = 0;
   std::uint32_t fill_rgba = 0x000000ffu;
+  double scale = 1.0;  // the length of its glyphs' vertical unit on the page (FPDFText_GetMatrix)
   bool has_clip = false;
   double clip_x0 = 0, clip_y0 = 0, clip_x1 = 0, clip_y1 = 0;  // user space
 };
@@ -166,8 +167,22 @@ class CharExtractor {
     if (api_.FPDFText_HasUnicodeMapError(text_, i) == 1) ch.flags |= kCharUnicodeError;
 
     pdfium::PageObject* object = api_.FPDFText_GetTextObject(text_, i);
+    // PDFium reports the size set by Tf; a producer that sets Tf 1 and scales the text matrix
+    // (graph labels drawn through cairo: 1 pt type in a 10x matrix; a figure scaled into the
+    // page) draws at the matrix's size. The em is the length of the glyph's vertical unit as
+    // drawn: word gaps, line joins and the hidden-text threshold are measured in it. Every glyph
+    // of one text object has that object's matrix, so it is read once per object.
+    if (object != nullptr && object == current_.object) {
+      ch.font_size *= current_.scale;
+    } else {
+      const double scale = matrix_scale(i);
+      ch.font_size *= scale;
+      if (object != nullptr) {
+        describe(object);
+        current_.scale = scale;
+      }
+    }
     if (object != nullptr) {
-      if (object != current_.object) describe(object);
       ch.font = current_.font;
       ch.render_mode = current_.render_mode;
       ch.fill_rgba = current_.fill_rgba;
@@ -176,6 +191,14 @@ class CharExtractor {
       }
     }
     return ch;
+  }
+
+  // The length of glyph i's vertical unit on the page (1 where PDFium gives no matrix).
+  double matrix_scale(int i) const {
+    pdfium::Matrix m{};
+    if (!api_.FPDFText_GetMatrix(text_, i, &m)) return 1.0;
+    const double scale = std::hypot(double{m.c}, double{m.d});
+    return scale > 0 ? scale : 1.0;
   }
 
   // A glyph is clipped when its box lies entirely outside the clip bounds (a partly visible glyph

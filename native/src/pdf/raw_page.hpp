@@ -28,7 +28,7 @@ struct RawChar {
   Rect box;                // tight glyph box (FPDFText_GetCharBox)
   Rect loose;              // font-metric box (FPDFText_GetLooseCharBox): ascent to descent
   double origin_x = 0, origin_y = 0;  // pen position (FPDFText_GetCharOrigin)
-  double font_size = 0;    // points (FPDFText_GetFontSize)
+  double font_size = 0;    // points as drawn: FPDFText_GetFontSize scaled by the glyph's matrix
   double angle = 0;        // radians in display space, 0 = left-to-right upright text
   std::int32_t font = -1;  // index into RawPage::fonts, -1 when unknown
   std::int32_t render_mode = 0;  // FPDF_TEXTRENDERMODE_* of the owning text object (3 = invisible)
