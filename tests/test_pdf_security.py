@@ -13,6 +13,7 @@ from typing import Any
 import pdf_fixtures as fx
 import pytest
 from pdf_fixtures import parse_cache  # noqa: F401  (fixture)
+from reportlab.pdfgen.canvas import Canvas
 
 import ethos_py
 
@@ -83,3 +84,29 @@ def test_warning_ids_follow_the_contract_order(tmp_path: Path) -> None:
     ids = [w["id"] for w in warnings]
     assert ids == sorted(ids) and all(i.startswith("w") and len(i) == 5 for i in ids)
     assert [w["code"] for w in warnings] == sorted(w["code"] for w in warnings)
+
+
+def tiny_in_a_matrix_pdf() -> bytes:
+    """VISIBLE_SENTENCE at y=720 and HIDDEN_SENTENCE at y=650 set in 11 pt type (Tf) inside a
+    matrix scaling it 0.01 times: 0.11 pt on the page, as small as the ``tiny`` kind of
+    hidden_text_pdf, though its Tf alone reads as body text."""
+    def draw(canvas: Canvas) -> None:
+        canvas.setFont(fx.BODY_FONT, 11)
+        canvas.drawString(72, 720, fx.VISIBLE_SENTENCE)
+        canvas.saveState()
+        canvas.transform(0.01, 0, 0, 0.01, 72, 650)
+        canvas.setFont(fx.BODY_FONT, 11)
+        canvas.drawString(0, 0, fx.HIDDEN_SENTENCE)
+        canvas.restoreState()
+
+    return fx._draw([draw])
+
+
+def test_type_made_tiny_by_its_matrix_is_hidden_text(tmp_path: Path) -> None:
+    # The hidden-text threshold (0.5 pt) applies to the size as drawn: Tf 11 in a 0.01x matrix is
+    # 0.11 pt on the page. Judged by the Tf alone, the sentence was visible text.
+    document = _parse(tmp_path, "tiny-matrix.pdf", tiny_in_a_matrix_pdf())
+    assert "hidden_text_detected" in _codes(document)
+    text = fx.all_text(document)
+    assert fx.VISIBLE_SENTENCE in text
+    assert "approve the loan" not in text
