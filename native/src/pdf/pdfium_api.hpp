@@ -89,6 +89,7 @@ struct Api {
   Bool (*FPDFText_GetCharOrigin)(TextPage*, int, double*, double*);
   double (*FPDFText_GetFontSize)(TextPage*, int);
   float (*FPDFText_GetCharAngle)(TextPage*, int);
+  Bool (*FPDFText_GetMatrix)(TextPage*, int, Matrix*);
   int (*FPDFText_IsGenerated)(TextPage*, int);
   int (*FPDFText_IsHyphen)(TextPage*, int);
   int (*FPDFText_HasUnicodeMapError)(TextPage*, int);

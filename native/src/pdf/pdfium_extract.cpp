@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <unordered_map>
@@ -116,6 +117,7 @@ struct Affine {
 // Everything the per-char loop needs from a char's text object, computed once per object.
 struct TextObjectInfo {
   pdfium::PageObject* object = nullptr;
+  double font_size = 0;
   std::int32_t font = -1;
   std::int32_t render_mode = 0;
   std::uint32_t fill_rgba = 0x000000ffu;
@@ -158,16 +160,24 @@ class CharExtractor {
     ch.loose = api_.FPDFText_GetLooseCharBox(text_, i, &loose)
                    ? transform_.map_rect(loose.left, loose.bottom, loose.right, loose.top)
                    : ch.box;
-    ch.font_size = api_.FPDFText_GetFontSize(text_, i);
-    const float angle = api_.FPDFText_GetCharAngle(text_, i);
-    ch.angle = angle >= 0 ? transform_.map_angle(angle) : 0.0;
-    if (api_.FPDFText_IsGenerated(text_, i) == 1) ch.flags |= kCharGenerated;
-    if (api_.FPDFText_IsHyphen(text_, i) == 1) ch.flags |= kCharHyphen;
-    if (api_.FPDFText_HasUnicodeMapError(text_, i) == 1) ch.flags |= kCharUnicodeError;
+    ch.angle = angle(i);
+    // PDFium's three tests read one character type: a generated character is neither of the
+    // others, a hyphen is no mapping error.
+    if (api_.FPDFText_IsGenerated(text_, i) == 1) {
+      ch.flags |= kCharGenerated;
+    } else if (api_.FPDFText_IsHyphen(text_, i) == 1) {
+      ch.flags |= kCharHyphen;
+    } else if (api_.FPDFText_HasUnicodeMapError(text_, i) == 1) {
+      ch.flags |= kCharUnicodeError;
+    }
 
     pdfium::PageObject* object = api_.FPDFText_GetTextObject(text_, i);
-    if (object != nullptr) {
-      if (object != current_.object) describe(object);
+    if (object == nullptr) {
+      ch.font_size = api_.FPDFText_GetFontSize(text_, i);
+    } else {
+      if (object != current_.object) describe(object, i);
+      // PDFium takes a character's font size from its text object alone.
+      ch.font_size = current_.font_size;
       ch.font = current_.font;
       ch.render_mode = current_.render_mode;
       ch.fill_rgba = current_.fill_rgba;
@@ -178,6 +188,24 @@ class CharExtractor {
     return ch;
   }
 
+  // The display angle of character i. PDFium computes it from the linear part of the character's
+  // matrix (atan2 of two of its entries); runs of characters share one matrix, so the angle is
+  // asked for, and turned to the display, only when that part changes (compared bit for bit: +0
+  // and -0 give different angles).
+  double angle(int i) {
+    pdfium::Matrix m{};
+    if (!api_.FPDFText_GetMatrix(text_, i, &m)) return display_angle(api_.FPDFText_GetCharAngle(text_, i));
+    float linear[4] = {m.a, m.b, m.c, m.d};
+    if (!angle_known_ || std::memcmp(linear, angle_linear_, sizeof linear) != 0) {
+      angle_known_ = true;
+      std::memcpy(angle_linear_, linear, sizeof linear);
+      angle_ = display_angle(api_.FPDFText_GetCharAngle(text_, i));
+    }
+    return angle_;
+  }
+
+  double display_angle(float user) const { return user >= 0 ? transform_.map_angle(user) : 0.0; }
+
   // A glyph is clipped when its box lies entirely outside the clip bounds (a partly visible glyph
   // is still visible text).
   bool outside_clip(double left, double right, double bottom, double top) const {
@@ -186,9 +214,11 @@ class CharExtractor {
            top < current_.clip_y0 - kSlack || bottom > current_.clip_y1 + kSlack;
   }
 
-  void describe(pdfium::PageObject* object) {
+  // `index`: a character of the object, for the font size PDFium reports for all of its characters.
+  void describe(pdfium::PageObject* object, int index) {
     current_ = TextObjectInfo{};
     current_.object = object;
+    current_.font_size = api_.FPDFText_GetFontSize(text_, index);
     const int mode = api_.FPDFTextObj_GetTextRenderMode(object);
     current_.render_mode = mode < 0 ? 0 : mode;
     unsigned r = 0, g = 0, b = 0, a = 255;
@@ -274,6 +304,10 @@ class CharExtractor {
   RawPage& page_;
   TextObjectInfo current_;
   std::vector<pdfium::Font*> font_handles_;  // parallel to page_.fonts
+  // The last character matrix's linear part (a, b, c, d) and the display angle it gives.
+  bool angle_known_ = false;
+  float angle_linear_[4] = {0, 0, 0, 0};
+  double angle_ = 0;
 };
 
 // Rules, fills and images from the page's objects, descending into form XObjects.
