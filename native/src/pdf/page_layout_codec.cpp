@@ -48,11 +48,6 @@ class Reader {
  public:
   explicit Reader(std::string_view bytes) : bytes_(bytes) {}
   std::int64_t integer() {
-    // Most values (advances, flags, small counts) fit one byte: decoded without the loop.
-    if (pos_ < bytes_.size() && (static_cast<unsigned char>(bytes_[pos_]) & 0x80) == 0) {
-      const std::uint64_t z = static_cast<unsigned char>(bytes_[pos_++]);
-      return static_cast<std::int64_t>(z >> 1) ^ -static_cast<std::int64_t>(z & 1);
-    }
     std::uint64_t z = 0;
     for (int shift = 0;; shift += 7) {
       if (pos_ >= bytes_.size() || shift > 63) fail();
