@@ -102,12 +102,6 @@ class Reader {
 
 std::string encode_page_layout(const PageLayout& layout) {
   Writer w;
-  // Most of a page's bytes are its spans' text and advances (about a byte each): one allocation
-  // of about the final size instead of a doubling series.
-  std::size_t estimate = 64;
-  for (const LayoutSpan& s : layout.spans) estimate += 48 + s.text.size() + s.font_id.size() + s.advances.size();
-  for (const LayoutElement& e : layout.elements) estimate += 48 + e.text.size() + e.spans.size();
-  w.out.reserve(estimate);
   w.out.append(kMagic, sizeof kMagic);
   w.integer(layout.index);
   w.integer(layout.width);
