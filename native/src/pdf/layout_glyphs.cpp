@@ -77,15 +77,7 @@ GlyphVisibility visibility(const RawPage& page, const RawChar& c, bool whitespac
 
 }  // namespace
 
-std::int64_t quantize(double points) {
-  // A broken PDF can yield NaN or huge coordinates; keep every quantity far from overflow so the
-  // sums and differences taken later stay defined (1e12 quanta is ten billion points).
-  constexpr double kLimit = 1e12;
-  if (!std::isfinite(points)) return 0;
-  return static_cast<std::int64_t>(std::llround(std::clamp(points * 100.0, -kLimit, kLimit)));
-}
-
-bool is_horizontal(double angle) {
+bool is_horizontal_any(double angle) {
   double a = std::fmod(angle, 2 * kPi);
   if (a < 0) a += 2 * kPi;
   return a < 0.02 || a > 2 * kPi - 0.02;

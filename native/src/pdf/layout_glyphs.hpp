@@ -1,6 +1,8 @@
 // layout_glyphs.hpp - raw characters quantized and sorted into visible, hidden and off-page glyphs.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -9,8 +11,25 @@
 
 namespace ethos::pdf {
 
-// round_half_away_from_zero(points x 100): the one quantization of CONTRACTS §2.1.
-std::int64_t quantize(double points);
+// round_half_away_from_zero(points x 100): the one quantization of CONTRACTS §2.1. Inline, and
+// without llround's library call: it runs several times per glyph.
+inline std::int64_t quantize(double points) {
+  // A broken PDF can yield NaN or huge coordinates; keep every quantity far from overflow so the
+  // sums and differences taken later stay defined (1e12 quanta is ten billion points).
+  constexpr double kLimit = 1e12;
+  if (!std::isfinite(points)) return 0;
+  const double scaled = std::clamp(points * 100.0, -kLimit, kLimit);
+  // |scaled| <= 1e12 < 2^53: the truncation and the remainder below are exact, so halves round
+  // away from zero exactly as llround rounds them.
+  auto whole = static_cast<std::int64_t>(scaled);
+  const double rest = scaled - static_cast<double>(whole);
+  if (rest >= 0.5) {
+    ++whole;
+  } else if (rest <= -0.5) {
+    --whole;
+  }
+  return whole;
+}
 
 // One character in quanta. x comes from the tight glyph box, y from the font-metric (loose) box
 // so that all glyphs of a line share one band; generated characters carry no box of their own.
@@ -43,7 +62,14 @@ ClassifiedGlyphs classify_glyphs(const RawPage& page);
 // "embedded:<name>" | "subst:<name>" for a font index, "" when unknown.
 std::string font_id(const RawPage& page, std::int32_t font);
 
-bool is_horizontal(double angle);
+// Within 0.02 rad of 0 (mod 2 pi). The angle is already in [0, 2 pi) for nearly every glyph
+// (mostly exactly 0): that case skips the library's remainder, which gives the angle itself there.
+bool is_horizontal_any(double angle);
+inline bool is_horizontal(double angle) {
+  constexpr double kTwoPi = 2 * 3.14159265358979323846;
+  if (angle >= 0 && angle < kTwoPi) return angle < 0.02 || angle > kTwoPi - 0.02;
+  return is_horizontal_any(angle);
+}
 bool is_cjk(char32_t codepoint);
 
 }  // namespace ethos::pdf

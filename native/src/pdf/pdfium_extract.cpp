@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <unordered_map>
@@ -116,10 +117,10 @@ struct Affine {
 // Everything the per-char loop needs from a char's text object, computed once per object.
 struct TextObjectInfo {
   pdfium::PageObject* object = nullptr;
+  double font_size = 0;  // as drawn: PDFium's Tf size times the object's vertical scale
   std::int32_t font = -1;
   std::int32_t render_mode = 0;
   std::uint32_t fill_rgba = 0x000000ffu;
-  double scale = 1.0;  // the length of its glyphs' vertical unit on the page (FPDFText_GetMatrix)
   bool has_clip = false;
   double clip_x0 = 0, clip_y0 = 0, clip_x1 = 0, clip_y1 = 0;  // user space
 };
@@ -159,30 +160,26 @@ class CharExtractor {
     ch.loose = api_.FPDFText_GetLooseCharBox(text_, i, &loose)
                    ? transform_.map_rect(loose.left, loose.bottom, loose.right, loose.top)
                    : ch.box;
-    ch.font_size = api_.FPDFText_GetFontSize(text_, i);
-    const float angle = api_.FPDFText_GetCharAngle(text_, i);
-    ch.angle = angle >= 0 ? transform_.map_angle(angle) : 0.0;
-    if (api_.FPDFText_IsGenerated(text_, i) == 1) ch.flags |= kCharGenerated;
-    if (api_.FPDFText_IsHyphen(text_, i) == 1) ch.flags |= kCharHyphen;
-    if (api_.FPDFText_HasUnicodeMapError(text_, i) == 1) ch.flags |= kCharUnicodeError;
+    // One matrix query serves the angle and the size: runs of glyphs share one matrix.
+    pdfium::Matrix matrix{};
+    const pdfium::Matrix* glyph_matrix = api_.FPDFText_GetMatrix(text_, i, &matrix) ? &matrix : nullptr;
+    ch.angle = angle(i, glyph_matrix);
+    // PDFium's three tests read one character type: a generated character is neither of the
+    // others, a hyphen is no mapping error.
+    if (api_.FPDFText_IsGenerated(text_, i) == 1) {
+      ch.flags |= kCharGenerated;
+    } else if (api_.FPDFText_IsHyphen(text_, i) == 1) {
+      ch.flags |= kCharHyphen;
+    } else if (api_.FPDFText_HasUnicodeMapError(text_, i) == 1) {
+      ch.flags |= kCharUnicodeError;
+    }
 
     pdfium::PageObject* object = api_.FPDFText_GetTextObject(text_, i);
-    // PDFium reports the size set by Tf; a producer that sets Tf 1 and scales the text matrix
-    // (graph labels drawn through cairo: 1 pt type in a 10x matrix; a figure scaled into the
-    // page) draws at the matrix's size. The em is the length of the glyph's vertical unit as
-    // drawn: word gaps, line joins and the hidden-text threshold are measured in it. Every glyph
-    // of one text object has that object's matrix, so it is read once per object.
-    if (object != nullptr && object == current_.object) {
-      ch.font_size *= current_.scale;
+    if (object == nullptr) {
+      ch.font_size = api_.FPDFText_GetFontSize(text_, i) * vertical_scale(glyph_matrix);
     } else {
-      const double scale = matrix_scale(i);
-      ch.font_size *= scale;
-      if (object != nullptr) {
-        describe(object);
-        current_.scale = scale;
-      }
-    }
-    if (object != nullptr) {
+      if (object != current_.object) describe(object, i, vertical_scale(glyph_matrix));
+      ch.font_size = current_.font_size;
       ch.font = current_.font;
       ch.render_mode = current_.render_mode;
       ch.fill_rgba = current_.fill_rgba;
@@ -193,13 +190,33 @@ class CharExtractor {
     return ch;
   }
 
-  // The length of glyph i's vertical unit on the page (1 where PDFium gives no matrix).
-  double matrix_scale(int i) const {
-    pdfium::Matrix m{};
-    if (!api_.FPDFText_GetMatrix(text_, i, &m)) return 1.0;
-    const double scale = std::hypot(double{m.c}, double{m.d});
+  // The length of a glyph's vertical unit on the page (1 where PDFium gives no matrix). PDFium
+  // reports the size set by Tf; a producer that sets Tf 1 and scales the text matrix (graph labels
+  // drawn through cairo: 1 pt type in a 10x matrix; a figure scaled into the page) draws at the
+  // matrix's size. The em is the length of the glyph's vertical unit as drawn: word gaps, line
+  // joins and the hidden-text threshold are measured in it.
+  static double vertical_scale(const pdfium::Matrix* matrix) {
+    if (matrix == nullptr) return 1.0;
+    const double scale = std::hypot(double{matrix->c}, double{matrix->d});
     return scale > 0 ? scale : 1.0;
   }
+
+  // The display angle of character i. PDFium computes it from the linear part of the character's
+  // matrix (atan2 of two of its entries); runs of characters share one matrix, so the angle is
+  // asked for, and turned to the display, only when that part changes (compared bit for bit: +0
+  // and -0 give different angles).
+  double angle(int i, const pdfium::Matrix* matrix) {
+    if (matrix == nullptr) return display_angle(api_.FPDFText_GetCharAngle(text_, i));
+    float linear[4] = {matrix->a, matrix->b, matrix->c, matrix->d};
+    if (!angle_known_ || std::memcmp(linear, angle_linear_, sizeof linear) != 0) {
+      angle_known_ = true;
+      std::memcpy(angle_linear_, linear, sizeof linear);
+      angle_ = display_angle(api_.FPDFText_GetCharAngle(text_, i));
+    }
+    return angle_;
+  }
+
+  double display_angle(float user) const { return user >= 0 ? transform_.map_angle(user) : 0.0; }
 
   // A glyph is clipped when its box lies entirely outside the clip bounds (a partly visible glyph
   // is still visible text).
@@ -209,9 +226,12 @@ class CharExtractor {
            top < current_.clip_y0 - kSlack || bottom > current_.clip_y1 + kSlack;
   }
 
-  void describe(pdfium::PageObject* object) {
+  // `index`: a character of the object, for the font size PDFium reports for all of its
+  // characters (taken from the object alone); `scale`: its glyphs' vertical scale.
+  void describe(pdfium::PageObject* object, int index, double scale) {
     current_ = TextObjectInfo{};
     current_.object = object;
+    current_.font_size = api_.FPDFText_GetFontSize(text_, index) * scale;
     const int mode = api_.FPDFTextObj_GetTextRenderMode(object);
     current_.render_mode = mode < 0 ? 0 : mode;
     unsigned r = 0, g = 0, b = 0, a = 255;
@@ -297,6 +317,10 @@ class CharExtractor {
   RawPage& page_;
   TextObjectInfo current_;
   std::vector<pdfium::Font*> font_handles_;  // parallel to page_.fonts
+  // The last character matrix's linear part (a, b, c, d) and the display angle it gives.
+  bool angle_known_ = false;
+  float angle_linear_[4] = {0, 0, 0, 0};
+  double angle_ = 0;
 };
 
 // Rules, fills and images from the page's objects, descending into form XObjects.

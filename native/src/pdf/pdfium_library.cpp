@@ -24,8 +24,9 @@ namespace {
   X(FPDF_GetPageHeightF) X(FPDF_GetPageBoundingBox) X(FPDFPage_GetRotation) X(FPDF_GetPageLabel)      \
   X(FPDFText_LoadPage) X(FPDFText_ClosePage) X(FPDFText_CountChars) X(FPDFText_GetUnicode)            \
   X(FPDFText_GetCharBox) X(FPDFText_GetLooseCharBox) X(FPDFText_GetCharOrigin)                        \
-  X(FPDFText_GetFontSize) X(FPDFText_GetMatrix) X(FPDFText_GetCharAngle) X(FPDFText_IsGenerated) X(FPDFText_IsHyphen)       \
-  X(FPDFText_HasUnicodeMapError) X(FPDFText_GetTextObject) X(FPDFTextObj_GetTextRenderMode)           \
+  X(FPDFText_GetFontSize) X(FPDFText_GetCharAngle) X(FPDFText_GetMatrix) X(FPDFText_IsGenerated)     \
+  X(FPDFText_IsHyphen) X(FPDFText_HasUnicodeMapError) X(FPDFText_GetTextObject)                      \
+  X(FPDFTextObj_GetTextRenderMode)                                                                    \
   X(FPDFTextObj_GetFont) X(FPDFFont_GetBaseFontName) X(FPDFFont_GetIsEmbedded) X(FPDFFont_GetFlags)   \
   X(FPDFFont_GetWeight) X(FPDFPage_CountObjects) X(FPDFPage_GetObject) X(FPDFPageObj_GetType)         \
   X(FPDFPageObj_GetBounds) X(FPDFPageObj_GetMatrix) X(FPDFPageObj_GetFillColor)                       \
