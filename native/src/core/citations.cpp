@@ -82,7 +82,7 @@ void read_claim(JsonValue value, const std::string& claims_path, std::size_t ind
   claim.citation = read_citation(reader.required("citation"), reader);
   reader.finish();
   const std::size_t echo_start = array_c14n.size();
-  CanonicalWriter(array_c14n).value(value);
+  CanonicalWriter(array_c14n, CanonicalWriter::InPlace{}).value(value);  // done at the statement's end
   claim.echo.assign(array_c14n, echo_start, std::string::npos);  // at most one allocation, of the exact size
 
   if (validation == ClaimValidation::report) return;  // the verifier reports these as checks

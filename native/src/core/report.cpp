@@ -379,7 +379,7 @@ std::string write_report(const Source& source, const CitationSet& citations, con
 void append_report(std::string& text, const Source& source, const CitationSet& citations,
                    const VerificationConfig& config, const Verdicts& verdicts,
                    const std::optional<std::string>& statement_subject, const ReportConstants& constants) {
-  CanonicalWriter out(text);
+  CanonicalWriter out(text, CanonicalWriter::InPlace{});  // text is read only after the writer's end
   if (!statement_subject) {
     write_bare_report(out, source, citations, config, verdicts, constants);
     return;

@@ -13,9 +13,45 @@
 #include "core/error.hpp"
 
 namespace ethos {
-CanonicalWriter::CanonicalWriter(Sink sink) : sink_(std::move(sink)), target_(&buffer_) { buffer_.reserve(kFlushBytes * 2); }
+CanonicalWriter::CanonicalWriter(Sink sink) : sink_(std::move(sink)), target_(&buffer_), in_place_(true) {
+  buffer_.reserve(kFlushBytes * 2);
+}
 
 CanonicalWriter::CanonicalWriter(std::string& out) : target_(&out) {}
+
+CanonicalWriter::CanonicalWriter(std::string& out, InPlace) : target_(&out), in_place_(true) {}
+
+CanonicalWriter::~CanonicalWriter() { release_room(); }
+
+void CanonicalWriter::release_room() {
+  if (cursor_ == nullptr) return;
+  target_->resize(static_cast<std::size_t>(cursor_ - target_->data()));
+  cursor_ = room_end_ = nullptr;
+}
+
+// Grows the target by the room (zero-filled by resize: std::string has no uninitialized growth
+// before C++23) and writes into it from there on.
+void CanonicalWriter::claim_room(std::size_t at_least) {
+  release_room();
+  const std::size_t written = target_->size();
+  target_->resize(written + std::max(at_least, sink_ ? kFlushBytes : kRoomBytes));
+  cursor_ = target_->data() + written;
+  room_end_ = target_->data() + target_->size();
+}
+
+void CanonicalWriter::put_slow(std::string_view text) {
+  if (!in_place_) {
+    target_->append(text.data(), text.size());
+    return;
+  }
+  if (sink_ && cursor_ != nullptr) {
+    release_room();
+    flush();
+  }
+  claim_room(text.size());
+  copy_short(cursor_, text.data(), text.size());
+  cursor_ += text.size();
+}
 
 void CanonicalWriter::push_level(bool is_object) {
   const Level level{is_object, true, std::string_view()};
@@ -45,6 +81,7 @@ void CanonicalWriter::flush() {
 }
 
 void CanonicalWriter::finish() {
+  release_room();
   if (sink_ && !buffer_.empty()) sink_(buffer_);
   buffer_.clear();
 }
