@@ -435,8 +435,35 @@ void test_decoded_readings() {
   CHECK(ethos::match::build_claim_ladder("", options).original.empty());
 }
 
+// A claim ladder rebuilt for a new text (verify-batch reuses earlier claims' ladders) gives at
+// every tier what a fresh one gives, whichever tiers the old text had reached and whether the new
+// text is longer or shorter: nothing of the old readings is left over.
+void test_rebuilt_claim_ladder() {
+  const ethos::match::LadderOptions options;
+  const std::string texts[] = {"The \xE2\x80\x9CGreen Book\xE2\x80\x9D  rose -- 12 %", "short", "",
+                               "A much longer claim text, \xEF\xAC\x81nal: CAF\xC3\x89 au lait\xE2\x80\xA6 and more words here"};
+  for (const std::string& before : texts) {
+    for (int reached = 0; reached < ethos::match::kTierCount; ++reached) {
+      for (const std::string& after : texts) {
+        ethos::match::Ladder reused = ethos::match::build_claim_ladder(before, options);
+        for (int t = 0; t <= reached; ++t) reused.at(static_cast<Tier>(t));
+        ethos::match::rebuild_claim_ladder(reused, after, options);
+        const ethos::match::Ladder fresh = ethos::match::build_claim_ladder(after, options);
+        CHECK(reused.original == fresh.original);
+        for (int t = ethos::match::kTierCount - 1; t >= 0; --t) {  // the last tier first: it builds the ones it extends
+          const auto& a = reused.at(static_cast<Tier>(t));
+          const auto& b = fresh.at(static_cast<Tier>(t));
+          CHECK(a.size() == 1 && b.size() == 1);
+          CHECK(a.front().text == b.front().text && a.front().start == b.front().start && a.front().end == b.front().end);
+        }
+      }
+    }
+  }
+}
+
 int main(int argc, char** argv) {
   test_decoded_readings();
+  test_rebuilt_claim_ladder();
   test_policies();
   test_indexed_ladder();
   test_gram_index();

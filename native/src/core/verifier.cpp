@@ -152,7 +152,8 @@ class ClaimVerifier {
   void keep_near_miss_text(std::size_t bytes) { near_miss_budget_ = bytes; }
   void trim() {
     if (expected_ladders_.size() > 64) {
-      expected_ladders_.clear();
+      // The entries are kept aside, key and ladder storage with them, for the next claim texts.
+      while (!expected_ladders_.empty()) spare_expected_.push_back(expected_ladders_.extract(expected_ladders_.begin()));
       last_expected_ = nullptr;
     }
     if (scopes_.size() > 64) scopes_.clear();
@@ -204,7 +205,12 @@ class ClaimVerifier {
   const VerificationConfig& config_;
   TextCache cache_;
   LadderCache ladders_;
-  std::unordered_map<std::string, match::Ladder> expected_ladders_;
+  using ExpectedLadders = std::unordered_map<std::string, match::Ladder>;
+  ExpectedLadders expected_ladders_;
+  // Entries trim() took out of expected_ladders_, reused for new claim texts: a verify-batch
+  // request's claim is a new text, and a fresh entry cost about seven allocations (the node, the
+  // key, the decoded text, the readings and their offsets).
+  std::vector<ExpectedLadders::node_type> spare_expected_;
   // The entry asked for last: a claim asks for its own ladder several times (the cited element,
   // a neighbour, the joined pair), and comparing the text is cheaper than hashing it again.
   const std::pair<const std::string, match::Ladder>* last_expected_ = nullptr;
@@ -250,7 +256,15 @@ const match::Ladder& ClaimVerifier::expected_ladder(const std::string& claim_tex
     return it->second;
   }
   // Tiers built on first use: most claims are found at the first tier searched.
-  last_expected_ = &*expected_ladders_.emplace(claim_text, match::build_claim_ladder(claim_text, config_.policy->ladder)).first;
+  if (spare_expected_.empty()) {
+    last_expected_ = &*expected_ladders_.emplace(claim_text, match::build_claim_ladder(claim_text, config_.policy->ladder)).first;
+    return last_expected_->second;
+  }
+  ExpectedLadders::node_type entry = std::move(spare_expected_.back());
+  spare_expected_.pop_back();
+  entry.key().assign(claim_text);
+  match::rebuild_claim_ladder(entry.mapped(), claim_text, config_.policy->ladder);
+  last_expected_ = &*expected_ladders_.insert(std::move(entry)).position;
   return last_expected_->second;
 }
 
