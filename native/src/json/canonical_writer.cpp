@@ -251,8 +251,13 @@ void CanonicalWriter::string(std::string_view text) {
 void CanonicalWriter::integer(std::int64_t number) {
   before_value();
   // Into a stack buffer: a report writes a dozen integers, std::to_string made a string each.
-  char digits[24];  // an int64 is at most 20 characters with its sign
-  const std::to_chars_result written = std::to_chars(digits, digits + sizeof digits, number);
+  constexpr std::size_t kDigits = 24;  // an int64 is at most 20 characters with its sign
+  if (static_cast<std::size_t>(room_end_ - cursor_) >= kDigits) {  // straight into the claimed room
+    cursor_ = std::to_chars(cursor_, cursor_ + kDigits, number).ptr;
+    return;
+  }
+  char digits[kDigits];
+  const std::to_chars_result written = std::to_chars(digits, digits + kDigits, number);
   put(std::string_view(digits, static_cast<std::size_t>(written.ptr - digits)));
 }
 
