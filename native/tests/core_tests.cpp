@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "json/c14n.hpp"
 #include "json/canonical_writer.hpp"
+#include "json/inline_stack.hpp"
 #include "json/sha256.hpp"
 #include "json/strict_json.hpp"
 #include "text/normalize.hpp"
@@ -404,6 +405,33 @@ void test_writer_deep_nesting() {
   CHECK(out == expected);
 }
 
+// The stack's first N items live in itself, the rest in its vector: pushing far past N and
+// popping back to empty gives every item back at its index and as the top, in order.
+void test_inline_stack() {
+  ethos::InlineStack<int, 4> stack;
+  CHECK(stack.empty());
+  bool pushed = true;
+  for (int i = 0; i < 11; ++i) {
+    int& top = stack.push(i * 10);
+    pushed = pushed && top == i * 10 && &top == &stack.top() && stack.size() == static_cast<std::size_t>(i + 1);
+  }
+  CHECK(pushed);
+  bool indexed = true;
+  for (int i = 0; i < 11; ++i) indexed = indexed && stack[static_cast<std::size_t>(i)] == i * 10;
+  CHECK(indexed);
+  stack.top() = -1;  // the top is writable where it lives
+  CHECK(stack[10] == -1);
+  bool popped = true;
+  for (int i = 10; i > 0; --i) {
+    stack.pop();
+    popped = popped && stack.top() == (i - 1) * 10 && stack.size() == static_cast<std::size_t>(i);
+  }
+  stack.pop();
+  CHECK(popped && stack.empty());
+  stack.push(7);  // reused after emptying
+  CHECK(stack.top() == 7 && stack.size() == 1);
+}
+
 // Writes one document of pieces of every length a report has (1..40 bytes, escapes, a text
 // longer than the writer's room, integers, nesting).
 void write_pieces(ethos::CanonicalWriter& writer) {
@@ -498,6 +526,7 @@ int main(int argc, char** argv) {
   test_literal_keys();
   test_writer_deep_nesting();
   test_writer_in_place();
+  test_inline_stack();
   test_citations_reuse();
   test_c14n_and_hashes();
   test_integers();

@@ -53,26 +53,11 @@ void CanonicalWriter::put_slow(std::string_view text) {
   cursor_ += text.size();
 }
 
-void CanonicalWriter::push_level(bool is_object) {
-  const Level level{is_object, true, std::string_view()};
-  if (depth_ < kInlineLevels) {
-    inline_levels_[depth_] = level;
-    top_ = &inline_levels_[depth_];
-  } else {
-    deeper_levels_.push_back(level);
-    top_ = &deeper_levels_.back();
-  }
-  ++depth_;
-}
+void CanonicalWriter::push_level(bool is_object) { top_ = &levels_.push(Level{is_object, true, std::string_view()}); }
 
 void CanonicalWriter::pop_level() {
-  --depth_;
-  if (depth_ >= kInlineLevels) deeper_levels_.pop_back();
-  if (depth_ == 0) {
-    top_ = nullptr;
-  } else {
-    top_ = depth_ <= kInlineLevels ? &inline_levels_[depth_ - 1] : &deeper_levels_.back();
-  }
+  levels_.pop();
+  top_ = levels_.empty() ? nullptr : &levels_.top();
 }
 
 void CanonicalWriter::flush() {

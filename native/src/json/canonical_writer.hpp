@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <simdjson.h>
 
+#include "json/inline_stack.hpp"
+
 namespace ethos {
 
 // Large outputs (reports of thousands of checks, payload hashes) are written straight to a sink
@@ -151,20 +153,15 @@ class CanonicalWriter {
   void push_level(bool is_object);
   void pop_level();
 
-  // The open objects and arrays: the first kInlineLevels in the writer itself (a report nests
-  // about six deep, a request line four: verify-batch makes writers per line without an
-  // allocation), deeper ones in deeper_levels_.
-  static constexpr std::size_t kInlineLevels = 16;
   Sink sink_;
   std::string buffer_;
   std::string* target_;
   bool in_place_ = false;       // the target's tail past cursor_ is claimed room (sink or InPlace)
   char* cursor_ = nullptr;      // next byte to write in the claimed room
   char* room_end_ = nullptr;    // end of the claimed room (== cursor_: none left)
-  Level inline_levels_[kInlineLevels];
-  std::vector<Level> deeper_levels_;
-  std::size_t depth_ = 0;
-  Level* top_ = nullptr;  // the innermost open level (in either place), nullptr at the top
+  // The open objects and arrays (a report nests about six deep, a request line four).
+  InlineStack<Level, 16> levels_;
+  Level* top_ = nullptr;  // the innermost open level, nullptr at the top
 };
 
 }  // namespace ethos
