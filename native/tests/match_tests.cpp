@@ -190,6 +190,20 @@ void test_find_all() {
       check_find_all(std::u16string(text.begin(), text.end()), std::u16string(needle.begin(), needle.end()));
     }
   }
+  // Needles longer than the one-byte skips' cap of 255 (and about it), in texts of up to 2,000
+  // scalars of a small alphabet: every occurrence, overlapping ones too.
+  for (int round = 0; round < 60; ++round) {
+    std::u32string text(300 + next() % 1700, U'a');
+    for (char32_t& c : text) c = letters[next() % (2 + round % 3)];
+    for (int probe = 0; probe < 6; ++probe) {
+      const std::size_t at = next() % (text.size() - 250);
+      std::u32string needle = text.substr(at, 250 + next() % 300);
+      if (probe % 2 == 1) needle[next() % needle.size()] = letters[next() % 8];  // maybe absent
+      check_find_all(text, needle);
+      check_find_all(std::u16string(text.begin(), text.end()), std::u16string(needle.begin(), needle.end()));
+    }
+  }
+  check_find_all(std::u32string(700, U'a'), std::u32string(300, U'a'));  // every overlap of a long needle
   check_find_all(std::u32string(U"aaaa"), std::u32string(U"aa"));            // overlapping: 0, 1, 2
   check_find_all(std::u32string(U"ab"), std::u32string(U"abc"));             // longer than the text
   check_find_all(std::u32string(U"x\u0161a\u0161"), std::u32string(U"a\u0161"));  // low bytes shared
