@@ -6,10 +6,12 @@
 
 namespace ethos {
 
-std::optional<match::Guard> negation_before_quote(std::string_view target_utf8, const match::Located& where) {
+std::optional<match::Guard> negation_before_quote(std::string_view target_utf8, const match::Located& where,
+                                                  std::size_t* start_byte_out) {
   const std::string_view text = target_utf8;
   // The white space negation_before skips back over (space, tab, line breaks, no-break space).
   const std::size_t start_byte = utf8::byte_offset_of_scalar(text, where.start);
+  if (start_byte_out != nullptr) *start_byte_out = start_byte;
   std::size_t word_end = start_byte;
   while (word_end > 0) {
     const auto c = static_cast<unsigned char>(text[word_end - 1]);
