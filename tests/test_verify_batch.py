@@ -112,6 +112,20 @@ def test_many_lines_use_both_threads_and_stay_in_order(doc: Any, document: dict[
     assert output == b"".join(doc.verify_json(r) + b"\n" for r in requests)
 
 
+def test_many_distinct_claim_texts_match_single_calls(doc: Any, document: dict[str, Any]) -> None:
+    # Past 64 claim texts a worker writes new texts into the ladders of earlier ones: texts
+    # longer and shorter than the one before, found exactly, at looser tiers, or missed.
+    text = "The rate is 4.1% fixed for the first five years."
+    quotes = [text[i:j] for i in range(0, 20, 3) for j in range(len(text), 25, -4)]
+    quotes += [q.upper() for q in quotes[::3]] + [q.replace(" ", "  ") for q in quotes[1::3]]
+    quotes += [q.replace("fixed", "fixd") for q in quotes[::2]]
+    assert len(set(quotes)) > 80
+    requests = [{"document_fingerprint": document["fingerprint"], "claims": [claim("quote", q, element_id="e000002")]}
+                for q in quotes * 2]
+    output = doc.verify_batch_json(requests)
+    assert output == b"".join(doc.verify_json(r) + b"\n" for r in requests)
+
+
 def test_large_output_is_copied_whole_and_in_order(doc: Any, document: dict[str, Any]) -> None:
     # Well over the 8 MiB from which the core copies the workers' blocks into the returned buffer
     # on two threads: every line's report must land once, in order, with the length returned.

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "json/c14n.hpp"
 #include "json/canonical_writer.hpp"
+#include "json/inline_stack.hpp"
 #include "json/sha256.hpp"
 #include "json/strict_json.hpp"
 #include "text/normalize.hpp"
@@ -404,6 +405,87 @@ void test_writer_deep_nesting() {
   CHECK(out == expected);
 }
 
+// The stack's first N items live in itself, the rest in its vector: pushing far past N and
+// popping back to empty gives every item back at its index and as the top, in order.
+void test_inline_stack() {
+  ethos::InlineStack<int, 4> stack;
+  CHECK(stack.empty());
+  bool pushed = true;
+  for (int i = 0; i < 11; ++i) {
+    int& top = stack.push(i * 10);
+    pushed = pushed && top == i * 10 && &top == &stack.top() && stack.size() == static_cast<std::size_t>(i + 1);
+  }
+  CHECK(pushed);
+  bool indexed = true;
+  for (int i = 0; i < 11; ++i) indexed = indexed && stack[static_cast<std::size_t>(i)] == i * 10;
+  CHECK(indexed);
+  stack.top() = -1;  // the top is writable where it lives
+  CHECK(stack[10] == -1);
+  bool popped = true;
+  for (int i = 10; i > 0; --i) {
+    stack.pop();
+    popped = popped && stack.top() == (i - 1) * 10 && stack.size() == static_cast<std::size_t>(i);
+  }
+  stack.pop();
+  CHECK(popped && stack.empty());
+  stack.push(7);  // reused after emptying
+  CHECK(stack.top() == 7 && stack.size() == 1);
+}
+
+// Writes one document of pieces of every length a report has (1..40 bytes, escapes, a text
+// longer than the writer's room, integers, nesting).
+void write_pieces(ethos::CanonicalWriter& writer) {
+  writer.begin_array();
+  std::string text;
+  for (int size = 0; size <= 40; ++size) {
+    writer.string(text);
+    writer.integer(-size * 12345);
+    text += static_cast<char>('a' + size % 26);
+  }
+  writer.begin_object();
+  writer.member("a", "tab\there \"quoted\" \x01");
+  writer.member_bool("b", false);
+  writer.key("long");
+  writer.string(std::string(5000, 'x') + "\n" + std::string(3000, 'y'));
+  writer.end_object();
+  writer.raw(R"({"raw":[1,2]})");
+  writer.end_array();
+}
+
+// In place, the writer claims room at the end of its string and gives back what it did not
+// write at finish() or its end; a sink gets the same bytes in pieces: all three write the bytes
+// a plain string target gets, after what the string already held.
+void test_writer_in_place() {
+  std::string plain = "head";
+  {
+    ethos::CanonicalWriter writer(plain);
+    write_pieces(writer);
+  }
+  std::string in_place = "head";
+  {
+    ethos::CanonicalWriter writer(in_place, ethos::CanonicalWriter::InPlace{});
+    write_pieces(writer);
+  }  // the room is given back here
+  CHECK(in_place == plain);
+  std::string finished = "head";
+  ethos::CanonicalWriter writer(finished, ethos::CanonicalWriter::InPlace{});
+  write_pieces(writer);
+  writer.finish();
+  CHECK(finished == plain);
+  std::string sunk = "head";
+  std::size_t calls = 0;
+  ethos::CanonicalWriter sink_writer([&](std::string_view bytes) {
+    sunk.append(bytes);
+    ++calls;
+  });
+  for (int i = 0; i < 20; ++i) write_pieces(sink_writer);  // more than one flush of the buffer
+  sink_writer.finish();
+  std::string twenty = "head";
+  for (int i = 0; i < 20; ++i) twenty += plain.substr(4);
+  CHECK(sunk == twenty);
+  CHECK(calls > 1);
+}
+
 std::string describe(const ethos::CitationSet& set) {
   std::string out = set.document_fingerprint ? *set.document_fingerprint : "-";
   out += "|" + set.claims_sha256;
@@ -443,6 +525,8 @@ void test_citations_reuse() {
 int main(int argc, char** argv) {
   test_literal_keys();
   test_writer_deep_nesting();
+  test_writer_in_place();
+  test_inline_stack();
   test_citations_reuse();
   test_c14n_and_hashes();
   test_integers();

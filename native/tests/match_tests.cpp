@@ -190,6 +190,20 @@ void test_find_all() {
       check_find_all(std::u16string(text.begin(), text.end()), std::u16string(needle.begin(), needle.end()));
     }
   }
+  // Needles longer than the one-byte skips' cap of 255 (and about it), in texts of up to 2,000
+  // scalars of a small alphabet: every occurrence, overlapping ones too.
+  for (int round = 0; round < 60; ++round) {
+    std::u32string text(300 + next() % 1700, U'a');
+    for (char32_t& c : text) c = letters[next() % (2 + round % 3)];
+    for (int probe = 0; probe < 6; ++probe) {
+      const std::size_t at = next() % (text.size() - 250);
+      std::u32string needle = text.substr(at, 250 + next() % 300);
+      if (probe % 2 == 1) needle[next() % needle.size()] = letters[next() % 8];  // maybe absent
+      check_find_all(text, needle);
+      check_find_all(std::u16string(text.begin(), text.end()), std::u16string(needle.begin(), needle.end()));
+    }
+  }
+  check_find_all(std::u32string(700, U'a'), std::u32string(300, U'a'));  // every overlap of a long needle
   check_find_all(std::u32string(U"aaaa"), std::u32string(U"aa"));            // overlapping: 0, 1, 2
   check_find_all(std::u32string(U"ab"), std::u32string(U"abc"));             // longer than the text
   check_find_all(std::u32string(U"x\u0161a\u0161"), std::u32string(U"a\u0161"));  // low bytes shared
@@ -435,8 +449,35 @@ void test_decoded_readings() {
   CHECK(ethos::match::build_claim_ladder("", options).original.empty());
 }
 
+// A claim ladder rebuilt for a new text (verify-batch reuses earlier claims' ladders) gives at
+// every tier what a fresh one gives, whichever tiers the old text had reached and whether the new
+// text is longer or shorter: nothing of the old readings is left over.
+void test_rebuilt_claim_ladder() {
+  const ethos::match::LadderOptions options;
+  const std::string texts[] = {"The \xE2\x80\x9CGreen Book\xE2\x80\x9D  rose -- 12 %", "short", "",
+                               "A much longer claim text, \xEF\xAC\x81nal: CAF\xC3\x89 au lait\xE2\x80\xA6 and more words here"};
+  for (const std::string& before : texts) {
+    for (int reached = 0; reached < ethos::match::kTierCount; ++reached) {
+      for (const std::string& after : texts) {
+        ethos::match::Ladder reused = ethos::match::build_claim_ladder(before, options);
+        for (int t = 0; t <= reached; ++t) reused.at(static_cast<Tier>(t));
+        ethos::match::rebuild_claim_ladder(reused, after, options);
+        const ethos::match::Ladder fresh = ethos::match::build_claim_ladder(after, options);
+        CHECK(reused.original == fresh.original);
+        for (int t = ethos::match::kTierCount - 1; t >= 0; --t) {  // the last tier first: it builds the ones it extends
+          const auto& a = reused.at(static_cast<Tier>(t));
+          const auto& b = fresh.at(static_cast<Tier>(t));
+          CHECK(a.size() == 1 && b.size() == 1);
+          CHECK(a.front().text == b.front().text && a.front().start == b.front().start && a.front().end == b.front().end);
+        }
+      }
+    }
+  }
+}
+
 int main(int argc, char** argv) {
   test_decoded_readings();
+  test_rebuilt_claim_ladder();
   test_policies();
   test_indexed_ladder();
   test_gram_index();

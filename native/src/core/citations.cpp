@@ -10,6 +10,9 @@
 #include "text/utf8.hpp"
 
 namespace ethos {
+// Kinds are compared with string_view literals: a std::string == "literal" is an out-of-line
+// compare plus strlen, and a request's claim asks its kind about ten times.
+using namespace std::string_view_literals;
 namespace {
 
 using json = nlohmann::json;
@@ -26,7 +29,7 @@ void assign_optional(std::optional<std::string>& target, std::optional<std::stri
   }
 }
 
-bool is_text_kind(const std::string& kind) { return kind == "quote" || kind == "value" || kind == "table_cell"; }
+bool is_text_kind(const std::string& kind) { return kind == "quote"sv || kind == "value"sv || kind == "table_cell"sv; }
 
 Citation read_citation(JsonValue value, const ObjectReader& claim) {
   ObjectReader reader(value, claim, "citation");
@@ -82,7 +85,7 @@ void read_claim(JsonValue value, const std::string& claims_path, std::size_t ind
   claim.citation = read_citation(reader.required("citation"), reader);
   reader.finish();
   const std::size_t echo_start = array_c14n.size();
-  CanonicalWriter(array_c14n).value(value);
+  CanonicalWriter(array_c14n, CanonicalWriter::InPlace{}).value(value);  // done at the statement's end
   claim.echo.assign(array_c14n, echo_start, std::string::npos);  // at most one allocation, of the exact size
 
   if (validation == ClaimValidation::report) return;  // the verifier reports these as checks
@@ -97,7 +100,7 @@ void read_claim(JsonValue value, const std::string& claims_path, std::size_t ind
   if (is_text_kind(claim.kind) && (!claim.text || is_blank(*claim.text))) {
     throw invalid_input("claim text is required", reader.child_path("text"));
   }
-  if (claim.kind == "table_cell" && !c.table_id) throw invalid_input("table_cell needs table_id and cell", citation_path());
+  if (claim.kind == "table_cell"sv && !c.table_id) throw invalid_input("table_cell needs table_id and cell", citation_path());
 }
 
 }  // namespace

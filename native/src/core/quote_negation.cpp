@@ -6,10 +6,13 @@
 
 namespace ethos {
 
-std::optional<match::Guard> negation_before_quote(std::string_view target_utf8, const match::Located& where) {
+std::optional<match::Guard> negation_before_quote(std::string_view target_utf8, const match::Located& where,
+                                                  std::size_t* start_byte_out) {
   const std::string_view text = target_utf8;
   // The white space negation_before skips back over (space, tab, line breaks, no-break space).
-  std::size_t word_end = utf8::byte_offset_of_scalar(text, where.start);
+  const std::size_t start_byte = utf8::byte_offset_of_scalar(text, where.start);
+  if (start_byte_out != nullptr) *start_byte_out = start_byte;
+  std::size_t word_end = start_byte;
   while (word_end > 0) {
     const auto c = static_cast<unsigned char>(text[word_end - 1]);
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
@@ -27,7 +30,9 @@ std::optional<match::Guard> negation_before_quote(std::string_view target_utf8, 
   if (space == std::string_view::npos) return match::negation_before(text, where);
   const std::size_t from = space + 1;
   match::Located shifted = where;
-  shifted.start = where.start - static_cast<std::uint32_t>(utf8::scalar_count(text.substr(0, from)));
+  // The scalars from `from` to the quote's start (where.start less those before `from`): counted
+  // over the word before, not over the text from its first byte again.
+  shifted.start = static_cast<std::uint32_t>(utf8::scalar_count(text.substr(from, start_byte - from)));
   return match::negation_before(text.substr(from), shifted);
 }
 

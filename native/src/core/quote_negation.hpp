@@ -1,6 +1,7 @@
 // quote_negation.hpp - the polarity guard's "negation right before the quote" check, reading only the text just before it.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string_view>
 
@@ -14,6 +15,8 @@ namespace ethos {
 // white space before the quote and the one word before it, and a word never reaches across an
 // ASCII space, so the answer is the same; a grounded quote then does not decode its element's
 // text from the beginning. (native/tests/quote_negation_tests.cpp compares the two.)
-std::optional<match::Guard> negation_before_quote(std::string_view target_utf8, const match::Located& where);
+// start_byte, when given, receives the byte offset of where.start in target_utf8 (counted here anyway).
+std::optional<match::Guard> negation_before_quote(std::string_view target_utf8, const match::Located& where,
+                                                  std::size_t* start_byte = nullptr);
 
 }  // namespace ethos

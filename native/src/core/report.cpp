@@ -123,7 +123,9 @@ void write_match(CanonicalWriter& out, const Source& source, const CheckResult& 
   if (check.extras) return write_match_detail(out, source, check);  // stitched quotation or near miss
   const match::Located& located = *check.located;
   const std::string_view text = *check.target->text;
-  const std::size_t begin = utf8::byte_offset_of_scalar(text, located.start);
+  const std::size_t begin = check.located_start_byte != static_cast<std::size_t>(-1)
+                                ? check.located_start_byte  // counted by the negation check
+                                : utf8::byte_offset_of_scalar(text, located.start);
   // The end counted on from the start, not from the text's first byte again.
   const std::size_t end = located.end >= located.start
                               ? begin + utf8::byte_offset_of_scalar(text.substr(begin), located.end - located.start)
@@ -379,7 +381,7 @@ std::string write_report(const Source& source, const CitationSet& citations, con
 void append_report(std::string& text, const Source& source, const CitationSet& citations,
                    const VerificationConfig& config, const Verdicts& verdicts,
                    const std::optional<std::string>& statement_subject, const ReportConstants& constants) {
-  CanonicalWriter out(text);
+  CanonicalWriter out(text, CanonicalWriter::InPlace{});  // text is read only after the writer's end
   if (!statement_subject) {
     write_bare_report(out, source, citations, config, verdicts, constants);
     return;

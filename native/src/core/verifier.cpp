@@ -17,6 +17,9 @@
 #include "text/utf8.hpp"
 
 namespace ethos {
+// Kinds are compared with string_view literals: a std::string == "literal" is an out-of-line
+// compare plus strlen, and a request's claim asks its kind about ten times.
+using namespace std::string_view_literals;
 namespace {
 
 // Normalizes source texts lazily, once per verify call: a page-only search or many claims on one
@@ -58,21 +61,21 @@ class LadderCache {
   std::unordered_map<const std::string*, match::Ladder> cache_;
 };
 
-bool is_text_kind(const std::string& kind) { return kind == "quote" || kind == "value" || kind == "table_cell"; }
+bool is_text_kind(const std::string& kind) { return kind == "quote"sv || kind == "value"sv || kind == "table_cell"sv; }
 
 // Containment for quotes (and any quote on a cell), whole-text equality for values and cells.
 bool text_rule(const std::string& kind, const std::string& expected, const std::string& target) {
   if (expected.empty()) return false;  // an expected text that normalizes to empty never matches
-  if (kind == "quote") return target.find(expected) != std::string::npos;
+  if (kind == "quote"sv) return target.find(expected) != std::string::npos;
   return target == expected;
 }
 
 // The public method names; under a ladder policy "exact" means the match needed no normalization.
 const char* method_for(const Claim& claim, const VerificationConfig& config, const std::optional<match::Located>& located) {
-  if (claim.kind == "presence") return "presence_only";
-  if (claim.citation.has_table_locator() || claim.kind == "table_cell") return "table_cell_lookup";
+  if (claim.kind == "presence"sv) return "presence_only";
+  if (claim.citation.has_table_locator() || claim.kind == "table_cell"sv) return "table_cell_lookup";
   const bool exact = config.policy ? (located && located->tier == match::Tier::exact) : config.exact_profile();
-  if (claim.kind == "quote") return exact ? "exact_text_contains" : "normalized_text_contains";
+  if (claim.kind == "quote"sv) return exact ? "exact_text_contains" : "normalized_text_contains";
   return exact ? "exact_text" : "normalized_text";
 }
 
@@ -124,7 +127,7 @@ struct ScopeText {
   mutable std::optional<match::Ladder> ladder;
 };
 
-bool is_running_furniture(const Element& element) { return element.kind == "header" || element.kind == "footer"; }
+bool is_running_furniture(const Element& element) { return element.kind == "header"sv || element.kind == "footer"sv; }
 
 // Bytes of text whose near-miss token indexes a verifier keeps at once (explain_miss); a text
 // larger than this (a whole document) is still indexed, and kept until the next miss elsewhere.
@@ -152,7 +155,8 @@ class ClaimVerifier {
   void keep_near_miss_text(std::size_t bytes) { near_miss_budget_ = bytes; }
   void trim() {
     if (expected_ladders_.size() > 64) {
-      expected_ladders_.clear();
+      // The entries are kept aside, key and ladder storage with them, for the next claim texts.
+      while (!expected_ladders_.empty()) spare_expected_.push_back(expected_ladders_.extract(expected_ladders_.begin()));
       last_expected_ = nullptr;
     }
     if (scopes_.size() > 64) scopes_.clear();
@@ -204,7 +208,12 @@ class ClaimVerifier {
   const VerificationConfig& config_;
   TextCache cache_;
   LadderCache ladders_;
-  std::unordered_map<std::string, match::Ladder> expected_ladders_;
+  using ExpectedLadders = std::unordered_map<std::string, match::Ladder>;
+  ExpectedLadders expected_ladders_;
+  // Entries trim() took out of expected_ladders_, reused for new claim texts: a verify-batch
+  // request's claim is a new text, and a fresh entry cost about seven allocations (the node, the
+  // key, the decoded text, the readings and their offsets).
+  std::vector<ExpectedLadders::node_type> spare_expected_;
   // The entry asked for last: a claim asks for its own ladder several times (the cited element,
   // a neighbour, the joined pair), and comparing the text is cheaper than hashing it again.
   const std::pair<const std::string, match::Ladder>* last_expected_ = nullptr;
@@ -250,7 +259,15 @@ const match::Ladder& ClaimVerifier::expected_ladder(const std::string& claim_tex
     return it->second;
   }
   // Tiers built on first use: most claims are found at the first tier searched.
-  last_expected_ = &*expected_ladders_.emplace(claim_text, match::build_claim_ladder(claim_text, config_.policy->ladder)).first;
+  if (spare_expected_.empty()) {
+    last_expected_ = &*expected_ladders_.emplace(claim_text, match::build_claim_ladder(claim_text, config_.policy->ladder)).first;
+    return last_expected_->second;
+  }
+  ExpectedLadders::node_type entry = std::move(spare_expected_.back());
+  spare_expected_.pop_back();
+  entry.key().assign(claim_text);
+  match::rebuild_claim_ladder(entry.mapped(), claim_text, config_.policy->ladder);
+  last_expected_ = &*expected_ladders_.insert(std::move(entry)).position;
   return last_expected_->second;
 }
 
@@ -258,7 +275,7 @@ bool ClaimVerifier::matches(const std::string& kind, const std::string& expected
                             const Element* owner, match::LadderResult* found, bool fresh) {
   if (!config_.policy) return text_rule(kind, expected, fresh ? cache_.fresh(text) : cache_.get(text));
   const match::Ladder& want = expected_ladder(expected);
-  const auto rule = kind == "quote" ? match::TextRule::contains : match::TextRule::equals;
+  const auto rule = kind == "quote"sv ? match::TextRule::contains : match::TextRule::equals;
   if (!fresh && owner != nullptr && rule == match::TextRule::contains) {
     // An element in the document's running text: searched as a range of the document's index.
     const match::DocumentIndex& index = source_.match_index();
@@ -313,7 +330,7 @@ std::optional<CheckResult> ClaimVerifier::resolve(const Claim& claim, Target& ta
   const int groups = (c.has_table_locator() ? 1 : 0) + (c.span_id ? 1 : 0) + (c.element_id ? 1 : 0) + (c.bbox ? 1 : 0);
   if (groups > 1) return fail("error", "locator_conflict");
 
-  if (c.has_table_locator() || claim.kind == "table_cell") {
+  if (c.has_table_locator() || claim.kind == "table_cell"sv) {
     if (!c.table_id || !c.cell) return fail("error", "missing_table_cell_locator");
     if (!source_.capabilities.tables) return fail("capability_blocked", "missing_table_capability");
     const std::size_t index = source_.table_index(*c.table_id);
@@ -430,7 +447,7 @@ void ClaimVerifier::locate_match(const Claim& claim, const std::string& expected
   if (normalized.text.empty()) return;
   std::size_t begin = 0;
   std::size_t end = normalized.text.size();
-  if (claim.kind == "quote") {
+  if (claim.kind == "quote"sv) {
     begin = normalized.text.find(expected);
     if (begin == std::string::npos) return;
     end = begin + expected.size();
@@ -509,7 +526,7 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
 
   CheckResult result;
   // 7 (presence): existence is the claim.
-  if (claim.kind == "presence") {
+  if (claim.kind == "presence"sv) {
     result.match_method = method_for(claim, config_, std::nullopt);
     result.status = "grounded";
     result.target = std::move(target);
@@ -524,12 +541,12 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
   bool matched = target.text && matches(claim.kind, expected, *target.text, owner_of(source_, target), &found);
   if (c.is_scoped_search()) {
     matched = search_scope(claim, expected, target, found);
-    if (!matched && config_.policy && claim.kind == "quote") {
+    if (!matched && config_.policy && claim.kind == "quote"sv) {
       matched = search_table_columns(expected, scope_pages_, std::nullopt, target, found);
     }
   }
   // A quote cited to a table element that its row reading lacks: the table read column by column.
-  if (!matched && config_.policy && claim.kind == "quote" && c.element_id && !c.span_id && !c.bbox &&
+  if (!matched && config_.policy && claim.kind == "quote"sv && c.element_id && !c.span_id && !c.bbox &&
       !c.has_table_locator() && target.elements.size() == 1) {
     matched = search_table_columns(expected, {}, target.elements.front(), target, found);
   }
@@ -542,7 +559,7 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
     // continues in the next column): then it is looked up in the page's running text, as a
     // one-page scoped citation. The element-by-element verdict stays when that finds nothing.
     const Page* page = source_.page_by_id(std::string(target.page));
-    if (!matched && claim.kind == "quote" && page != nullptr) {
+    if (!matched && claim.kind == "quote"sv && page != nullptr) {
       set_scope_pages({static_cast<std::size_t>(page - source_.pages.data())});
       Target running = target;
       match::LadderResult running_found;
@@ -579,7 +596,7 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
     }
   }
   // 6. Cross-element join repair for quotes cited to one element.
-  if (!matched && claim.kind == "quote" && c.element_id && !c.span_id && !c.bbox && !c.has_table_locator()) {
+  if (!matched && claim.kind == "quote"sv && c.element_id && !c.span_id && !c.bbox && !c.has_table_locator()) {
     bool joined = false;
     if (auto blocked = try_join(claim, target.elements.front(), expected, target, joined)) return *blocked;
     if (joined) {
@@ -602,16 +619,16 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
   // text but says the opposite: the polarity guard refuses it (match and tier kept). In a table's
   // column reading the text before a cell is another row's cell, which negates nothing in it.
   std::optional<match::Guard> cut_negation;
-  if (matched && config_.policy && config_.policy->polarity_guard && claim.kind == "quote" && result.located && target.text &&
+  if (matched && config_.policy && config_.policy->polarity_guard && claim.kind == "quote"sv && result.located && target.text &&
       !(target.columns && starts_cell(*target.columns, result.located->start))) {
-    cut_negation = negation_before_quote(*target.text, *result.located);
+    cut_negation = negation_before_quote(*target.text, *result.located, &result.located_start_byte);
     matched = !cut_negation;
   }
   result.match_method = method_for(claim, config_, matched || cut_negation ? result.located : std::nullopt);
   result.target = std::move(target);
   if (matched) {
     result.status = "grounded";
-    if (config_.hardening.include_context_echo && claim.kind != "table_cell" && !c.has_table_locator()) {
+    if (config_.hardening.include_context_echo && claim.kind != "table_cell"sv && !c.has_table_locator()) {
       locate_match(claim, expected, result);
     }
   } else {
@@ -623,7 +640,7 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
       auto extras = std::make_shared<match::MatchExtras>();
       extras->guards.push_back(*cut_negation);
       result.extras = std::move(extras);
-    } else if (config_.policy && claim.kind == "quote") {
+    } else if (config_.policy && claim.kind == "quote"sv) {
       explain_miss(claim, expected, result);
     }
     if (config_.hardening.include_nearest_match) find_nearest(*claim.text, result);
@@ -701,7 +718,7 @@ const match::Ladder& ClaimVerifier::ladder_of(const ScopeText& scope) const {
 // the public rule look element by element (then span by span), page after page, first hit wins.
 bool ClaimVerifier::search_scope(const Claim& claim, const std::string& expected, Target& target,
                                  match::LadderResult& found) {
-  if (!config_.policy || claim.kind != "quote") {
+  if (!config_.policy || claim.kind != "quote"sv) {
     for (std::size_t page : scope_pages_) {
       Target page_candidate = page_target(source_.pages[page]);
       if (config_.policy) {
@@ -1082,7 +1099,7 @@ bool ClaimVerifier::search_page(const Claim& claim, const std::string& expected,
   const match::DocumentIndex& running = source_.match_index();
   std::vector<match::LadderResult> each;
   std::size_t first_running = match::DocumentIndex::npos;
-  if (claim.kind == "quote") {
+  if (claim.kind == "quote"sv) {
     if (const auto range = page_running_range(on_page); range && range->first <= range->second) {
       first_running = range->first;
       each = running.search_each(expected_ladder(expected), policy, range->first, range->second);

@@ -56,6 +56,9 @@ struct CheckResult {
   // Ladder policies only: where the claim text was found in target->text (the grounded match,
   // the clipped one behind token_boundary, or one at a tier the policy does not accept).
   std::optional<match::Located> located;
+  // The byte offset of located->start in target->text when the verifier already counted it (the
+  // negation check before a grounded quote), so the report does not count it again; npos when not.
+  std::size_t located_start_byte = static_cast<std::size_t>(-1);
   // Stitched quotations and near misses (reasons stitched_quotation, near_miss, numeric_guard,
   // polarity_guard): fragments, score, diff and guards, shown with `located`.
   std::shared_ptr<const match::MatchExtras> extras;

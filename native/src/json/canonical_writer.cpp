@@ -13,30 +13,51 @@
 #include "core/error.hpp"
 
 namespace ethos {
-CanonicalWriter::CanonicalWriter(Sink sink) : sink_(std::move(sink)), target_(&buffer_) { buffer_.reserve(kFlushBytes * 2); }
+CanonicalWriter::CanonicalWriter(Sink sink) : sink_(std::move(sink)), target_(&buffer_), in_place_(true) {
+  buffer_.reserve(kFlushBytes * 2);
+}
 
 CanonicalWriter::CanonicalWriter(std::string& out) : target_(&out) {}
 
-void CanonicalWriter::push_level(bool is_object) {
-  const Level level{is_object, true, std::string_view()};
-  if (depth_ < kInlineLevels) {
-    inline_levels_[depth_] = level;
-    top_ = &inline_levels_[depth_];
-  } else {
-    deeper_levels_.push_back(level);
-    top_ = &deeper_levels_.back();
-  }
-  ++depth_;
+CanonicalWriter::CanonicalWriter(std::string& out, InPlace) : target_(&out), in_place_(true) {}
+
+CanonicalWriter::~CanonicalWriter() { release_room(); }
+
+void CanonicalWriter::release_room() {
+  if (cursor_ == nullptr) return;
+  target_->resize(static_cast<std::size_t>(cursor_ - target_->data()));
+  cursor_ = room_end_ = nullptr;
 }
 
-void CanonicalWriter::pop_level() {
-  --depth_;
-  if (depth_ >= kInlineLevels) deeper_levels_.pop_back();
-  if (depth_ == 0) {
-    top_ = nullptr;
-  } else {
-    top_ = depth_ <= kInlineLevels ? &inline_levels_[depth_ - 1] : &deeper_levels_.back();
+// Grows the target by the room (zero-filled by resize: std::string has no uninitialized growth
+// before C++23) and writes into it from there on.
+void CanonicalWriter::claim_room(std::size_t at_least) {
+  release_room();
+  const std::size_t written = target_->size();
+  target_->resize(written + std::max(at_least, sink_ ? kFlushBytes : kRoomBytes));
+  cursor_ = target_->data() + written;
+  room_end_ = target_->data() + target_->size();
+}
+
+void CanonicalWriter::put_slow(std::string_view text) {
+  if (!in_place_) {
+    target_->append(text.data(), text.size());
+    return;
   }
+  if (sink_ && cursor_ != nullptr) {
+    release_room();
+    flush();
+  }
+  claim_room(text.size());
+  copy_short(cursor_, text.data(), text.size());
+  cursor_ += text.size();
+}
+
+void CanonicalWriter::push_level(bool is_object) { top_ = &levels_.push(Level{is_object, true, std::string_view()}); }
+
+void CanonicalWriter::pop_level() {
+  levels_.pop();
+  top_ = levels_.empty() ? nullptr : &levels_.top();
 }
 
 void CanonicalWriter::flush() {
@@ -45,6 +66,7 @@ void CanonicalWriter::flush() {
 }
 
 void CanonicalWriter::finish() {
+  release_room();
   if (sink_ && !buffer_.empty()) sink_(buffer_);
   buffer_.clear();
 }
@@ -99,12 +121,21 @@ inline bool word_needs_escape(std::uint64_t word) {
 #if defined(__SSE2__)
 // The same test on 16 bytes at once (every x86-64 CPU has SSE2): a report's texts are long and
 // almost all clean, so most of them are passed over 16 bytes per step.
-inline bool block_needs_escape(const char* data) {
+// Bytes of the 16 at data that need escaping, as 0xFF lanes.
+inline __m128i escape_lanes(const char* data) {
   const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data));
   const __m128i quote = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('"'));
   const __m128i backslash = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\'));
   const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(bytes, _mm_set1_epi8(0x1F)), bytes);  // bytes <= 0x1F
-  return _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control)) != 0;
+  return _mm_or_si128(_mm_or_si128(quote, backslash), control);
+}
+inline bool block_needs_escape(const char* data) { return _mm_movemask_epi8(escape_lanes(data)) != 0; }
+// 64 bytes with one mask test: an element's text (a report's evidence, hundreds of bytes) is
+// passed over with a quarter of the tests and branches.
+inline bool block64_needs_escape(const char* data) {
+  const __m128i lanes = _mm_or_si128(_mm_or_si128(escape_lanes(data), escape_lanes(data + 16)),
+                                     _mm_or_si128(escape_lanes(data + 32), escape_lanes(data + 48)));
+  return _mm_movemask_epi8(lanes) != 0;
 }
 #endif
 
@@ -135,15 +166,10 @@ bool key_before(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-bool CanonicalWriter::enter_key(std::string_view name) {
-  Level& level = *top_;
-  if (!level.empty && !key_before(level.last_key, name)) {
+void CanonicalWriter::check_key_order(std::string_view last, std::string_view name) {
+  if (!key_before(last, name)) {
     throw EthosError("internal_error", "canonical JSON keys out of order", {{"key", std::string(name)}});
   }
-  const bool first = level.empty;
-  level.empty = false;
-  level.last_key = name;
-  return first;
 }
 
 void CanonicalWriter::key(std::string_view name) {
@@ -180,6 +206,7 @@ void CanonicalWriter::string(std::string_view text) {
   std::size_t i = 0;
   while (i < size) {
 #if defined(__SSE2__)
+    while (i + 64 <= size && !block64_needs_escape(data + i)) i += 64;
     while (i + 16 <= size && !block_needs_escape(data + i)) i += 16;
 #endif
     for (std::uint64_t word = 0; i + 8 <= size; i += 8) {
@@ -214,8 +241,13 @@ void CanonicalWriter::string(std::string_view text) {
 void CanonicalWriter::integer(std::int64_t number) {
   before_value();
   // Into a stack buffer: a report writes a dozen integers, std::to_string made a string each.
-  char digits[24];  // an int64 is at most 20 characters with its sign
-  const std::to_chars_result written = std::to_chars(digits, digits + sizeof digits, number);
+  constexpr std::size_t kDigits = 24;  // an int64 is at most 20 characters with its sign
+  if (static_cast<std::size_t>(room_end_ - cursor_) >= kDigits) {  // straight into the claimed room
+    cursor_ = std::to_chars(cursor_, cursor_ + kDigits, number).ptr;
+    return;
+  }
+  char digits[kDigits];
+  const std::to_chars_result written = std::to_chars(digits, digits + kDigits, number);
   put(std::string_view(digits, static_cast<std::size_t>(written.ptr - digits)));
 }
 

@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <simdjson.h>
 
+#include "json/inline_stack.hpp"
+
 namespace ethos {
 
 // Large outputs (reports of thousands of checks, payload hashes) are written straight to a sink
@@ -22,6 +24,12 @@ class CanonicalWriter {
   using Sink = std::function<void(std::string_view)>;
   explicit CanonicalWriter(Sink sink);  // buffered; call finish() at the end
   explicit CanonicalWriter(std::string& out);  // appends to out directly
+  // Appends to out through room claimed at its end (a report is about 80 pieces: a library call
+  // per piece cost more than the rest of the writing). out holds exactly what was written only
+  // after finish() or the writer's end: callers read it after either, never in between.
+  struct InPlace {};
+  CanonicalWriter(std::string& out, InPlace);
+  ~CanonicalWriter();
   CanonicalWriter(const CanonicalWriter&) = delete;
   CanonicalWriter& operator=(const CanonicalWriter&) = delete;
 
@@ -78,17 +86,51 @@ class CanonicalWriter {
   void finish();
 
  private:
-  // Appends output; in sink mode hands full buffers to the sink (kept inline: it runs per token).
+  // Appends output into the claimed room [cursor_, room_end_) when it fits (kept inline: it runs
+  // per token), else through put_slow. Without room (a plain string target) every piece takes
+  // put_slow, which appends to the string as it is.
   void put(std::string_view text) {
-    target_->append(text.data(), text.size());
-    if (sink_ && buffer_.size() >= kFlushBytes) flush();
+    const std::size_t size = text.size();
+    if (size <= static_cast<std::size_t>(room_end_ - cursor_)) {
+      copy_short(cursor_, text.data(), size);
+      cursor_ += size;
+      return;
+    }
+    put_slow(text);
   }
   void put(char c) {
-    target_->push_back(c);
-    if (sink_ && buffer_.size() >= kFlushBytes) flush();
+    if (cursor_ != room_end_) {
+      *cursor_++ = c;
+      return;
+    }
+    put_slow(std::string_view(&c, 1));
   }
+  // A piece's bytes with fixed-size moves for the short pieces a report is made of (a memcpy of
+  // a length known only at run time is a library call); longer ones through memcpy.
+  static void copy_short(char* to, const char* from, std::size_t size) {
+    if (size >= 8) {
+      if (size > 16) {
+        std::memcpy(to, from, size);
+        return;
+      }
+      std::memcpy(to, from, 8);  // two overlapping moves cover 8..16 bytes
+      std::memcpy(to + size - 8, from + size - 8, 8);
+    } else if (size >= 4) {
+      std::memcpy(to, from, 4);
+      std::memcpy(to + size - 4, from + size - 4, 4);
+    } else if (size > 0) {
+      to[0] = from[0];
+      to[size / 2] = from[size / 2];
+      to[size - 1] = from[size - 1];
+    }
+  }
+  void put_slow(std::string_view text);
+  // Gives back the claimed room that was not written: the target's size is what was written.
+  void release_room();
+  void claim_room(std::size_t at_least);
   void flush();
   static constexpr std::size_t kFlushBytes = 1 << 16;
+  static constexpr std::size_t kRoomBytes = 1 << 10;  // room claimed at a time in place
   static constexpr std::size_t kShortKey = 32;
   // No byte of name[0, size) needs escaping (inline: for a literal the compiler decides it).
   static bool plain_name(const char* name, std::size_t size) {
@@ -99,8 +141,24 @@ class CanonicalWriter {
     return true;
   }
   // Checks name against the object's last key (throws when out of order), records it, and says
-  // whether it is the object's first member (no separator before it).
-  bool enter_key(std::string_view name);
+  // whether it is the object's first member (no separator before it). Inline: a report has about
+  // 40 keys, and consecutive keys nearly always differ in their first byte, which decides here.
+  bool enter_key(std::string_view name) {
+    Level& level = *top_;
+    const bool first = level.empty;
+    if (!first) {
+      const std::string_view last = level.last_key;
+      const bool decided = !last.empty() && !name.empty() && last[0] != name[0];
+      if (!decided || static_cast<unsigned char>(last[0]) > static_cast<unsigned char>(name[0])) {
+        check_key_order(last, name);
+      }
+    }
+    level.empty = false;
+    level.last_key = name;
+    return first;
+  }
+  // The full byte-order comparison; throws internal_error when name does not sort after last.
+  static void check_key_order(std::string_view last, std::string_view name);
   void before_value();
 
   struct Level {
@@ -111,17 +169,15 @@ class CanonicalWriter {
   void push_level(bool is_object);
   void pop_level();
 
-  // The open objects and arrays: the first kInlineLevels in the writer itself (a report nests
-  // about six deep, a request line four: verify-batch makes writers per line without an
-  // allocation), deeper ones in deeper_levels_.
-  static constexpr std::size_t kInlineLevels = 16;
   Sink sink_;
   std::string buffer_;
   std::string* target_;
-  Level inline_levels_[kInlineLevels];
-  std::vector<Level> deeper_levels_;
-  std::size_t depth_ = 0;
-  Level* top_ = nullptr;  // the innermost open level (in either place), nullptr at the top
+  bool in_place_ = false;       // the target's tail past cursor_ is claimed room (sink or InPlace)
+  char* cursor_ = nullptr;      // next byte to write in the claimed room
+  char* room_end_ = nullptr;    // end of the claimed room (== cursor_: none left)
+  // The open objects and arrays (a report nests about six deep, a request line four).
+  InlineStack<Level, 16> levels_;
+  Level* top_ = nullptr;  // the innermost open level, nullptr at the top
 };
 
 }  // namespace ethos

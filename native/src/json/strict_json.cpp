@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "json/inline_stack.hpp"
 
 namespace ethos {
 namespace {
@@ -218,37 +219,22 @@ class RuleWalk {
 
   [[noreturn]] void fail(const char* message, json extra = json::object()) {
     std::string path = "$";
-    for (std::size_t i = 0; i < path_size_; ++i) {
-      const Segment& segment = i < kInlineSegments ? inline_path_[i] : deeper_path_[i - kInlineSegments];
+    for (std::size_t i = 0; i < path_.size(); ++i) {
+      const Segment& segment = path_[i];
       path += segment.is_key ? "." + std::string(segment.key) : "[" + std::to_string(segment.index) + "]";
     }
     extra["input"] = what_;
     throw invalid_input(message, path, std::move(extra));
   }
 
-  void push_segment(const Segment& segment) {
-    if (path_size_ < kInlineSegments) {
-      inline_path_[path_size_] = segment;
-    } else {
-      deeper_path_.push_back(segment);
-    }
-    ++path_size_;
-  }
-  void pop_segment() {
-    --path_size_;
-    if (path_size_ >= kInlineSegments) deeper_path_.pop_back();
-  }
+  void push_segment(const Segment& segment) { path_.push(segment); }
+  void pop_segment() { path_.pop(); }
 
-  // The path (spelled out only for an error): its first kInlineSegments segments in the walk
-  // itself (verify-batch walks a request of depth 4 per line, with no allocation), deeper ones in
-  // deeper_path_.
-  static constexpr std::size_t kInlineSegments = 16;
   const char* what_;
   std::size_t max_depth_;
   std::size_t depth_ = 0;
-  Segment inline_path_[kInlineSegments];
-  std::vector<Segment> deeper_path_;
-  std::size_t path_size_ = 0;
+  // The path (spelled out only for an error): verify-batch walks a request of depth 4 per line.
+  InlineStack<Segment, 16> path_;
 };
 
 }  // namespace

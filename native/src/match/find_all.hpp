@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -22,9 +24,16 @@ std::vector<std::size_t> find_all(std::basic_string_view<CharT> text, std::basic
     return out;
   }
   if (n < m) return out;
-  std::size_t skip[256];
-  for (std::size_t& entry : skip) entry = m;
-  for (std::size_t i = 0; i + 1 < m; ++i) skip[static_cast<std::size_t>(needle[i]) & 0xFFu] = m - 1 - i;
+  // One byte per entry, skips capped at 255 (a shorter skip is always safe): the table is set
+  // with one memset instead of 256 word stores, which cost more than the scan of an element's
+  // text (a search runs once per claim and tier).
+  std::uint8_t skip[256];
+  const std::size_t most = m < 255 ? m : 255;
+  std::memset(skip, static_cast<int>(most), sizeof skip);
+  for (std::size_t i = 0; i + 1 < m; ++i) {
+    const std::size_t s = m - 1 - i;
+    skip[static_cast<std::size_t>(needle[i]) & 0xFFu] = static_cast<std::uint8_t>(s < most ? s : most);
+  }
   const CharT last = needle[m - 1];
   for (std::size_t pos = 0; pos + m <= n;) {
     const CharT c = text[pos + m - 1];

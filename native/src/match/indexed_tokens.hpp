@@ -15,9 +15,12 @@ namespace ethos::match {
 // scalars [start, end).
 struct IndexedToken {
   std::uint32_t key_and_kind = 0, start = 0, end = 0;
-  std::uint32_t key() const { return key_and_kind & kKeyMask; }
-  TokenKind kind() const { return static_cast<TokenKind>(key_and_kind >> 30); }
+  std::uint32_t key() const { return key_of(key_and_kind); }
+  TokenKind kind() const { return kind_of(key_and_kind); }
+  // The one place the bits are read (IndexedTokens reads its array through these too).
   static constexpr std::uint32_t kKeyMask = (std::uint32_t{1} << 30) - 1;
+  static std::uint32_t key_of(std::uint32_t key_and_kind) { return key_and_kind & kKeyMask; }
+  static TokenKind kind_of(std::uint32_t key_and_kind) { return static_cast<TokenKind>(key_and_kind >> 30); }
 };
 
 // A document's index holds every token of the document, so a token is kept in 9 bytes instead of
@@ -52,8 +55,8 @@ class IndexedTokens {
     length_.shrink_to_fit();
   }
 
-  std::uint32_t key(std::size_t i) const { return key_and_kind_[i] & IndexedToken::kKeyMask; }
-  TokenKind kind(std::size_t i) const { return static_cast<TokenKind>(key_and_kind_[i] >> 30); }
+  std::uint32_t key(std::size_t i) const { return IndexedToken::key_of(key_and_kind_[i]); }
+  TokenKind kind(std::size_t i) const { return IndexedToken::kind_of(key_and_kind_[i]); }
   std::uint32_t start(std::size_t i) const { return start_[i]; }
   std::uint32_t end(std::size_t i) const {
     if (length_[i] != kLongLength) return start_[i] + length_[i];

@@ -224,8 +224,8 @@ Units units_of(const Reading& reading) {
   return units;
 }
 
-Reading to_reading(const Units& units) {
-  Reading reading;
+// Into `reading`'s existing storage (a rebuilt claim ladder's).
+void to_reading_into(const Units& units, Reading& reading) {
   const std::size_t size = units.size();
   reading.text.resize(size);
   reading.start.resize(size);
@@ -235,29 +235,39 @@ Reading to_reading(const Units& units) {
     reading.start[i] = units[i].start;
     reading.end[i] = units[i].end;
   }
+}
+
+Reading to_reading(const Units& units) {
+  Reading reading;
+  to_reading_into(units, reading);
   return reading;
 }
 
 // to_reading(exact_units(original)) without the units in between: the exact reading is the text
 // itself, each scalar standing for itself. Every claim's ladder builds it (most claims are found
 // at the exact tier), so it skips a copy of the text as units and a pass over them.
-Reading exact_reading(const std::u32string& original) {
-  Reading reading;
+void exact_reading_into(const std::u32string& original, Reading& reading) {
   const std::size_t size = original.size();
-  reading.text = original;
+  reading.text.assign(original);
   reading.start.resize(size);
   reading.end.resize(size);
   for (std::size_t i = 0; i < size; ++i) {
     reading.start[i] = static_cast<std::uint32_t>(i);
     reading.end[i] = static_cast<std::uint32_t>(i + 1);
   }
+}
+
+Reading exact_reading(const std::u32string& original) {
+  Reading reading;
+  exact_reading_into(original, reading);
   return reading;
 }
 
 // At most one scalar per byte: sized for that, filled by index, ASCII decoded in place (texts
 // are mostly ASCII; every claim of a verify-batch request is decoded), then cut to the count.
-std::u32string decode(std::string_view utf8_text) {
-  std::u32string out(utf8_text.size(), U'\0');
+// Into `out`, whose storage is reused (a rebuilt claim ladder's text).
+void decode_into(std::string_view utf8_text, std::u32string& out) {
+  out.resize(utf8_text.size());
   std::size_t count = 0;
   std::size_t pos = 0;
   while (pos < utf8_text.size()) {
@@ -270,6 +280,11 @@ std::u32string decode(std::string_view utf8_text) {
     }
   }
   out.resize(count);
+}
+
+std::u32string decode(std::string_view utf8_text) {
+  std::u32string out;
+  decode_into(utf8_text, out);
   return out;
 }
 
@@ -306,32 +321,44 @@ std::vector<bool> hyphenation_readings(const std::u32string& original, const std
 
 const std::vector<Reading>& Ladder::at(Tier tier) const {
   const int t = static_cast<int>(tier);
-  if (lazy && tiers[t].empty()) {
+  const unsigned bit = 1u << t;
+  if (lazy && (built & bit) == 0) {
     // build_ladder's steps without hyphenation artifacts (one reading per tier); each tier from
-    // the one it extends, as build_ladder does.
+    // the one it extends, as build_ladder does. The one reading is written over whatever this
+    // tier held for an earlier text (rebuild_claim_ladder), reusing its storage.
+    tiers[t].resize(1);
+    Reading& reading = tiers[t].front();
     if (tier == Tier::exact) {
-      tiers[t].push_back(exact_reading(original));
-      return tiers[t];
+      exact_reading_into(original, reading);
+    } else {
+      Units units;
+      switch (tier) {
+        case Tier::exact: break;  // above
+        case Tier::whitespace: units = collapse_whitespace(exact_units(original), options.cjk_wrap_spaces); break;
+        case Tier::typography: units = typography(exact_units(original), {}, false, options); break;
+        case Tier::case_folded: units = lowercase(units_of(at(Tier::typography).front())); break;
+        case Tier::skeleton: units = skeleton(units_of(at(Tier::case_folded).front())); break;
+      }
+      to_reading_into(units, reading);
     }
-    Units units;
-    switch (tier) {
-      case Tier::exact: break;  // above
-      case Tier::whitespace: units = collapse_whitespace(exact_units(original), options.cjk_wrap_spaces); break;
-      case Tier::typography: units = typography(exact_units(original), {}, false, options); break;
-      case Tier::case_folded: units = lowercase(units_of(at(Tier::typography).front())); break;
-      case Tier::skeleton: units = skeleton(units_of(at(Tier::case_folded).front())); break;
-    }
-    tiers[t].push_back(to_reading(units));
+    built |= bit;
   }
   return tiers[t];
 }
 
 Ladder build_claim_ladder(std::string_view utf8_text, const LadderOptions& options) {
   Ladder ladder;
-  ladder.original = decode(utf8_text);
+  rebuild_claim_ladder(ladder, utf8_text, options);
+  return ladder;
+}
+
+void rebuild_claim_ladder(Ladder& ladder, std::string_view utf8_text, const LadderOptions& options) {
+  decode_into(utf8_text, ladder.original);
   ladder.lazy = true;
   ladder.options = options;
-  return ladder;
+  ladder.built = 0;  // the readings' storage stays, to be written over tier by tier
+  ladder.indexed = false;
+  for (auto& index : ladder.indexes) index.clear();
 }
 
 Ladder build_ladder(std::string_view utf8_text, const LadderOptions& options, LineArtifacts artifacts) {

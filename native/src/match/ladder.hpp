@@ -50,9 +50,11 @@ struct Ladder {
   mutable std::vector<Reading> tiers[kTierCount];
   const std::vector<Reading>& at(Tier tier) const;
 
-  // Set by build_claim_ladder: the tiers are built lazily, with these options.
+  // Set by build_claim_ladder: the tiers are built lazily, with these options; bit t of `built`
+  // says tier t's reading is the text's (a rebuilt ladder keeps its old readings' storage).
   bool lazy = false;
   LadderOptions options;
+  mutable unsigned built = 0;
 
   // Long texts (scoped searches) set `indexed`: each reading then gets a gram index on first
   // use, so only the tiers a search reaches pay for one. Ladders live inside one verify call
@@ -67,6 +69,10 @@ Ladder build_ladder(std::string_view utf8_text, const LadderOptions& options, Li
 // found at the exact tier never pays for the others. Every tier it gives is build_ladder's.
 // Single-threaded, like the gram-index cache.
 Ladder build_claim_ladder(std::string_view utf8_text, const LadderOptions& options);
+// The same into an existing ladder (a claim ladder or a fresh one), reusing its storage: a
+// verify-batch worker rebuilds the ladders of earlier claims for new claim texts instead of
+// allocating a text, readings and offsets per claim.
+void rebuild_claim_ladder(Ladder& ladder, std::string_view utf8_text, const LadderOptions& options);
 
 // The readings of one tier of an already decoded text (a document's running text: the index
 // builds each tier on first use, so it never holds the tiers a search does not reach).
