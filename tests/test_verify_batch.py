@@ -150,6 +150,21 @@ def test_blocks_larger_than_a_store_chunk_stay_whole_and_in_order(doc: Any, docu
     assert output == b"".join(doc.verify_json(r) + b"\n" for r in requests)
 
 
+def test_batches_on_one_document_reuse_output_memory_without_old_bytes(document: dict[str, Any]) -> None:
+    # The document keeps its batches' output chunks for the next batch (core/chunk_pool.hpp): a
+    # large batch, then a small one written into the large one's chunks, then a large one with
+    # other claims must each be exactly their single calls' reports - no byte of an earlier batch
+    # may show through. A fresh document, so the first batch starts from an empty pool.
+    fingerprint = document["fingerprint"]
+    first = requests_for(fingerprint) * 900
+    other = {"document_fingerprint": fingerprint,
+             "claims": [claim("quote", "five years. After that", element_id="e000002")]}
+    with ethos_py.Document.from_bytes(dumps(document), name="loan.json") as fresh:
+        for requests in (first, requests_for(fingerprint)[:2], [other] * 2500, first):
+            output = fresh.verify_batch_json(requests)
+            assert output == b"".join(fresh.verify_json(r) + b"\n" for r in requests)
+
+
 def test_sized_batch_call_gives_the_length_and_the_same_bytes(doc: Any, document: dict[str, Any]) -> None:
     from ethos_py import _ffi
 

@@ -19,6 +19,9 @@
 // The opaque handle: a shared, immutable source (threads may verify against it concurrently).
 struct ethos_document {
   std::shared_ptr<const ethos::Source> source;
+  // verify-batch's output chunks kept between batches on this document (core/chunk_pool.hpp);
+  // shared with outputs not yet freed, which may outlive the document.
+  std::shared_ptr<ethos::ChunkPool> output_chunks = std::make_shared<ethos::ChunkPool>();
 };
 
 // A verify-batch output held for the caller's copy (ethos_verify_batch_output).
@@ -248,7 +251,8 @@ int verify_batch_into(const ethos_document* document, const char* ndjson, size_t
         config == nullptr ? std::nullopt : std::optional<std::string_view>(std::string_view(config, config_len));
     // The workers' blocks are copied once, straight into the caller's buffer (no joined copy first).
     ethos::BatchOutput output =
-        ethos::verify_batch_blocks(*document->source, view(ndjson, ndjson_len), config_bytes, view(options_json, options_len));
+        ethos::verify_batch_blocks(*document->source, view(ndjson, ndjson_len), config_bytes, view(options_json, options_len),
+                                   document->output_chunks);
     const std::size_t size = output.size();
     char* reports = static_cast<char*>(std::malloc(size + 1));
     if (reports == nullptr) throw std::bad_alloc();
@@ -289,7 +293,8 @@ ETHOS_EXPORT int ethos_verify_batch_output(const ethos_document* document, const
         config == nullptr ? std::nullopt : std::optional<std::string_view>(std::string_view(config, config_len));
     auto held = std::make_unique<ethos_batch_output>();
     held->output =
-        ethos::verify_batch_blocks(*document->source, view(ndjson, ndjson_len), config_bytes, view(options_json, options_len));
+        ethos::verify_batch_blocks(*document->source, view(ndjson, ndjson_len), config_bytes, view(options_json, options_len),
+                                   document->output_chunks);
     held->size = held->output.size();
     if (out_len != nullptr) *out_len = held->size;
     *out_output = held.release();

@@ -155,12 +155,14 @@ std::string verify(const Source& source, std::string_view citations, std::option
 }
 
 BatchOutput verify_batch_blocks(const Source& source, std::string_view ndjson,
-                                std::optional<std::string_view> config_bytes, std::string_view options_json) {
+                                std::optional<std::string_view> config_bytes, std::string_view options_json,
+                                std::shared_ptr<ChunkPool> output_chunks) {
   // Options, config and policy are read once for every request of the batch.
   const VerifyOptions options = read_verify_options(options_json, true);
   const VerificationConfig config = config_for(config_bytes, options);
   const BatchRun run{source, config, options.claim_validation,
-                     options.statement ? std::optional<std::string>(options.subject_name) : std::nullopt};
+                     options.statement ? std::optional<std::string>(options.subject_name) : std::nullopt,
+                     std::move(output_chunks)};
   if (options.merged) return BatchOutput(verify_merged(run, ndjson));
   return verify_each_blocks(run, ndjson);
 }

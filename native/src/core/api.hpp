@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/chunk_pool.hpp"
 #include "core/error.hpp"
 
 namespace ethos {
@@ -36,7 +37,7 @@ std::string verify_batch(const Source& source, std::string_view ndjson, std::opt
 struct BatchOutput;  // core/batch_verify.hpp
 // The same output as blocks (core/batch_verify.hpp BatchOutput), for a host copying it once.
 BatchOutput verify_batch_blocks(const Source& source, std::string_view ndjson, std::optional<std::string_view> config,
-                                std::string_view options_json);
+                                std::string_view options_json, std::shared_ptr<ChunkPool> output_chunks = nullptr);
 
 // Proof summary (canonical JSON) of a report or Statement.
 std::string proof_summary_json(std::string_view report);

@@ -41,12 +41,20 @@ void advise_huge_pages(void* data, std::size_t size) {
 #endif
 }
 
+BlockStore::~BlockStore() {
+  if (!pool_) return;
+  for (std::unique_ptr<std::string>& chunk : chunks_) pool_->give_back(std::move(chunk));
+}
+
 std::string& BlockStore::start_block() {
   if (chunks_.empty() || chunks_.back()->capacity() - chunks_.back()->size() < kBlockRoom) {
-    auto chunk = std::make_unique<std::string>();
-    // Reserved, not filled: the pages stay untouched (and unfaulted) until a report lands there.
-    chunk->reserve(next_chunk_);
-    advise_huge_pages(chunk->data(), chunk->capacity());
+    std::unique_ptr<std::string> chunk = pool_ ? pool_->take(next_chunk_) : nullptr;
+    if (!chunk) {
+      chunk = std::make_unique<std::string>();
+      // Reserved, not filled: the pages stay untouched (and unfaulted) until a report lands there.
+      chunk->reserve(next_chunk_);
+      advise_huge_pages(chunk->data(), chunk->capacity());
+    }
     next_chunk_ = std::min(kMaxChunk, next_chunk_ * 2);
     chunks_.push_back(std::move(chunk));
   }

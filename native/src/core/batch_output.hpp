@@ -5,7 +5,10 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "core/chunk_pool.hpp"
 
 namespace ethos {
 
@@ -26,6 +29,13 @@ class BlockStore {
   struct Block {
     std::size_t chunk = 0, begin = 0, end = 0;
   };
+  // pool: where chunks come from when it has one large enough, and go back to when the store is
+  // destroyed (null: fresh chunks, freed with the store).
+  explicit BlockStore(std::shared_ptr<ChunkPool> pool = nullptr) : pool_(std::move(pool)) {}
+  ~BlockStore();
+  BlockStore(const BlockStore&) = delete;
+  BlockStore& operator=(const BlockStore&) = delete;
+
   // The string the next block is appended to (the current chunk, or a new one when less than a
   // block's usual room is left); finish_block() then marks what was appended as the block.
   std::string& start_block();
@@ -34,6 +44,7 @@ class BlockStore {
   std::string_view view(const Block& block) const;
 
  private:
+  std::shared_ptr<ChunkPool> pool_;
   std::vector<std::unique_ptr<std::string>> chunks_;
   std::size_t block_begin_ = 0;
   std::size_t next_chunk_ = std::size_t{1} << 20;  // the next chunk's capacity: doubles up to 64 MiB

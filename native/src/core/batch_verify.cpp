@@ -170,7 +170,7 @@ BatchOutput verify_each_blocks(const BatchRun& run, std::string_view ndjson) {
     try {
       if (!workers[id]) {
         workers[id] = std::make_unique<EachWorker>(run);
-        stores[id] = std::make_unique<BlockStore>();
+        stores[id] = std::make_unique<BlockStore>(run.output_chunks);
       }
       EachWorker& worker = *workers[id];
       std::string& out = stores[id]->start_block();

@@ -1,6 +1,7 @@
 // batch_verify.hpp - verify-batch: many citations requests (NDJSON) against one source, one config.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "core/batch_output.hpp"
+#include "core/chunk_pool.hpp"
 #include "core/citations.hpp"
 #include "core/config.hpp"
 #include "core/source.hpp"
@@ -21,6 +23,8 @@ struct BatchRun {
   const VerificationConfig& config;
   ClaimValidation claim_validation;
   std::optional<std::string> statement_subject;
+  // Where the workers' output chunks come from and go back to (the document's; null: fresh ones).
+  std::shared_ptr<ChunkPool> output_chunks = nullptr;
 };
 
 // Every request line is parsed and validated, and a bad line fails the whole batch (EthosError
