@@ -75,10 +75,5 @@ int main() {
   test_kept_chunks_come_back_empty_smallest_first();
   test_chunks_beyond_the_cap_are_freed();
   test_a_store_reuses_an_earlier_stores_chunks();
-  if (ethos_test::failures != 0) {
-    std::fprintf(stderr, "%d chunk pool check(s) failed\n", ethos_test::failures);
-    return 1;
-  }
-  std::printf("chunk pool tests passed\n");
-  return 0;
+  return ethos_test::finish("chunk_pool_tests");
 }

@@ -536,6 +536,5 @@ int main(int argc, char** argv) {
   test_normalization();
   test_document_error_precedence();
   for (int i = 1; i < argc; ++i) test_vector_file(argv[i]);
-  if (failures == 0) std::printf("core_tests: all checks passed\n");
-  return failures == 0 ? 0 : 1;
+  return ethos_test::finish("core_tests");
 }

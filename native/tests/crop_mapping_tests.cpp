@@ -10,7 +10,6 @@
 
 namespace {
 
-using ethos_test::failures;
 
 using ethos::Bbox;
 using ethos::CropGeometry;
@@ -98,6 +97,5 @@ int main() {
   test_page_scaled();
   test_pdf_user_space();
   test_geometry_of_sources();
-  if (failures == 0) std::printf("crop_mapping_tests: all checks passed\n");
-  return failures == 0 ? 0 : 1;
+  return ethos_test::finish("crop_mapping_tests");
 }

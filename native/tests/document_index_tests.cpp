@@ -23,7 +23,6 @@
 
 namespace {
 
-using ethos_test::failures;
 
 using ethos::match::DocumentIndex;
 using ethos::match::LadderResult;
@@ -513,10 +512,5 @@ int main() {
   fragment_equivalence(3001, 3000, 10, 8);   // the same beyond the BMP
   narrow_and_wide_running_text();
   lean_memory();
-  if (failures != 0) {
-    std::fprintf(stderr, "%d failure(s)\n", failures);
-    return 1;
-  }
-  std::printf("document index tests passed\n");
-  return 0;
+  return ethos_test::finish("document_index_tests");
 }

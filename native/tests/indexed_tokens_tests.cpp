@@ -73,10 +73,5 @@ void long_token_near_miss() {
 int main() {
   round_trip();
   long_token_near_miss();
-  if (ethos_test::failures != 0) {
-    std::fprintf(stderr, "%d failure(s)\n", ethos_test::failures);
-    return 1;
-  }
-  std::printf("indexed tokens tests passed\n");
-  return 0;
+  return ethos_test::finish("indexed_tokens_tests");
 }

@@ -489,6 +489,5 @@ int main(int argc, char** argv) {
   test_guards();  // guard_tests.hpp: stitched quotations, near misses, numeric and polarity guards
   test_negation_before();
   for (int i = 1; i < argc; ++i) test_vectors(argv[i]);
-  if (failures == 0) std::printf("match_tests: all checks passed\n");
-  return failures == 0 ? 0 : 1;
+  return ethos_test::finish("match_tests");
 }

@@ -194,10 +194,5 @@ int main() {
   CHECK(small > 500);  // the random quotes must reach near misses, or they prove nothing
   CHECK(narrow > 100);
   CHECK(budget > 15);
-  if (ethos_test::failures != 0) {
-    std::fprintf(stderr, "%d failure(s)\n", ethos_test::failures);
-    return 1;
-  }
-  std::printf("near miss search tests passed\n");
-  return 0;
+  return ethos_test::finish("near_miss_search_tests");
 }

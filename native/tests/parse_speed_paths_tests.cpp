@@ -126,10 +126,5 @@ int main() {
   quantize_matches_llround();
   is_horizontal_matches_fmod();
   map_angle_matches_fmod();
-  if (ethos_test::failures != 0) {
-    std::fprintf(stderr, "%d check(s) failed\n", ethos_test::failures);
-    return 1;
-  }
-  std::puts("parse_speed_paths_tests: all passed");
-  return 0;
+  return ethos_test::finish("parse_speed_paths_tests");
 }

@@ -28,7 +28,6 @@ using ethos::pdf::RawChar;
 using ethos::pdf::RawPage;
 using json = nlohmann::json;
 
-using ethos_test::failures;
 
 std::string utf8(const std::u32string& text) {
   std::string out;
@@ -836,10 +835,5 @@ int main() {
   test_assemble_levels_and_markdown();
   test_glyph_boxes();
   test_loader_extension_fields();
-  if (failures != 0) {
-    std::fprintf(stderr, "%d check(s) failed\n", failures);
-    return 1;
-  }
-  std::puts("pdf layout tests passed");
-  return 0;
+  return ethos_test::finish("pdf_layout_tests");
 }

@@ -66,10 +66,5 @@ int main() {
   std::printf("%d quote starts refused by the negation check\n", refused);
   CHECK(refused > 1000);  // the random texts must reach the refusal, or they prove nothing
   for (std::uint32_t seed = 1; seed <= 3000; ++seed) counters(seed);
-  if (ethos_test::failures != 0) {
-    std::fprintf(stderr, "%d failure(s)\n", ethos_test::failures);
-    return 1;
-  }
-  std::printf("quote negation tests passed\n");
-  return 0;
+  return ethos_test::finish("quote_negation_tests");
 }

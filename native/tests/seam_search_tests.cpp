@@ -126,10 +126,5 @@ int main() {
     CHECK(tally.joined > 300);
   }
   far_occurrences_are_not_searched();
-  if (ethos_test::failures != 0) {
-    std::fprintf(stderr, "%d failure(s)\n", ethos_test::failures);
-    return 1;
-  }
-  std::printf("seam search tests passed\n");
-  return 0;
+  return ethos_test::finish("seam_search_tests");
 }

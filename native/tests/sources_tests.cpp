@@ -12,7 +12,6 @@
 
 namespace {
 
-using ethos_test::failures;
 
 using ethos::sources::load_source;
 
@@ -124,6 +123,5 @@ int main(int argc, char** argv) {
   test_opendataloader();
   test_docling();
   test_text_and_markdown();
-  if (failures == 0) std::printf("sources_tests: all checks passed\n");
-  return failures == 0 ? 0 : 1;
+  return ethos_test::finish("sources_tests");
 }

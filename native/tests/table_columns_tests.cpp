@@ -76,10 +76,5 @@ int main() {
     CHECK(ethos::starts_cell(*key_rows, 20) && ethos::starts_cell(*key_rows, 25));
   }
   CHECK(!ethos::table_key_rows(table) && !ethos::table_key_rows(row) && !ethos::table_key_rows(column));
-  if (ethos_test::failures != 0) {
-    std::fprintf(stderr, "%d failure(s)\n", ethos_test::failures);
-    return 1;
-  }
-  std::printf("table column tests passed\n");
-  return 0;
+  return ethos_test::finish("table_columns_tests");
 }

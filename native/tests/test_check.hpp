@@ -15,6 +15,17 @@ inline void check(bool condition, const char* what, int line) {
   }
 }
 
+// The end of every test program's main: the verdict on stderr (ctest shows it on failure) and the
+// exit status ctest reads.
+inline int finish(const char* program) {
+  if (failures != 0) {
+    std::fprintf(stderr, "%s: %d check(s) failed\n", program, failures);
+    return 1;
+  }
+  std::printf("%s: all checks passed\n", program);
+  return 0;
+}
+
 }  // namespace ethos_test
 
 #define CHECK(cond) ::ethos_test::check((cond), #cond, __LINE__)
