@@ -494,11 +494,13 @@ std::vector<Reading> build_tier(const std::u32string& original, Tier tier, const
 namespace {
 
 // Whether typography leaves this scalar of a text without recorded hyphens exactly as it is and
-// composition cannot touch it: ASCII other than a double quotation mark and other than the second
-// hyphen-minus of a run (runs of two or three become one dash). Those rules are all typography
-// does to ASCII; the white-space step that ends it is done by the caller.
+// composition cannot touch it: ASCII other than a double quotation mark, a backtick (a grave
+// accent, maybe) and the second hyphen-minus of a run (runs of two or three become one dash).
+// Those rules are all typography does to ASCII; the white-space step that ends it is done by the
+// caller. Lowercase letters, most of a text, are answered by the first two tests.
 bool typography_keeps(char32_t c, char32_t before) {
-  return c < 0x80 && c != U'"' && c != U'`' && !(c == U'-' && before == U'-');
+  if (c > U'`') return c < 0x80;
+  return c != U'"' && c != U'`' && !(c == U'-' && before == U'-');
 }
 
 // The three readings of original[from, to) appended to `out` (offsets into original), for a
