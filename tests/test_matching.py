@@ -72,7 +72,8 @@ def ref_whitespace(text: str) -> str:
     return "".join(out)
 
 
-#: TeX's spacing accents: set above a letter they precede it, set below (cedilla, ogonek) they follow it.
+#: TeX's spacing accents: set above a letter they precede it; set below (cedilla, ogonek) they precede a
+#: lowercase letter and follow a taller one.
 ACCENTS_ABOVE = "\u00b4`\u00a8\u02c6\u02dc\u00af\u02c9\u02d8\u02d9\u02da\u02dd\u02c7"
 ACCENTS_BELOW = "\u00b8\u02db"
 DOTLESS = {"\u0131": "i", "\u0237": "j"}
@@ -91,10 +92,11 @@ def accented(letter: str, accent: str) -> str | None:
 
 
 def grave_is_accent(before: str, after2: str) -> bool:
-    """A backtick is a grave accent after a letter or on a one-letter word, never beside another."""
+    """A backtick is a grave accent after a letter or on a one-letter word, never beside another,
+    after a backslash (TeX's command) or before a letter a backtick or apostrophe closes."""
     def word(ch: str) -> bool:
         return bool(ch) and unicodedata.category(ch)[0] in "LMN"
-    if "`" in (before, after2):
+    if before in ("`", "\\") or after2 in ("`", "'"):
         return False
     return (word(before) and unicodedata.category(before) != "Nd") or not word(after2)
 
@@ -106,6 +108,14 @@ def ref_spacing_accents(text: str) -> str:
     while i < len(text):
         ch = text[i]
         before = text[i - 1] if i else ""
+        after = text[i + 1] if i + 1 < len(text) else ""
+        # A cedilla or ogonek goes on a following lowercase ASCII letter (TeX's \accent, x-height
+        # letters), else on the letter before it (TeX's \ooalign, taller letters).
+        below_on_next = ch in ACCENTS_BELOW and "a" <= after <= "z" and accented(after, ch) is not None
+        if below_on_next:
+            out.append(accented(after, ch) or "")
+            plain, i = False, i + 2
+            continue
         if plain and (ch in ACCENTS_BELOW or (ch in ACCENTS_ABOVE and ch != "`" and before in DOTLESS)):
             letter = accented(before, ch)
             if letter:

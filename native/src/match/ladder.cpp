@@ -78,8 +78,8 @@ const char32_t* typographic_fold(char32_t c) {
 // TeX's spacing accents. Its text fonts (OT1) have no accented letters: `\'e` is the accent glyph
 // (named acute, grave, ... in the font, which extractors report as these spacing characters) set
 // over the letter by a kern, so the text holds "Moir´e". An accent set above a letter comes before
-// it; the cedilla and the ogonek, set below, come after it (`\c{c}` -> "c¸"). The combining mark
-// each stands for, or 0. ASCII ^ and ~ are not accents here: in text they are code and math.
+// it; the cedilla and the ogonek, set below, come before or after it (read_spacing_accent). The
+// combining mark each stands for, or 0. ASCII ^ and ~ are not accents here: in text they are code and math.
 char32_t accent_above_mark(char32_t c) {
   switch (c) {
     case 0x00B4: return 0x0301;  // acute
@@ -122,12 +122,13 @@ char32_t accent_base(char32_t c) {
 char32_t accented(char32_t letter, char32_t mark) { return unicode::compose_pair(accent_base(letter), mark); }
 
 // The backtick is both TeX's grave accent ("voil`a", "`a la", "citt`a") and the ASCII backtick of
-// code spans (`apply`) and of TeX-typed quotes (``quotes'', `quote'). It is read as an accent only
-// inside a word (after a letter) or on a one-letter word, and never next to another backtick or
-// before a letter followed by one: `c` and ``a stay. before/after2: the scalars before it and two
-// after it (0 at the text's edges).
+// code spans (`apply`), of TeX-typed quotes (``quotes'', `quote', `x') and of TeX's own command
+// (\`o in a table of accent commands). It is read as an accent only inside a word (after a letter)
+// or on a one-letter word, and never next to another backtick, after a backslash, or before a
+// letter followed by a backtick or an apostrophe: `c`, ``a, `a' and \`o stay. before/after2: the
+// scalars before it and two after it (0 at the text's edges).
 bool grave_is_accent(char32_t before, char32_t after2) {
-  if (before == U'`' || after2 == U'`') return false;
+  if (before == U'`' || before == U'\\' || after2 == U'`' || after2 == U'\'') return false;
   const bool letter_before = before != 0 && unicode::is_word_char(before) && !unicode::is_decimal_digit(before);
   const bool letter_after2 = after2 != 0 && unicode::is_word_char(after2);
   return letter_before || !letter_after2;
@@ -178,17 +179,26 @@ Units compose(const Units& in) {
 // A spacing accent at in[i] read with its letter (see accent_above_mark): the letter, then the
 // combining mark, both standing for the accent and the letter together (composition then makes them
 // one letter, evidence covers both glyphs). Returns false, appending nothing, when the accent has
-// no letter to go on. A dotless i or j followed by an accent above takes it too (`ı´` -> í: the
-// letter exists only to carry one). i is moved past what was read.
+// no letter to go on. i is moved past what was read.
+//
+// Where TeX puts the accent: one set above precedes its letter (`\'e` is \accent, the accent glyph
+// first). A cedilla or ogonek precedes a lowercase letter of x-height (`\c{c}` is \accent too for
+// c, s, n ...: "Fran¸cois") and follows a taller one (\ooalign for C, S, t, k: "C¸A"), so it goes
+// with a following lowercase ASCII letter it composes with, else with the letter before it. A
+// dotless i or j followed by an accent above takes it too (`ı´` -> í: the letter exists only to
+// carry one).
 bool read_spacing_accent(const Units& in, std::size_t& i, Units& out) {
   const Unit& unit = in[i];
-  // After its letter: an accent below, or an accent above after a dotless i or j. The letter must
-  // be in `out` as it was read (no fold or accent of its own).
-  if (i > 0 && !out.empty() && out.back().start == in[i - 1].start && out.back().end == in[i - 1].end &&
-      out.back().c == in[i - 1].c) {
+  const char32_t below = accent_below_mark(unit.c);
+  const char32_t next = i + 1 < in.size() ? in[i + 1].c : 0;
+  const bool before_next = below != 0 && next >= U'a' && next <= U'z' && accented(next, below) != 0;
+  // After its letter: an accent below (unless it goes on the next letter), or an accent above
+  // after a dotless i or j. The letter must be in `out` as it was read (no fold or accent of its own).
+  if (!before_next && i > 0 && !out.empty() && out.back().start == in[i - 1].start &&
+      out.back().end == in[i - 1].end && out.back().c == in[i - 1].c) {
     const char32_t before = in[i - 1].c;
     const bool dotless = before == 0x0131 || before == 0x0237;
-    char32_t mark = accent_below_mark(unit.c);
+    char32_t mark = below;
     if (mark == 0 && dotless && unit.c != U'`') mark = accent_above_mark(unit.c);
     if (mark != 0 && accented(before, mark) != 0) {
       Unit& letter = out.back();
@@ -198,9 +208,9 @@ bool read_spacing_accent(const Units& in, std::size_t& i, Units& out) {
       return true;
     }
   }
-  // Before its letter: an accent above.
-  const char32_t mark = accent_above_mark(unit.c);
-  if (mark == 0 || i + 1 >= in.size() || accented(in[i + 1].c, mark) == 0) return false;
+  // Before its letter: an accent above, or a cedilla or ogonek before a lowercase letter.
+  const char32_t mark = below != 0 ? (before_next ? below : 0) : accent_above_mark(unit.c);
+  if (mark == 0 || next == 0 || accented(next, mark) == 0) return false;
   if (unit.c == U'`' && !grave_is_accent(i > 0 ? in[i - 1].c : 0, i + 2 < in.size() ? in[i + 2].c : 0)) return false;
   const Unit& letter = in[i + 1];
   out.push_back(Unit{accent_base(letter.c), unit.start, letter.end});
