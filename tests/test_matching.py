@@ -109,6 +109,11 @@ def ref_spacing_accents(text: str) -> str:
         ch = text[i]
         before = text[i - 1] if i else ""
         after = text[i + 1] if i + 1 < len(text) else ""
+        # A dotless i or j under a combining accent above is the i or j with it.
+        if ch in DOTLESS and after and after in {combining_mark(a) for a in ACCENTS_ABOVE}:
+            out.append(DOTLESS[ch])
+            plain, i = False, i + 1
+            continue
         # A cedilla or ogonek goes on a following lowercase ASCII letter (TeX's \accent, x-height
         # letters), else on the letter before it (TeX's \ooalign, taller letters).
         below_on_next = ch in ACCENTS_BELOW and "a" <= after <= "z" and accented(after, ch) is not None

@@ -497,6 +497,7 @@ void test_spacing_accents() {
       {U"P\u02C7rikryl", U"P\u0159ikryl"},                  // caron
       {U"Mikul\u00B4\u0131k", U"Mikul\u00EDk"},              // acute on a dotless i
       {U"Mikul\u0131\u00B4k", U"Mikul\u00EDk"},              // the dotless i, then its accent
+      {U"Mikul\u0131\u0301k \u0131\u0327", U"Mikul\u00EDk \u0131\u0327"},  // a combining accent above it; not below
       {U"q\u00B8 Fran\u00B8cais", U"q\u00B8 Fran\u00E7ais"},  // before a lowercase letter (TeX's \accent)
       {U"GARC\u00B8ON t\u00B8a n\u00B8", U"GAR\u00C7ON \u0163a \u0146"},  // after a taller letter or none after
       {U"Franc\u00B8ais", U"Fran\u00E7ais"},                  // a on its right takes no cedilla: the c before it

@@ -105,6 +105,17 @@ char32_t accent_below_mark(char32_t c) {
   }
 }
 
+// The combining marks of the accents set above a letter (accent_above_mark's marks).
+bool is_combining_above(char32_t c) {
+  switch (c) {
+    case 0x0300: case 0x0301: case 0x0302: case 0x0303: case 0x0304: case 0x0306: case 0x0307: case 0x0308:
+    case 0x030A: case 0x030B: case 0x030C:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Whether c may be a spacing accent at all (one compare for nearly every scalar of a text).
 inline bool may_be_spacing_accent(char32_t c) { return c == 0x60 || (c >= 0xA8 && c <= 0x2DD); }
 
@@ -189,6 +200,12 @@ Units compose(const Units& in) {
 // carry one).
 bool read_spacing_accent(const Units& in, std::size_t& i, Units& out) {
   const Unit& unit = in[i];
+  if ((unit.c == 0x0131 || unit.c == 0x0237) && i + 1 < in.size() && is_combining_above(in[i + 1].c)) {
+    // A dotless i or j under a combining accent is the i or j with it (pdftotext gives "Mikulı́k"
+    // for TeX's `\'\i`): the letter alone changes, so composition makes í of it.
+    out.push_back(Unit{accent_base(unit.c), unit.start, unit.end});
+    return true;
+  }
   const char32_t below = accent_below_mark(unit.c);
   const char32_t next = i + 1 < in.size() ? in[i + 1].c : 0;
   const bool before_next = below != 0 && next >= U'a' && next <= U'z' && accented(next, below) != 0;
