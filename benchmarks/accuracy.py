@@ -3,6 +3,7 @@
 
     python benchmarks/accuracy.py CORPUS_DIR [--set FILE] [--per-variant 40] [--no-gtrex] [--failures OUT.jsonl]
     python benchmarks/accuracy.py CORPUS_DIR --table-columns
+    python benchmarks/accuracy.py CORPUS_DIR --accents
 
 Builds (or reads) the labelled quotation set of quotation_set.py: quotes taken from poppler's
 pdftotext text of real PDFs with presentation-only changes (faithful), content changes (altered)
@@ -27,6 +28,9 @@ columns, each pair of vertically adjacent non-empty cells becomes a faithful quo
 texts joined by a space), cited to the table's page; a quote with a digit is also altered (its
 first digit + 1 mod 10) and kept as altered only when the altered text is nowhere in the table
 read column by column (else the change made another true pair). At most 400 quotes per PDF.
+
+--accents measures quotes of accented words (pdftotext's composed letters) on the pages where our
+parse holds TeX's spacing accents (`Moir´e`), which the typography tier reads with their letter.
 """
 from __future__ import annotations
 
@@ -161,6 +165,50 @@ def table_columns_main(corpus: Path) -> int:
     return 0
 
 
+#: A TeX spacing accent beside a letter in our parse's text (docs/matching.md "TeX's spacing accents").
+SPACING_ACCENT = re.compile("[\u00b4\u00a8\u02c6\u02dc\u00af\u02c9\u02d8\u02d9\u02da\u02dd\u02c7`][^\\W\\d_]"
+                            "|[^\\W\\d_][\u00b8\u02db]|[\u00b8\u02db][^\\W\\d_]")
+#: Combining marks of the accents TeX sets as spacing glyphs.
+ACCENT_MARKS = set("\u0300\u0301\u0302\u0303\u0304\u0306\u0307\u0308\u030a\u030b\u030c\u0327\u0328")
+
+
+def accents_main(corpus: Path) -> int:
+    """--accents: on every page whose parse holds a spacing accent beside a letter, every word of
+    pdftotext's page text with an accented letter (NFD holds one of the marks) becomes a quote of up
+    to five words of its line (two either side), cited to the page: the text an LLM or a
+    pdftotext-based pipeline quotes. All are faithful."""
+    import subprocess
+    import unicodedata
+
+    total, grounded = 0, 0
+    tiers: dict[str, int] = defaultdict(int)
+    for pdf in sorted(corpus.glob("*.pdf")):
+        parsed = ethos_py.parse_pdf_json(pdf)
+        index_of = {page["id"]: page["index"] for page in parsed["payload"]["pages"]}
+        pages = sorted({index_of[e["page"]] for e in parsed["payload"]["elements"] if SPACING_ACCENT.search(e.get("text", ""))})
+        claims = []
+        for number in pages:
+            text = subprocess.run(["pdftotext", "-f", str(number), "-l", str(number), "-enc", "UTF-8", str(pdf), "-"],
+                                  check=True, capture_output=True).stdout.decode("utf-8", errors="replace")
+            for line in text.split("\n"):
+                words = line.split()
+                for i, word in enumerate(words):
+                    if ACCENT_MARKS & set(unicodedata.normalize("NFD", word)):
+                        claims.append({"kind": "quote", "text": " ".join(words[max(0, i - 2):i + 3]),
+                                       "citation": {"page": f"p{number:04d}"}})
+        if not claims:
+            continue
+        with ethos_py.Document.from_bytes(json.dumps(parsed).encode()) as document:
+            report = json.loads(document.verify_json({"document_fingerprint": document.fingerprint, "claims": claims}))
+        ok = [check["status"] == "grounded" for check in report["checks"]]
+        for check in report["checks"]:
+            tiers[check["match"]["tier"] if check["status"] == "grounded" else check["reason"]] += 1
+        print(f"{pdf.name:28} pages {len(pages):3d}  quotes {len(claims):4d}  grounded {sum(ok):4d}")
+        total, grounded = total + len(claims), grounded + sum(ok)
+    print(f"all: {grounded} of {total} grounded   ({', '.join(f'{k} {v}' for k, v in sorted(tiers.items()))})")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("corpus", type=Path)
@@ -170,9 +218,12 @@ def main() -> int:
     parser.add_argument("--no-gtrex", action="store_true")
     parser.add_argument("--failures", type=Path, default=None, help="write the records Ethos got wrong here (JSON lines)")
     parser.add_argument("--table-columns", action="store_true", help="measure quotes read off tables column by column")
+    parser.add_argument("--accents", action="store_true", help="measure quotes of accented words on pages with TeX spacing accents")
     args = parser.parse_args()
     if args.table_columns:
         return table_columns_main(args.corpus)
+    if args.accents:
+        return accents_main(args.corpus)
 
     if not args.set.exists():
         args.set.parent.mkdir(parents=True, exist_ok=True)

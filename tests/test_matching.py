@@ -72,8 +72,74 @@ def ref_whitespace(text: str) -> str:
     return "".join(out)
 
 
+#: TeX's spacing accents: set above a letter they precede it; set below (cedilla, ogonek) they precede a
+#: lowercase letter and follow a taller one.
+ACCENTS_ABOVE = "\u00b4`\u00a8\u02c6\u02dc\u00af\u02c9\u02d8\u02d9\u02da\u02dd\u02c7"
+ACCENTS_BELOW = "\u00b8\u02db"
+DOTLESS = {"\u0131": "i", "\u0237": "j"}
+
+
+def combining_mark(accent: str) -> str:
+    """The combining mark a spacing accent stands for, found by its Unicode name."""
+    name = unicodedata.name(accent).removeprefix("MODIFIER LETTER ").removeprefix("SMALL ")
+    return unicodedata.lookup("COMBINING " + name)
+
+
+def accented(letter: str, accent: str) -> str | None:
+    """The letter with the accent's mark when the two compose to one character under NFC."""
+    composed = unicodedata.normalize("NFC", DOTLESS.get(letter, letter) + combining_mark(accent))
+    return composed if len(composed) == 1 else None
+
+
+def grave_is_accent(before: str, after2: str) -> bool:
+    """A backtick is a grave accent after a letter or on a one-letter word, never beside another,
+    after a backslash (TeX's command) or before a letter a backtick or apostrophe closes."""
+    def word(ch: str) -> bool:
+        return bool(ch) and unicodedata.category(ch)[0] in "LMN"
+    if before in ("`", "\\") or after2 in ("`", "'"):
+        return False
+    return (word(before) and unicodedata.category(before) != "Nd") or not word(after2)
+
+
+def ref_spacing_accents(text: str) -> str:
+    out: list[str] = []
+    plain = False  # the last output is the text's own previous character
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        before = text[i - 1] if i else ""
+        after = text[i + 1] if i + 1 < len(text) else ""
+        # A dotless i or j under a combining accent above is the i or j with it.
+        if ch in DOTLESS and after and after in {combining_mark(a) for a in ACCENTS_ABOVE}:
+            out.append(DOTLESS[ch])
+            plain, i = False, i + 1
+            continue
+        # A cedilla or ogonek goes on a following lowercase ASCII letter (TeX's \accent, x-height
+        # letters), else on the letter before it (TeX's \ooalign, taller letters).
+        below_on_next = ch in ACCENTS_BELOW and "a" <= after <= "z" and accented(after, ch) is not None
+        if below_on_next:
+            out.append(accented(after, ch) or "")
+            plain, i = False, i + 2
+            continue
+        if plain and (ch in ACCENTS_BELOW or (ch in ACCENTS_ABOVE and ch != "`" and before in DOTLESS)):
+            letter = accented(before, ch)
+            if letter:
+                out[-1], plain, i = letter, False, i + 1
+                continue
+        if ch in ACCENTS_ABOVE and i + 1 < len(text):
+            letter = accented(text[i + 1], ch)
+            if letter and (ch != "`" or grave_is_accent(before, text[i + 2] if i + 2 < len(text) else "")):
+                out.append(letter)
+                plain, i = False, i + 2
+                continue
+        out.append(ch)
+        plain, i = True, i + 1
+    return "".join(out)
+
+
 def ref_typography(text: str) -> str:
     folded = []
+    text = ref_spacing_accents(text)
     # "--" and "---" typed for en and em dashes are one dash; longer hyphen runs stay.
     text = re.sub(r"(?<!-)-{2,3}(?!-)", "-", text)
     for ch in text:

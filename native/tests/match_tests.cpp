@@ -17,6 +17,7 @@
 #include "match/offset_map.hpp"
 #include "match/tokens.hpp"
 #include "text/utf8.hpp"
+#include "random_text.hpp"
 #include "test_check.hpp"
 
 namespace {
@@ -299,7 +300,8 @@ void test_offset_map_push_all() {
 void test_typographic_tiers_one_pass() {
   static const char32_t kAlphabet[] = {U'a', U'b', U'Z', U'e', U'1', U' ', U' ', U'\n', U'\t', U'-', U'"', U'.', U',',
                                        U'\'', 0x201C, 0x2019, 0x2013, 0xFB01, 0x0301, 0x00E9, 0x03A3, 0x03C3,
-                                       0x4E2D, 0x00A0, 0x00AD, 0x2026, 0xFF21, 0x1D400, U'x', U'y'};
+                                       0x4E2D, 0x00A0, 0x00AD, 0x2026, 0xFF21, 0x1D400, U'x', U'y', 0x00B4,
+                                       U'`', 0x00B8, 0x0131, 0x02DA};
   std::uint32_t seed = 31;
   const auto next = [&seed]() {
     seed = seed * 1103515245U + 12345U;
@@ -475,6 +477,76 @@ void test_rebuilt_claim_ladder() {
   }
 }
 
+
+// TeX's spacing accents (docs/matching.md, typography): an accent set above a letter precedes it,
+// one set below follows it; the typography reading holds the composed letter, mapped to both
+// glyphs. Where the accent has no letter it composes with, or the backtick is code, it stays.
+std::u32string typography_of(const std::u32string& text) {
+  const auto readings = ethos::match::build_tier(text, Tier::typography, ethos::match::LadderOptions{}, nullptr);
+  return readings.front().text;
+}
+
+void test_spacing_accents() {
+  const ethos::match::LadderOptions options;
+  struct Case {
+    std::u32string input, typography;
+  };
+  const Case cases[] = {
+      {U"Moir\u00B4e", U"Moir\u00E9"},                      // acute before its letter
+      {U"P\u00B4eter Juh\u00B4asz", U"P\u00E9ter Juh\u00E1sz"},
+      {U"P\u02C7rikryl", U"P\u0159ikryl"},                  // caron
+      {U"Mikul\u00B4\u0131k", U"Mikul\u00EDk"},              // acute on a dotless i
+      {U"Mikul\u0131\u00B4k", U"Mikul\u00EDk"},              // the dotless i, then its accent
+      {U"Mikul\u0131\u0301k \u0131\u0327", U"Mikul\u00EDk \u0131\u0327"},  // a combining accent above it; not below
+      {U"q\u00B8 Fran\u00B8cais", U"q\u00B8 Fran\u00E7ais"},  // before a lowercase letter (TeX's \accent)
+      {U"GARC\u00B8ON t\u00B8a n\u00B8", U"GAR\u00C7ON \u0163a \u0146"},  // after a taller letter or none after
+      {U"Franc\u00B8ais", U"Fran\u00E7ais"},                  // a on its right takes no cedilla: the c before it
+      {U"\u00A8uber na\u00A8\u0131ve \u02DAAngstr\u00A8om", U"\u00FCber na\u00EFve \u00C5ngstr\u00F6m"},
+      {U"Erd\u02DDos gar\u02D8con \u02D8a \u02C6etre \u02DCn \u02D9z \u00AFa", U"Erd\u0151s gar\u02D8con \u0103 \u00EAtre \u00F1 \u017C \u0101"},
+      {U"voil`a `a la citt`a `E", U"voil\u00E0 \u00E0 la citt\u00E0 \u00C8"},  // the grave accent
+      {U"`apply` and ``quoted'' or `b` and `foo' `a' \\`o", U"`apply` and ``quoted'' or `b` and `foo' `a' \\`o"},  // backticks stay
+      {U"don\u00B4t 5\u00B4 \u00B4 e", U"don\u00B4t 5\u00B4 \u00B4 e"},  // no letter the accent composes with
+      {U"Moire\u0301", U"Moir\u00E9"},
+  };
+  for (const Case& c : cases) {
+    if (typography_of(c.input) != c.typography) {
+      ++failures;
+      std::fprintf(stderr, "spacing accents: typography of \"%s\" is \"%s\"\n", ethos_test::utf8_of(c.input).c_str(),
+                   ethos_test::utf8_of(typography_of(c.input)).c_str());
+    }
+  }
+  // Offsets: the composed letter stands for the accent and the letter.
+  const auto readings = ethos::match::build_tier(U"Moir\u00B4e x \u00B8ca T\u00B8a", Tier::typography, options, nullptr);
+  const auto& r = readings.front();
+  CHECK(r.text == U"Moir\u00E9 x \u00E7a \u0162a");
+  CHECK(r.start[4] == 4 && r.end[4] == 6 && r.start[5] == 6 && r.end[5] == 7);
+  CHECK(r.start[8] == 9 && r.end[8] == 11 && r.start[9] == 11);
+  CHECK(r.start[11] == 13 && r.end[11] == 15 && r.start[12] == 15);
+  // Searches: the quote as an LLM or pdftotext writes it grounds at typography with the evidence
+  // covering both glyphs; a quote copied from the accent text grounds against composed text; a
+  // mark-only difference is refused at every tier it is refused today.
+  const auto policy = ethos::match::preset_policy("default");
+  const auto search = [&](const std::string& target, const std::string& quote) {
+    const auto t = ethos::match::build_ladder(target, policy->ladder);
+    const auto q = ethos::match::build_ladder(quote, policy->ladder);
+    return ethos::match::search_ladder(t, q, ethos::match::TextRule::contains, *policy);
+  };
+  const auto moire = search("the Moir\xC2\xB4" "e pattern", "Moir\xC3\xA9");
+  CHECK(moire.whole && moire.whole->tier == Tier::typography && moire.whole->start == 4 && moire.whole->end == 10);
+  const auto mikulik = search("Mikul\xC2\xB4\xC4\xB1k et al.", "MIKUL\xC3\x8DK");
+  CHECK(mikulik.whole && mikulik.whole->tier == Tier::case_folded && mikulik.whole->start == 0 && mikulik.whole->end == 8);
+  const auto copied = search("the Moire\xCC\x81 pattern", "Moir\xC2\xB4" "e pattern");
+  CHECK(copied.whole && copied.whole->tier == Tier::typography && copied.whole->start == 4 && copied.whole->end == 18);
+  CHECK(!search("the Moir\xC2\xB4" "e pattern", "Moire pattern").whole);  // the accent is no difference to drop
+  CHECK(!search("my r\xC2\xB4" "esum\xC2\xB4" "e", "my resume").whole);
+  CHECK(!search("my resume", "my r\xC2\xB4" "esum\xC2\xB4" "e").whole);
+  CHECK(!search("my r\xC3\xA9sum\xC3\xA9", "my resume").whole);  // as before: marks count at every tier
+  CHECK(!search("the e pattern", "the \xC3\xA9 pattern").whole);
+  // A backtick code span keeps its word: found in case-folded text as before.
+  const auto code = search("call `apply` here", "Apply");
+  CHECK(code.whole && code.whole->tier == Tier::case_folded && code.whole->start == 6);
+}
+
 int main(int argc, char** argv) {
   test_decoded_readings();
   test_rebuilt_claim_ladder();
@@ -488,6 +560,7 @@ int main(int argc, char** argv) {
   test_token_boundaries();
   test_guards();  // guard_tests.hpp: stitched quotations, near misses, numeric and polarity guards
   test_negation_before();
+  test_spacing_accents();
   for (int i = 1; i < argc; ++i) test_vectors(argv[i]);
   return ethos_test::finish("match_tests");
 }

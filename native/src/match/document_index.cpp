@@ -55,7 +55,7 @@ std::vector<std::size_t> cut_points(std::size_t size, std::size_t chunk, At at) 
   std::vector<std::size_t> out{0};
   for (std::size_t target = chunk; target < size; target = out.back() + chunk) {
     std::size_t p = target;
-    while (p < size && !is_safe_cut(at(p - 1), at(p))) ++p;
+    while (p < size && !is_safe_cut(p >= 2 ? at(p - 2) : 0, at(p - 1), at(p))) ++p;
     if (p >= size) break;
     out.push_back(p);
   }

@@ -20,7 +20,8 @@ const char* tier_assumption(Tier tier) {
       return "typography: curly and straight quotes, dash variants, the ligatures U+FB00-U+FB06, full-width ASCII "
              "forms and the ellipsis character equal their plain spellings; a space beside a double quotation mark is "
              "no difference; soft hyphens, zero-width spaces, word "
-             "joiners and byte order marks are ignored; decomposed and precomposed accents are equal (canonical "
+             "joiners and byte order marks are ignored; a spacing accent as TeX sets it (before its letter, a cedilla or "
+             "ogonek after it) is the accent on its letter; decomposed and precomposed accents are equal (canonical "
              "composition, NFC).";
     case Tier::case_folded: return "case: upper and lower case are equal (full Unicode lowercase).";
     case Tier::skeleton:

@@ -75,6 +75,76 @@ const char32_t* typographic_fold(char32_t c) {
   }
 }
 
+// TeX's spacing accents. Its text fonts (OT1) have no accented letters: `\'e` is the accent glyph
+// (named acute, grave, ... in the font, which extractors report as these spacing characters) set
+// over the letter by a kern, so the text holds "Moir´e". An accent set above a letter comes before
+// it; the cedilla and the ogonek, set below, come before or after it (read_spacing_accent). The
+// combining mark each stands for, or 0. ASCII ^ and ~ are not accents here: in text they are code and math.
+char32_t accent_above_mark(char32_t c) {
+  switch (c) {
+    case 0x00B4: return 0x0301;  // acute
+    case 0x0060: return 0x0300;  // grave (also the ASCII backtick: see grave_is_accent)
+    case 0x00A8: return 0x0308;  // dieresis
+    case 0x02C6: return 0x0302;  // circumflex
+    case 0x02DC: return 0x0303;  // tilde
+    case 0x00AF: case 0x02C9: return 0x0304;  // macron
+    case 0x02D8: return 0x0306;  // breve
+    case 0x02D9: return 0x0307;  // dot above
+    case 0x02DA: return 0x030A;  // ring
+    case 0x02DD: return 0x030B;  // double acute (hungarumlaut)
+    case 0x02C7: return 0x030C;  // caron
+    default: return 0;
+  }
+}
+
+char32_t accent_below_mark(char32_t c) {
+  switch (c) {
+    case 0x00B8: return 0x0327;  // cedilla
+    case 0x02DB: return 0x0328;  // ogonek
+    default: return 0;
+  }
+}
+
+// The combining marks of the accents set above a letter (accent_above_mark's marks).
+bool is_combining_above(char32_t c) {
+  switch (c) {
+    case 0x0300: case 0x0301: case 0x0302: case 0x0303: case 0x0304: case 0x0306: case 0x0307: case 0x0308:
+    case 0x030A: case 0x030B: case 0x030C:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Whether c may be a spacing accent at all (one compare for nearly every scalar of a text).
+inline bool may_be_spacing_accent(char32_t c) { return c == 0x60 || (c >= 0xA8 && c <= 0x2DD); }
+
+// The letter an accent is set on: TeX puts accents on the dotless i and j (`\'\i`), which carry
+// a dot in no accented letter.
+char32_t accent_base(char32_t c) {
+  if (c == 0x0131) return U'i';
+  if (c == 0x0237) return U'j';
+  return c;
+}
+
+// The letter that `letter` with `mark` composes to under NFC, or 0: only such pairs are read as one
+// accented letter, so an accent typed for an apostrophe before a letter no accent goes on ("don´t")
+// stays as it is.
+char32_t accented(char32_t letter, char32_t mark) { return unicode::compose_pair(accent_base(letter), mark); }
+
+// The backtick is both TeX's grave accent ("voil`a", "`a la", "citt`a") and the ASCII backtick of
+// code spans (`apply`), of TeX-typed quotes (``quotes'', `quote', `x') and of TeX's own command
+// (\`o in a table of accent commands). It is read as an accent only inside a word (after a letter)
+// or on a one-letter word, and never next to another backtick, after a backslash, or before a
+// letter followed by a backtick or an apostrophe: `c`, ``a, `a' and \`o stay. before/after2: the
+// scalars before it and two after it (0 at the text's edges).
+bool grave_is_accent(char32_t before, char32_t after2) {
+  if (before == U'`' || before == U'\\' || after2 == U'`' || after2 == U'\'') return false;
+  const bool letter_before = before != 0 && unicode::is_word_char(before) && !unicode::is_decimal_digit(before);
+  const bool letter_after2 = after2 != 0 && unicode::is_word_char(after2);
+  return letter_before || !letter_after2;
+}
+
 // A double quotation mark (any of them, folded to '"') stands between two spaces of its own:
 // extractors differ in the space they put inside quotation marks ("Green Book ”" for the PDF's
 // “Green Book”), and a space next to a quotation mark changes no word. The spaces cover no
@@ -117,6 +187,55 @@ Units compose(const Units& in) {
   return out;
 }
 
+// A spacing accent at in[i] read with its letter (see accent_above_mark): the letter, then the
+// combining mark, both standing for the accent and the letter together (composition then makes them
+// one letter, evidence covers both glyphs). Returns false, appending nothing, when the accent has
+// no letter to go on. i is moved past what was read.
+//
+// Where TeX puts the accent: one set above precedes its letter (`\'e` is \accent, the accent glyph
+// first). A cedilla or ogonek precedes a lowercase letter of x-height (`\c{c}` is \accent too for
+// c, s, n ...: "Fran¸cois") and follows a taller one (\ooalign for C, S, t, k: "C¸A"), so it goes
+// with a following lowercase ASCII letter it composes with, else with the letter before it. A
+// dotless i or j followed by an accent above takes it too (`ı´` -> í: the letter exists only to
+// carry one).
+bool read_spacing_accent(const Units& in, std::size_t& i, Units& out) {
+  const Unit& unit = in[i];
+  if ((unit.c == 0x0131 || unit.c == 0x0237) && i + 1 < in.size() && is_combining_above(in[i + 1].c)) {
+    // A dotless i or j under a combining accent is the i or j with it (pdftotext gives "Mikulı́k"
+    // for TeX's `\'\i`): the letter alone changes, so composition makes í of it.
+    out.push_back(Unit{accent_base(unit.c), unit.start, unit.end});
+    return true;
+  }
+  const char32_t below = accent_below_mark(unit.c);
+  const char32_t next = i + 1 < in.size() ? in[i + 1].c : 0;
+  const bool before_next = below != 0 && next >= U'a' && next <= U'z' && accented(next, below) != 0;
+  // After its letter: an accent below (unless it goes on the next letter), or an accent above
+  // after a dotless i or j. The letter must be in `out` as it was read (no fold or accent of its own).
+  if (!before_next && i > 0 && !out.empty() && out.back().start == in[i - 1].start &&
+      out.back().end == in[i - 1].end && out.back().c == in[i - 1].c) {
+    const char32_t before = in[i - 1].c;
+    const bool dotless = before == 0x0131 || before == 0x0237;
+    char32_t mark = below;
+    if (mark == 0 && dotless && unit.c != U'`') mark = accent_above_mark(unit.c);
+    if (mark != 0 && accented(before, mark) != 0) {
+      Unit& letter = out.back();
+      letter.c = accent_base(before);
+      letter.end = unit.end;
+      out.push_back(Unit{mark, letter.start, unit.end});
+      return true;
+    }
+  }
+  // Before its letter: an accent above, or a cedilla or ogonek before a lowercase letter.
+  const char32_t mark = below != 0 ? (before_next ? below : 0) : accent_above_mark(unit.c);
+  if (mark == 0 || next == 0 || accented(next, mark) == 0) return false;
+  if (unit.c == U'`' && !grave_is_accent(i > 0 ? in[i - 1].c : 0, i + 2 < in.size() ? in[i + 2].c : 0)) return false;
+  const Unit& letter = in[i + 1];
+  out.push_back(Unit{accent_base(letter.c), unit.start, letter.end});
+  out.push_back(Unit{mark, unit.start, letter.end});
+  ++i;
+  return true;
+}
+
 // Typography on exact units: line-end hyphenation (one reading), dash runs, deletions, folds,
 // full-width ASCII, canonical composition; then whitespace again, since deletions can join two runs.
 Units typography(const Units& in, const std::unordered_set<std::uint32_t>& hyphens, bool join, const LadderOptions& options) {
@@ -129,10 +248,11 @@ Units typography(const Units& in, const std::unordered_set<std::uint32_t>& hyphe
     // Nearly every scalar of a document: ASCII other than a dash or a double quotation mark, with
     // no recorded hyphen, which none of the rules below changes (no fold, deletion or full-width
     // form lies in ASCII); asked first so the index build does not walk the rules per scalar.
-    if (no_hyphens && unit.c < 0x80 && unit.c != U'-' && unit.c != U'"') {
+    if (no_hyphens && unit.c < 0x80 && unit.c != U'-' && unit.c != U'"' && unit.c != U'`') {
       folded.push_back(unit);
       continue;
     }
+    if (may_be_spacing_accent(unit.c) && read_spacing_accent(in, i, folded)) continue;
     if (unit.c == U'-' && i >= plain_until) {
       // "--" and "---" are how en and em dashes are typed (TeX, plain text): one dash, covering
       // the run. Longer runs (rules) and runs holding a recorded line-end hyphen stay as they are.
@@ -401,10 +521,14 @@ std::vector<Reading> build_tier(const std::u32string& original, Tier tier, const
 namespace {
 
 // Whether typography leaves this scalar of a text without recorded hyphens exactly as it is and
-// composition cannot touch it: ASCII other than a double quotation mark and other than the second
-// hyphen-minus of a run (runs of two or three become one dash). Those rules are all typography
-// does to ASCII; the white-space step that ends it is done by the caller.
-bool typography_keeps(char32_t c, char32_t before) { return c < 0x80 && c != U'"' && !(c == U'-' && before == U'-'); }
+// composition cannot touch it: ASCII other than a double quotation mark, a backtick (a grave
+// accent, maybe) and the second hyphen-minus of a run (runs of two or three become one dash).
+// Those rules are all typography does to ASCII; the white-space step that ends it is done by the
+// caller. Lowercase letters, most of a text, are answered by the first two tests.
+bool typography_keeps(char32_t c, char32_t before) {
+  if (c > U'`') return c < 0x80;
+  return c != U'"' && c != U'`' && !(c == U'-' && before == U'-');
+}
 
 // The three readings of original[from, to) appended to `out` (offsets into original), for a
 // stretch that holds only scalars typography keeps, in one pass: white-space runs become one
@@ -478,7 +602,7 @@ std::vector<TypographicReadings> build_typographic_tiers(const std::u32string& o
       std::size_t end = from;
       while (end < n && typography_keeps(original[end], end > 0 ? original[end - 1] : 0)) ++end;
       std::size_t cut = end;
-      while (cut < n && cut > from && !is_safe_cut(original[cut - 1], original[cut])) --cut;
+      while (cut < n && cut > from && !is_safe_cut(cut >= 2 ? original[cut - 2] : 0, original[cut - 1], original[cut])) --cut;
       if (cut > from) {
         plain_readings(original, from, cut, built);
         from = cut;
@@ -486,7 +610,7 @@ std::vector<TypographicReadings> build_typographic_tiers(const std::u32string& o
       }
       // Up to the first safe cut after a scalar typography changes (or the end of the text).
       std::size_t next = std::max(end, from + 1);
-      while (next < n && !is_safe_cut(original[next - 1], original[next])) ++next;
+      while (next < n && !is_safe_cut(next >= 2 ? original[next - 2] : 0, original[next - 1], original[next])) ++next;
       const Units typo = typography(exact_units(original.substr(from, next - from)), hyphens, false, options);
       const Units cased = lowercase(typo);
       const auto shift = static_cast<std::uint32_t>(from);
