@@ -28,11 +28,20 @@ many of them our page holds elsewhere (reading order) and how many it lacks (spl
 placed differently), the N pages that miss most, and the N words most often lacking. A diagnostic
 only: the figures above do not depend on it.
 
+After the main table, a second one (a diagnostic, printed on every run) says where in *our* parse
+the missed words are: pdftotext's word boxes (``pdftotext -bbox``, one run per PDF) give every
+word of its text a place on the page, and each missed word is counted under the element of ours
+whose box holds the word's centre - a table, heading, list item, caption, header or footer, or
+running text (or none of ours). It also gives the in-order fidelity outside our tables: our
+table elements' words left out of our sequence, and the pdftotext words whose box centre lies in
+one of our tables' boxes left out of its. The target stays the first fidelity figure.
+
 Targets (issue #3): ethos pages/s >= 0.5x pypdfium2's; fidelity >= 99 % of pdftotext's words.
 """
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import re
 import shutil
@@ -214,6 +223,123 @@ def fidelity(pdf: Path, document: dict) -> tuple[int, int, int, list[tuple[int, 
     return found, present, total, per_page[:3]
 
 
+# --- Where the missed words are in our parse (the second table) --------------------------------
+
+# Our element types, in the order a word inside several boxes is counted under (a table cell's
+# text inside a text block's box counts as table), and the diagnostic's column for each.
+REGION_OF_TYPE = {"table": "table", "heading": "heading", "caption": "caption", "list_item": "list",
+                  "list": "list", "header": "header/footer", "footer": "header/footer", "text_block": "text"}
+REGION_PRIORITY = ["table", "heading", "caption", "list_item", "list", "header", "footer", "text_block"]
+REGIONS = ["table", "heading", "list", "caption", "header/footer", "text", "none"]
+BBOX_WORD = re.compile(r'<word xMin="([-0-9.]+)" yMin="([-0-9.]+)" xMax="([-0-9.]+)" yMax="([-0-9.]+)">(.*?)</word>')
+
+
+def pdftotext_word_boxes(pdf: Path) -> list[list[tuple[str, tuple[float, float]]]]:
+    """pdftotext's words per page with the centres of their boxes (points, top-left origin, as
+    our quanta / 100): one ``pdftotext -bbox`` run for the whole PDF. A box word is split into
+    the comparison's words (words()), each piece with the box's centre."""
+    out = subprocess.run(["pdftotext", "-bbox", "-enc", "UTF-8", str(pdf), "-"], check=True, capture_output=True).stdout
+    pages = []
+    for page in out.decode("utf-8", errors="replace").split("<page ")[1:]:
+        boxed = []
+        for x0, y0, x1, y1, text in BBOX_WORD.findall(page):
+            centre = ((float(x0) + float(x1)) / 2, (float(y0) + float(y1)) / 2)
+            boxed += [(word, centre) for word in words(html.unescape(text))]
+        pages.append(boxed)
+    return pages
+
+
+def reference_centres(reference_words: list[str], boxed: list[tuple[str, tuple[float, float]]]) -> list[tuple[float, float] | None]:
+    """A box centre for each word of pdftotext's text of a page: its box words aligned with the
+    text's words (longest common subsequence; both come from one layout pass, so they differ only
+    where the text output joins a line-end hyphen); a word left unaligned takes the centre of the
+    nearest aligned word before it (after it at the page's start)."""
+    from rapidfuzz.distance import LCSseq
+
+    centres: list[tuple[float, float] | None] = [None] * len(reference_words)
+    for op in LCSseq.opcodes(reference_words, [word for word, _ in boxed]):
+        if op.tag == "equal":
+            for k in range(op.src_end - op.src_start):
+                centres[op.src_start + k] = boxed[op.dest_start + k][1]
+    last = next((c for c in centres if c is not None), None)
+    for i, centre in enumerate(centres):
+        if centre is None:
+            centres[i] = last
+        else:
+            last = centre
+    return centres
+
+
+def region_of(centre: tuple[float, float] | None, boxes: list[tuple[str, list[int]]]) -> str:
+    """The diagnostic's region of a point: the first of our element types (REGION_PRIORITY) with a
+    box holding it, "none" where no element of ours does."""
+    if centre is None:
+        return "none"
+    x, y = centre[0] * 100, centre[1] * 100
+    holding = {kind for kind, (x0, y0, x1, y1) in boxes if x0 <= x <= x1 and y0 <= y <= y1}
+    for kind in REGION_PRIORITY:
+        if kind in holding:
+            return REGION_OF_TYPE[kind]
+    return "none"
+
+
+def where_missed(pdf: Path, document: dict) -> dict:
+    """Per PDF: words found in order and in all outside our tables, and the missed words (of the
+    target's in-order comparison) by the region of ours that holds them."""
+    from rapidfuzz.distance import LCSseq
+
+    ours = ethos_page_elements(document)
+    boxes_of = pdftotext_word_boxes(pdf)
+    result = {"outside_found": 0, "outside_words": 0, "in_tables": 0, "missed": Counter()}
+    for number, reference in enumerate(pdftotext_pages(pdf), start=1):
+        reference_words = words(reference)
+        if not reference_words:
+            continue
+        elements = ours.get(number, [])
+        boxes = [(element["type"], element["bbox"]) for element in elements if "bbox" in element]
+        centres = reference_centres(reference_words, boxes_of[number - 1] if number <= len(boxes_of) else [])
+        regions = [region_of(centre, boxes) for centre in centres]
+        our_words = ethos_page_words(elements, reference_words)
+        for op in LCSseq.editops(reference_words, our_words):
+            if op.tag in ("delete", "replace"):
+                result["missed"][regions[op.src_pos]] += 1
+        outside_reference = [word for word, region in zip(reference_words, regions) if region != "table"]
+        outside_ours = ethos_page_words([e for e in elements if e["type"] != "table"], outside_reference)
+        result["in_tables"] += len(reference_words) - len(outside_reference)
+        result["outside_words"] += len(outside_reference)
+        result["outside_found"] += LCSseq.similarity(outside_reference, outside_ours) if outside_reference else 0
+    return result
+
+
+def print_where_missed(rows: list[tuple[str, int, int, dict]]) -> None:
+    """The second table: per PDF and overall, the target figure, the in-order figure outside our
+    tables, and where the missed words are."""
+    header = (f"{'pdf':28} {'fidelity':>9} {'outside tables':>14} {'in tables':>9} {'missed':>7} "
+              + " ".join(f"{region:>13}" for region in REGIONS))
+    print()
+    print("Where the missed words are in our parse (a diagnostic; the target is the first figure, fidelity in order):")
+    print(header)
+    print("-" * len(header))
+    total = {"found": 0, "words": 0, "outside_found": 0, "outside_words": 0, "in_tables": 0, "missed": Counter()}
+    for name, found, words_n, where in rows + [("all", -1, -1, None)]:
+        if where is None:
+            name, found, words_n, where = "all", total["found"], total["words"], total
+        else:
+            total["found"] += found
+            total["words"] += words_n
+            for key in ("outside_found", "outside_words", "in_tables"):
+                total[key] += where[key]
+            total["missed"].update(where["missed"])
+        if name == "all":
+            print("-" * len(header))
+        outside = where["outside_found"] / where["outside_words"] if where["outside_words"] else 1.0
+        print(f"{name:28} {found / words_n if words_n else 1.0:9.2%} {outside:14.2%} {where['in_tables']:9d} "
+              f"{sum(where['missed'].values()):7d} " + " ".join(f"{where['missed'][region]:13d}" for region in REGIONS))
+    print("fidelity = the target (in order, all words); outside tables = in order, pdftotext's words whose box centre")
+    print("lies in one of our tables and our tables' words left out; missed words counted under our element holding")
+    print("the word's box centre (none: no element of ours there)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("corpus", type=Path)
@@ -249,6 +375,7 @@ def main() -> int:
     print(header)
     print("-" * len(header))
     totals = {"pages": 0, "peer": 0.0, "ethos": 0.0, "found": 0, "present": 0, "words": 0}
+    where_rows = []
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / "document.json"
         for pdf in pdfs:
@@ -273,6 +400,7 @@ def main() -> int:
                   + ("" if share >= 0.99 else "  worst pages: " + ", ".join(f"{n}:{s:.0%}" for n, s in worst)))
             if args.missed:
                 report_missed(pdf, json.loads(out.read_bytes()), args.missed)
+            where_rows.append((pdf.stem, found, total, where_missed(pdf, json.loads(out.read_bytes()))))
             totals["pages"] += pages_n
             totals["peer"] += peer
             totals["ethos"] += ours
@@ -286,6 +414,7 @@ def main() -> int:
           f"{totals['pages'] / totals['ethos']:10.1f} {totals['peer'] / totals['ethos']:6.2f} {'':>8} {share:9.2%} {present:9.2%}")
     print("ratio = ethos pages/s / pypdfium2 pages/s (whole processes; target >= 0.5); fidelity (in order) target >= 99 %;")
     print("any order = pdftotext's words found on the page at all (a diagnostic, not the target)")
+    print_where_missed(where_rows)
     return 0
 
 

@@ -336,3 +336,61 @@ def test_a_function_table_with_a_centred_name_column_is_read_row_by_row(tmp_path
     for row in FUNCTIONS:
         expected += [word for field in row for word in field.split()]
     assert _words(document) == expected
+
+
+def index_pdf(columns: Sequence[Sequence[tuple[str, Sequence[tuple[str, str]]]]]) -> bytes:
+    """A two-column index: each column a list of letter groups, the left column at x=72, the right
+    at x=320, both 220 pt wide (a 28 pt gutter), on one baseline grid from y=700 down: a group's
+    letter (12 pt), then its entries (10 pt, 13 pt apart), each term run out in leader dots to its
+    page number, the entry set flush right at the column's edge; 40 pt between groups, the same in both
+    columns, so the space between groups runs across the page and is wider than the gutter."""
+
+    def draw(canvas: Canvas) -> None:
+        for x, groups in zip((72, 320), columns):
+            y = 700.0
+            for letter, entries in groups:
+                canvas.setFont(fx.BODY_FONT, 12)
+                canvas.drawString(x, y, letter)
+                y -= 15
+                canvas.setFont(fx.BODY_FONT, 10)
+                for term, page in entries:
+                    # As many leader dots as fit: the entry, set flush right, starts within a
+                    # dot's width of the column's left edge.
+                    room = 220 - stringWidth(f"{term}  {page}", fx.BODY_FONT, 10)
+                    dots = " ".join("." * int(room / stringWidth(". ", fx.BODY_FONT, 10)))
+                    canvas.drawRightString(x + 220, y, f"{term} {dots} {page}")
+                    y -= 13
+                y -= 40
+
+    return fx._draw([draw])
+
+
+INDEX = [
+    [
+        ("A", [("Arrays", "20"), ("Assignment", "8"), ("Attributes", "14")]),
+        ("B", [("Binary operators", "46"), ("Box plots", "40"), ("Bootstrap", "71")]),
+        ("C", [("Character vectors", "11"), ("Classes", "52"), ("Contrasts", "57")]),
+    ],
+    [
+        ("I", [("Indexing vectors", "12"), ("Indexing arrays", "20"), ("Inference", "39")]),
+        ("K", [("Kernel density", "37"), ("Kolmogorov test", "39"), ("Kronecker product", "24")]),
+        ("L", [("Least squares", "26"), ("Linear models", "58"), ("Lists", "29")]),
+    ],
+]
+
+
+def test_an_index_in_two_columns_on_one_baseline_grid_is_read_column_by_column(tmp_path: Path) -> None:
+    # Both columns of the index stand on one baseline grid, so nearly every line shares its visual
+    # line with a line across the gutter, and the space between letter groups runs across the page,
+    # wider than the gutter. Taken for the fields of rows, the page was cut at that space and read
+    # A, I, B, K, C, L (R-intro's concept index). The entries run out to their page numbers on the
+    # column's edge: both sides are filled page columns, read one after the other.
+    document = _parse(tmp_path, "index.pdf", index_pdf(INDEX))
+    words = [word for word in _words(document) if set(word) != {"."}]
+    expected = [
+        word
+        for column in INDEX
+        for letter, entries in column
+        for word in [letter] + [w for term, page in entries for w in term.split() + [page]]
+    ]
+    assert words == expected

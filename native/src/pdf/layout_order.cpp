@@ -9,6 +9,7 @@
 namespace ethos::pdf {
 namespace {
 
+using params::kMaxColumnSkew;
 using params::kMaxInColumnGapGutters;
 using params::kMaxRowFieldGapGutters;
 using params::kMaxRowFieldPercent;
@@ -126,6 +127,17 @@ bool gap_within_columns(const std::vector<Bbox>& boxes, const std::vector<std::s
   // Two page columns, neither with a gutter of its own: the columns of a table drawn without
   // rules (three or more, a cell's lines spaced by the row padding) are read row by row.
   if (widest_gap(boxes, left, true).width >= min_gutter || widest_gap(boxes, right, true).width >= min_gutter) return false;
+  // Page columns filled to their right edge - two lines in three of each side end on one x, as
+  // an index's entries run out in leader dots to their page numbers, or justified text does -
+  // are page columns even where they stand on one baseline grid; the fields of rows end where
+  // their words end.
+  const auto filled = [&](const std::vector<std::size_t>& side) {
+    std::int64_t edge = boxes[side.front()].x1;
+    for (std::size_t i : side) edge = std::max(edge, boxes[i].x1);
+    const auto on_edge = std::count_if(side.begin(), side.end(), [&](std::size_t i) { return boxes[i].x1 + kMaxColumnSkew >= edge; });
+    return on_edge >= 3 && static_cast<std::size_t>(on_edge) * 3 >= side.size() * 2;
+  };
+  if (narrow * 2 >= wide && filled(left) && filled(right)) return true;
   // Page columns run on their own baselines; where most lines of one side share their visual
   // line with a line across the gutter, the sides are the fields of rows (the keys and
   // descriptions of a reference card, the two columns of a table), read row by row.

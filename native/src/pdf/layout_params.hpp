@@ -24,6 +24,7 @@ constexpr std::int64_t kMinCardColumnPercent = 25;  // a page column without run
 constexpr std::size_t kMaxCardGutterCrossings = 2;  // ... and lines crossing its gutter (a title, a footer)
 constexpr std::int64_t kMinCardColumnHeightPercent = 50;  // ... and the height its lines reach over
 constexpr std::int64_t kMinCardLineWidthRatioPercent = 33;  // ... and the mean line width of one side vs the other's
+constexpr std::int64_t kMaxFigureMarkGlyphs = 4;   // a column of figures: a mark in a figure's place (`.`, `-Inf`)
 // Line building (layout_lines.cpp).
 constexpr std::int64_t kMinWordGapPercent = 15;    // a pen gap this share of an em is a space (TeX's thin space: 16.7)
 // Margin line numbers (layout_line_numbers.cpp).
@@ -56,7 +57,7 @@ constexpr std::int64_t kChunkTokens = 512;
 inline nlohmann::json layout_parameters() {
   return {{"caption_distance_q", kCaptionDistance},     {"chunk_tokens", kChunkTokens},
           {"edge_band_percent", kEdgeBandPercent},      {"heading_size_percent", kHeadingSizePercent},
-          {"layout_version", 10},                       {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
+          {"layout_version", 11},                       {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
           {"max_heading_lines", kMaxHeadingLines},      {"max_heading_scalars", kMaxHeadingScalars},
           {"max_words_per_cell", kMaxWordsPerCell},     {"max_column_skew_q", kMaxColumnSkew},     {"min_column_words", kMinColumnWords},     {"min_cell_extent_q", kMinCellExtent},       {"min_rule_length_q", kMinRuleLength},
           {"max_grid_lines", kMaxGridLines},
@@ -72,6 +73,7 @@ inline nlohmann::json layout_parameters() {
           {"max_card_gutter_crossings", static_cast<std::int64_t>(kMaxCardGutterCrossings)},
           {"min_card_column_height_percent", kMinCardColumnHeightPercent},
           {"min_card_line_width_ratio_percent", kMinCardLineWidthRatioPercent},
+          {"max_figure_mark_glyphs", kMaxFigureMarkGlyphs},
           {"max_row_field_percent", kMaxRowFieldPercent},
           {"max_row_field_gap_gutters", kMaxRowFieldGapGutters},
           {"max_in_column_gap_gutters", kMaxInColumnGapGutters},

@@ -19,6 +19,7 @@ using params::kMinColumnWords;
 using params::kMaxCardGutterCrossings;
 using params::kMinCardColumnPercent;
 using params::kMinCardLineWidthRatioPercent;
+using params::kMaxFigureMarkGlyphs;
 using params::kMinCardColumnHeightPercent;
 using params::kMinCellExtent;
 using params::kMaxGridLines;
@@ -320,6 +321,86 @@ bool keys_beside(const std::vector<Bbox>& left, const std::vector<Bbox>& reachin
   return beside(left, right) * 2 > left.size() && right_beside * 2 > right.size();
 }
 
+// A line of figures: it holds a digit, and at most one character in five (spaces aside) is
+// neither a digit nor a number's sign, point, separator or bracket (`296.21661`, `-.01360`,
+// `2451665.5 (1)`, `6.25±5`).
+bool figures(const Line& line) {
+  std::size_t digits = 0, other = 0;
+  for (const Glyph& g : line.glyphs) {
+    const char32_t c = g.codepoint;
+    if (c >= U'0' && c <= U'9') {
+      ++digits;
+    } else if (c == U' ' || c == U'\u00a0' || c == U'.' || c == U',' || c == U'-' || c == U'+' || c == U'\u2212' || c == U'\u00b1' ||
+               c == U'(' || c == U')' || c == U'%') {
+      continue;
+    } else {
+      ++other;
+    }
+  }
+  return digits > 0 && other * 5 <= digits + other;
+}
+
+// Whether a gap is a table's, between two of its columns set row by row (`left` and `right`: the
+// lines of the column on either side of it). Over the height both columns share, all but one
+// line in ten of one column share a visual line with a line of the other, and at least half of
+// the other's lines do (a column of figures may leave every other row empty, as a report's
+// second line of a row does); and one of the two is a column of figures (of_figures below). A
+// report printed in a monospaced font has no running text, and its widest column gap passed for
+// the gutter between two columns of a card. Page columns of an index or a card may stand on one
+// baseline grid, but their entries are words; a table of symbols set as pairs of columns side by
+// side (a symbol and its command) stays read pair by pair.
+bool rows_across(const std::vector<const Line*>& left, const std::vector<const Line*>& right) {
+  if (left.empty() || right.empty()) return false;
+  const auto extent = [](const std::vector<const Line*>& lines) {
+    std::pair<std::int64_t, std::int64_t> out{lines.front()->bbox.y0, lines.front()->bbox.y1};
+    for (const Line* line : lines) out = {std::min(out.first, line->bbox.y0), std::max(out.second, line->bbox.y1)};
+    return out;
+  };
+  const auto [left_y0, left_y1] = extent(left);
+  const auto [right_y0, right_y1] = extent(right);
+  const std::int64_t top = std::max(left_y0, right_y0), bottom = std::min(left_y1, right_y1);
+  const auto shared = [&](const std::vector<const Line*>& lines) {
+    std::vector<const Line*> out;
+    for (const Line* line : lines) {
+      if (line->bbox.y1 > top && line->bbox.y0 < bottom) out.push_back(line);
+    }
+    return out;
+  };
+  const std::vector<const Line*> l = shared(left), r = shared(right);
+  if (l.empty() || r.empty()) return false;
+  // A column of figures: from its first figure down (the column's head stands above it), at least
+  // half its lines are figures, and all but one in ten of the others are a short mark in a
+  // figure's place (`.` for zero, `-Inf`, `n/a`, a dash).
+  const auto of_figures = [](const std::vector<const Line*>& lines) {
+    std::optional<std::int64_t> head;
+    for (const Line* line : lines) {
+      if (figures(*line) && (!head || line->bbox.y0 < *head)) head = line->bbox.y0;
+    }
+    if (!head) return false;
+    std::size_t counted = 0, numbers = 0, marks = 0;
+    for (const Line* line : lines) {
+      if (line->bbox.y0 < *head) continue;
+      ++counted;
+      if (figures(*line)) {
+        ++numbers;
+      } else if (std::count_if(line->glyphs.begin(), line->glyphs.end(), [](const Glyph& g) { return g.codepoint != U' '; }) <=
+                 kMaxFigureMarkGlyphs) {
+        ++marks;
+      }
+    }
+    return numbers * 2 >= counted && (counted - numbers - marks) * 10 <= counted;
+  };
+  if (!of_figures(l) && !of_figures(r)) return false;
+  const auto beside = [](const std::vector<const Line*>& lines, const std::vector<const Line*>& across) {
+    return static_cast<std::size_t>(std::count_if(lines.begin(), lines.end(), [&](const Line* line) {
+      return std::any_of(across.begin(), across.end(), [&](const Line* other) { return same_band(line->bbox, other->bbox); });
+    }));
+  };
+  const std::size_t left_beside = beside(l, r), right_beside = beside(r, l);
+  const bool left_in_rows = (l.size() - left_beside) * 10 <= l.size(), right_in_rows = (r.size() - right_beside) * 10 <= r.size();
+  return (left_in_rows && right_beside * 2 >= r.size()) || (right_in_rows && left_beside * 2 >= l.size());
+}
+
 // Page column gutters: x-ranges at least `min_gutter` wide that (almost) no line crosses, with a
 // real share of the lines on each side. Table columns are not gutters: the page's other lines
 // cross them. Returned as the x where each gutter starts, ascending.
@@ -333,7 +414,8 @@ bool keys_beside(const std::vector<Bbox>& left, const std::vector<Bbox>& reachin
 // the gap), measured between the gutters already
 // accepted, widest gutter first: a reference card set in three or four columns of short
 // key/description entries has no running text, yet its columns are the page's; a key column
-// beside its descriptions is far narrower, and a table's column groups have the page's running
+// beside its descriptions is far narrower, a gap between two columns of a table of figures has
+// their rows running on across it (rows_across), and a table's column groups have the page's running
 // text above and below them, crossing their gaps. Two more conditions keep tables out: the lines
 // reaching into the gap leave at least `min_gutter` of it open, and the mean line width of each
 // side is at least params::kMinCardLineWidthRatioPercent of the other's (one long key beside its
@@ -446,6 +528,20 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
   for (const Candidate& c : candidates) {
     if (c.running_text && !c.keys) accepted.emplace_back(c.start, c.end);
   }
+  // Whether candidate i lies between two columns of a table (see rows_across). The columns on
+  // either side of the gap, a line reaching into it counted with its column: left, the lines
+  // ending in or before it, after the previous candidate gap; right, the lines starting in or
+  // after it, before the next.
+  const auto between_table_columns = [&](std::size_t i) {
+    const Candidate& c = candidates[i];
+    std::vector<const Line*> left_column, right_column;
+    for (const Line& line : lines) {
+      const Bbox& b = line.bbox;
+      if (b.x0 < c.start && b.x1 <= c.end && (i == 0 || b.x1 > candidates[i - 1].end)) left_column.push_back(&line);
+      if (b.x0 >= c.start && b.x1 > c.end && (i + 1 == candidates.size() || b.x0 < candidates[i + 1].start)) right_column.push_back(&line);
+    }
+    return rows_across(left_column, right_column);
+  };
   std::vector<std::size_t> by_width(candidates.size());
   std::iota(by_width.begin(), by_width.end(), std::size_t{0});
   std::stable_sort(by_width.begin(), by_width.end(), [&](std::size_t a, std::size_t b) {
@@ -467,10 +563,12 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
     // far narrower lines than the descriptions; page columns of a card or an index are alike.
     if (std::min(c.left_mean, c.right_mean) * 100 < std::max(c.left_mean, c.right_mean) * kMinCardLineWidthRatioPercent) continue;
     const std::int64_t left_width = c.left_reach - left_edge, right_width = right_edge - c.right_reach;
-    if (left_width * 100 >= text_width * kMinCardColumnPercent && right_width * 100 >= text_width * kMinCardColumnPercent) {
-      accepted.emplace_back(c.start, c.end);
-      std::sort(accepted.begin(), accepted.end());
-    }
+    if (left_width * 100 < text_width * kMinCardColumnPercent || right_width * 100 < text_width * kMinCardColumnPercent) continue;
+    // A table's column gap is no gutter, however wide: its rows run on across it. (Judged last:
+    // it reads every line of the page.)
+    if (between_table_columns(index)) continue;
+    accepted.emplace_back(c.start, c.end);
+    std::sort(accepted.begin(), accepted.end());
   }
   for (const auto& gutter : accepted) out.push_back(gutter.first);
   std::sort(out.begin(), out.end());
