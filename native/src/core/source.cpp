@@ -25,6 +25,12 @@ nlohmann::json Capabilities::to_json() const {
 
 void Source::build_indexes() {
   for (std::size_t i = 0; i < pages.size(); ++i) page_ids_.emplace(pages[i].id, i);
+  element_ascii_.assign(elements.size(), 0);
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    if (!elements[i].text) continue;
+    const std::string& text = *elements[i].text;
+    element_ascii_[i] = std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  }
   // emplace keeps the first entry for a repeated id: "first with that id" (CONTRACTS §3.2).
   for (std::size_t i = 0; i < elements.size(); ++i) {
     element_ids_.emplace(elements[i].id, i);
