@@ -165,6 +165,9 @@ void check_find_all(const std::basic_string<CharT>& text, const std::basic_strin
     want.push_back(pos);
   }
   CHECK(ethos::match::find_all(std::basic_string_view<CharT>(text), std::basic_string_view<CharT>(needle)) == want);
+  // The skipping scan is the vector scan's fallback: checked on its own where the vector one runs.
+  CHECK(ethos::match::find_all_skipping(std::basic_string_view<CharT>(text), std::basic_string_view<CharT>(needle)) ==
+        want);
 }
 
 void test_find_all() {
@@ -205,6 +208,25 @@ void test_find_all() {
     }
   }
   check_find_all(std::u32string(700, U'a'), std::u32string(300, U'a'));  // every overlap of a long needle
+  // The vector scan tests 16 (UTF-16) or 8 (UTF-32) positions a round and the rest one by one:
+  // texts of every length around those rounds, hits in the first and last lanes and the tail;
+  // scalars above U+7FFF (signed 16-bit lanes) and ones that agree in their low 16 bits only.
+  const char32_t wide[] = {U'a', U'\uff41', U'\U0001f600', U'\uf600', U'b'};
+  for (std::size_t size = 0; size <= 70; ++size) {
+    for (std::size_t m = 1; m <= 5; ++m) {
+      std::u32string text(size, U'a');
+      for (std::size_t i = 0; i < size; ++i) text[i] = wide[(i * 7 + size + m) % (m == 1 ? 2 : 5)];
+      for (std::size_t at = 0; at + m <= size; at += 1 + size / 7) {
+        const std::u32string needle = text.substr(at, m);
+        check_find_all(text, needle);
+        std::u16string text16, needle16;  // BMP only: the astral scalar is not one UTF-16 unit
+        for (char32_t c : text) text16.push_back(static_cast<char16_t>(c > 0xFFFF ? U'c' : c));
+        for (char32_t c : needle) needle16.push_back(static_cast<char16_t>(c > 0xFFFF ? U'c' : c));
+        check_find_all(text16, needle16);
+      }
+      check_find_all(text, std::u32string(m, U'\uf600'));  // low 16 bits of U+1F600: not a hit
+    }
+  }
   check_find_all(std::u32string(U"aaaa"), std::u32string(U"aa"));            // overlapping: 0, 1, 2
   check_find_all(std::u32string(U"ab"), std::u32string(U"abc"));             // longer than the text
   check_find_all(std::u32string(U"x\u0161a\u0161"), std::u32string(U"a\u0161"));  // low bytes shared

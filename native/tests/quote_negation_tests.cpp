@@ -1,11 +1,13 @@
 // quote_negation_tests.cpp - the windowed negation check before a quote answers as the full one does, and the
-// word-at-a-time UTF-8 counters answer as a byte-by-byte count (randomized texts).
+// word-at-a-time UTF-8 counters answer as a byte-by-byte count (randomized texts); an ASCII-only text's
+// offsets taken as scalar offsets, and the source's per-element ASCII flags.
 #include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "core/quote_negation.hpp"
+#include "core/source.hpp"
 #include "match/occurrence_guards.hpp"
 #include "text/utf8.hpp"
 #include "random_text.hpp"
@@ -41,7 +43,36 @@ void negation_equivalence(std::uint32_t seed, int& refused) {
     CHECK(same_guard(full, windowed));
     if (!same_guard(full, windowed)) std::fprintf(stderr, "seed %u start %u: \"%s\"\n", seed, start, utf8.c_str());
     if (full) ++refused;
+    // Told the text is ASCII only (when it is), the check takes the start as the byte offset:
+    // the same answer and the same byte offset as counting.
+    if (ethos::utf8::scalar_count(utf8) == utf8.size()) {
+      std::size_t counted = 0, taken = 0;
+      const auto plain = ethos::negation_before_quote(utf8, where, &counted);
+      CHECK(same_guard(plain, ethos::negation_before_quote(utf8, where, &taken, true)));
+      CHECK(counted == taken);
+    }
   }
+}
+
+// The flags a source finds for its elements: ASCII only, not (one byte or a scalar of four),
+// empty, without text; none before its indexes are built.
+void element_ascii_flags() {
+  ethos::Source source;
+  for (const char* text : {"plain text, 12.5 %", "caf\xC3\xA9", "", "x\xF0\x9D\x90\x80", "\x7F"}) {
+    ethos::Element element;
+    element.text = text;
+    source.elements.push_back(element);
+  }
+  source.elements.push_back(ethos::Element{});  // no text
+  CHECK(!source.element_text_is_ascii(0));       // before build_indexes: counted, as always
+  source.build_indexes();
+  CHECK(source.element_text_is_ascii(0));
+  CHECK(!source.element_text_is_ascii(1));
+  CHECK(source.element_text_is_ascii(2));
+  CHECK(!source.element_text_is_ascii(3));
+  CHECK(source.element_text_is_ascii(4));
+  CHECK(!source.element_text_is_ascii(5));
+  CHECK(!source.element_text_is_ascii(6));  // past the last element
 }
 
 void counters(std::uint32_t seed) {
@@ -66,5 +97,6 @@ int main() {
   std::printf("%d quote starts refused by the negation check\n", refused);
   CHECK(refused > 1000);  // the random texts must reach the refusal, or they prove nothing
   for (std::uint32_t seed = 1; seed <= 3000; ++seed) counters(seed);
+  element_ascii_flags();
   return ethos_test::finish("quote_negation_tests");
 }

@@ -18,6 +18,12 @@ namespace ethos {
 // 213 MB), a huge page one per 2 MiB.
 void advise_huge_pages(void* data, std::size_t size);
 
+// Asks the kernel to supply, in one call, the memory of the whole 4 KiB pages inside
+// [data, data + size) that are not there yet, ready to be written (Linux 5.14+; elsewhere, or
+// when the kernel refuses, nothing happens and the writes fault the pages in one by one). The
+// bytes are not changed.
+void prefault_for_writing(char* data, std::size_t size);
+
 // One worker's report blocks, written straight into a few large chunks (huge pages where offered)
 // one after another, instead of into a scratch string copied after or a fresh heap string per
 // block: the memory is faulted in a few large pages at a time, and each report's bytes are

@@ -1,16 +1,19 @@
 // quote_negation.cpp - the negation check before a grounded quote, run on the text from the space before the word that precedes it.
 #include "core/quote_negation.hpp"
 
+#include <algorithm>
+
 #include "match/occurrence_guards.hpp"
 #include "text/utf8.hpp"
 
 namespace ethos {
 
 std::optional<match::Guard> negation_before_quote(std::string_view target_utf8, const match::Located& where,
-                                                  std::size_t* start_byte_out) {
+                                                  std::size_t* start_byte_out, bool ascii) {
   const std::string_view text = target_utf8;
+  const std::size_t start_byte =
+      ascii ? std::min<std::size_t>(where.start, text.size()) : utf8::byte_offset_of_scalar(text, where.start);
   // The white space negation_before skips back over (space, tab, line breaks, no-break space).
-  const std::size_t start_byte = utf8::byte_offset_of_scalar(text, where.start);
   if (start_byte_out != nullptr) *start_byte_out = start_byte;
   std::size_t word_end = start_byte;
   while (word_end > 0) {

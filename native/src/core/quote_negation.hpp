@@ -16,7 +16,8 @@ namespace ethos {
 // ASCII space, so the answer is the same; a grounded quote then does not decode its element's
 // text from the beginning. (native/tests/quote_negation_tests.cpp compares the two.)
 // start_byte, when given, receives the byte offset of where.start in target_utf8 (counted here anyway).
+// ascii: the caller knows target_utf8 is ASCII only, so that offset is where.start, not counted.
 std::optional<match::Guard> negation_before_quote(std::string_view target_utf8, const match::Located& where,
-                                                  std::size_t* start_byte = nullptr);
+                                                  std::size_t* start_byte = nullptr, bool ascii = false);
 
 }  // namespace ethos

@@ -1,6 +1,7 @@
 // report.cpp - streams the report: checks with evidence, gate, limits, attestation, hardening fields.
 #include "core/report.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "core/crop_descriptor.hpp"
@@ -123,11 +124,15 @@ void write_match(CanonicalWriter& out, const Source& source, const CheckResult& 
   if (check.extras) return write_match_detail(out, source, check);  // stitched quotation or near miss
   const match::Located& located = *check.located;
   const std::string_view text = *check.target->text;
+  // In an ASCII-only element's text a scalar offset is the byte offset; else the bytes are counted.
+  const bool ascii = check.target->ascii;
   const std::size_t begin = check.located_start_byte != static_cast<std::size_t>(-1)
                                 ? check.located_start_byte  // counted by the negation check
-                                : utf8::byte_offset_of_scalar(text, located.start);
+                            : ascii ? std::min<std::size_t>(located.start, text.size())
+                                    : utf8::byte_offset_of_scalar(text, located.start);
   // The end counted on from the start, not from the text's first byte again.
-  const std::size_t end = located.end >= located.start
+  const std::size_t end = ascii ? std::min<std::size_t>(located.end, text.size())
+                          : located.end >= located.start
                               ? begin + utf8::byte_offset_of_scalar(text.substr(begin), located.end - located.start)
                               : utf8::byte_offset_of_scalar(text, located.end);
   out.begin_object();

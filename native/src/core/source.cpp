@@ -23,8 +23,26 @@ nlohmann::json Capabilities::to_json() const {
           {"crop_support", crop_support}};
 }
 
+bool Source::element_text_is_ascii(std::size_t element) const {
+  if (element >= element_ascii_.size()) return false;
+  unsigned char known = element_ascii_[element].load(std::memory_order_relaxed);
+  if (known == 0) {
+    const std::optional<std::string>& text = elements[element].text;
+    // All bytes or'd together, without an early exit: a loop the compiler vectorizes.
+    unsigned char bits = 0x80;  // no text: not ASCII (nothing to take offsets in)
+    if (text) {
+      bits = 0;
+      for (const char c : *text) bits |= static_cast<unsigned char>(c);
+    }
+    known = bits < 0x80 ? 1 : 2;
+    element_ascii_[element].store(known, std::memory_order_relaxed);
+  }
+  return known == 1;
+}
+
 void Source::build_indexes() {
   for (std::size_t i = 0; i < pages.size(); ++i) page_ids_.emplace(pages[i].id, i);
+  element_ascii_ = std::vector<std::atomic<unsigned char>>(elements.size());  // all 0: not known yet
   // emplace keeps the first entry for a repeated id: "first with that id" (CONTRACTS §3.2).
   for (std::size_t i = 0; i < elements.size(); ++i) {
     element_ids_.emplace(elements[i].id, i);

@@ -1,6 +1,7 @@
 // source.hpp - the parser-neutral grounding view (CONTRACTS.md §2.3) every verdict is computed on.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -111,6 +112,11 @@ class Source {
   // own page, ordered by char_start: what a match's highlight boxes are built from, found once
   // here instead of by scanning the page's spans for every located check.
   const std::vector<std::size_t>& geometry_spans_of(std::size_t element) const;
+  // Whether an element's text is ASCII only (then a scalar offset in it is its byte offset):
+  // found on the first ask for that element and kept, so that the located checks of a batch do
+  // not count the bytes up to their quotes in UTF-8 (a single call asks for the elements it
+  // cites only). False for an element without text, and for any element before build_indexes().
+  bool element_text_is_ascii(std::size_t element) const;
   // (element index, table index) of every element whose table_ref names a table, in document
   // order: what the column readings of tables are searched over (docs/matching.md "Tables").
   const std::vector<std::pair<std::size_t, std::size_t>>& table_elements() const { return table_elements_; }
@@ -127,6 +133,9 @@ class Source {
   std::unordered_map<std::string, std::size_t> page_ids_, element_ids_, span_ids_, table_ids_;
   std::unordered_map<std::string, std::vector<std::size_t>> page_elements_, page_spans_;
   std::vector<std::vector<std::size_t>> element_geometry_spans_;  // by element index
+  // By element index: 0 not known yet, 1 ASCII only, 2 not. Filled by whichever thread asks
+  // first; threads that race store the same value (relaxed atomics: no other data hangs on it).
+  mutable std::vector<std::atomic<unsigned char>> element_ascii_;
   std::vector<std::pair<std::size_t, std::size_t>> table_elements_;
 };
 

@@ -99,7 +99,9 @@ bool adjacent(const Bbox& first, const Bbox& second, std::int64_t tol) {
 
 Target element_target(const Source& source, std::size_t index) {
   const Element& element = source.elements[index];
-  return Target{element.page, element.bbox, element.text ? &*element.text : nullptr, nullptr, {index}, "element_scoped", 0, nullptr};
+  Target target{element.page, element.bbox, element.text ? &*element.text : nullptr, nullptr, {index}, "element_scoped", 0, nullptr};
+  target.ascii = source.element_text_is_ascii(index);
+  return target;
 }
 
 Target span_target(const Source& source, std::size_t index) {
@@ -621,7 +623,7 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
   std::optional<match::Guard> cut_negation;
   if (matched && config_.policy && config_.policy->polarity_guard && claim.kind == "quote"sv && result.located && target.text &&
       !(target.columns && starts_cell(*target.columns, result.located->start))) {
-    cut_negation = negation_before_quote(*target.text, *result.located, &result.located_start_byte);
+    cut_negation = negation_before_quote(*target.text, *result.located, &result.located_start_byte, target.ascii);
     matched = !cut_negation;
   }
   result.match_method = method_for(claim, config_, matched || cut_negation ? result.located : std::nullopt);

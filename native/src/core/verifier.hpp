@@ -32,6 +32,8 @@ struct Target {
   // Set when the text is a table's column reading (`joined` then holds that text): the match's
   // boxes are the cells it touches.
   std::shared_ptr<const TableColumns> columns;
+  // The text is ASCII only (an element's, known from its source): byte offsets are scalar offsets.
+  bool ascii = false;
 };
 
 // Byte range of a match in the target's original text.
