@@ -476,7 +476,12 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
       std::int64_t left_reach = run_start, right_reach = run_end;
       std::int64_t left_widths = 0, right_widths = 0;
       for (const Line& line : lines) {
-        const bool crosses = line.bbox.x0 < run_start && line.bbox.x1 > run_end;
+        // A line centred in the gap and reaching out of it (a page title centred over the two
+        // columns of a contents page) stands over the gutter as one crossing it does, not in a
+        // column reaching into it: else the title would close the gutter it is centred on.
+        const std::int64_t centre = (line.bbox.x0 + line.bbox.x1) / 2;
+        const bool centred_over = (line.bbox.x0 < run_start || line.bbox.x1 > run_end) && centre >= run_start && centre <= run_end;
+        const bool crosses = (line.bbox.x0 < run_start && line.bbox.x1 > run_end) || centred_over;
         if (!crosses && line.bbox.x0 < run_start) left_reach = std::max(left_reach, line.bbox.x1);
         if (!crosses && line.bbox.x0 < run_start && line.bbox.x1 > run_start) reaching_boxes.push_back(line.bbox);
         if (!crosses && line.bbox.x1 > run_end) right_reach = std::min(right_reach, line.bbox.x0);
@@ -494,7 +499,7 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
           right_y0 = std::min(right_y0, line.bbox.y0);
           right_y1 = std::max(right_y1, line.bbox.y1);
         }
-        if (line.bbox.x0 < run_start && line.bbox.x1 > run_end) ++crossings;
+        if (crosses) ++crossings;
       }
       if (left.size() >= side_needed && right.size() >= side_needed) {
         const std::int64_t height = text_y1 - text_y0;
