@@ -394,3 +394,74 @@ def test_an_index_in_two_columns_on_one_baseline_grid_is_read_column_by_column(t
         for word in [letter] + [w for term, page in entries for w in term.split() + [page]]
     ]
     assert words == expected
+
+
+def two_column_contents_pdf(left: Sequence[tuple[int, str, str, str]], right: Sequence[tuple[int, str, str, str]]) -> bytes:
+    """A contents page in two columns, set as a book's contents pages are (A4, 10 pt type, rows
+    15.5 pt apart from y=606 down). The title "Index" (14 pt) is centred on the text's width at
+    y=680, over the gutter: it reaches into the gap past the right column's left edge, not as far
+    as its section numbers. Each column's entries are (level, number, title, page): level 0 (a
+    chapter) has its number and title at the column's left edge (x=72 left, x=285.03 right),
+    level 1 its number 13 pt in and its title 38 pt in (11 pt right of a number like "2.1"),
+    level 2 its number 38 pt in and its title 70 pt in; each title runs out in dot leaders to 6 pt
+    before its page number, set flush right at the column's right edge (274.66 and 487.28: a
+    10.4 pt gutter). The folio "vii" is centred under the gutter at y=55."""
+    size = 10.0
+    columns = ((72.0, 274.66), (285.03, 487.28))
+
+    def entry(canvas: Canvas, title: str, x: float, edge: float, page: str, y: float) -> None:
+        """``title`` at ``x``, dot leaders from it to 6 pt before the page number, the page number
+        flush right at ``edge``: one line of three words, as the leaders close the gaps."""
+        stop = edge - stringWidth(page, fx.BODY_FONT, size) - 6
+        start = x + stringWidth(title + " ", fx.BODY_FONT, size)
+        canvas.drawString(x, y, title)
+        count = int((stop - start) // stringWidth(".", fx.BODY_FONT, size))
+        canvas.drawRightString(stop, y, "." * count)  # leaders without spaces: one word
+        canvas.drawRightString(edge, y, page)
+
+    def draw(canvas: Canvas) -> None:
+        canvas.setFont(fx.BODY_FONT, 14)
+        canvas.drawCentredString((columns[0][0] + columns[1][1]) / 2, 680, "Index")
+        canvas.setFont(fx.BODY_FONT, size)
+        for (x0, x1), entries in zip(columns, (left, right)):
+            y = 606.0
+            for level, number, title, page in entries:
+                number_x, title_x = ((x0, x0 + stringWidth(number + " ", fx.BODY_FONT, size)) if level == 0
+                                     else (x0 + 13, x0 + 38) if level == 1 else (x0 + 38, x0 + 70))
+                canvas.drawString(number_x, y, number)
+                entry(canvas, title, title_x, x1, page, y)
+                y -= 15.5
+        canvas.drawCentredString((columns[0][1] + columns[1][0]) / 2, 55, "vii")
+
+    return fx._draw([draw], pagesize=(595.28, 841.89))
+
+
+def _contents_column(chapter: int, first_page: int) -> list[tuple[int, str, str, str]]:
+    titles = ["Overview", "Starting", "Commands", "Packages", "Files", "Terms"]
+    entries: list[tuple[int, str, str, str]] = [(0, f"Chapter {chapter}", "Basics", str(first_page))]
+    page = first_page
+    for s, title in enumerate(titles, start=1):
+        entries.append((1, f"{chapter}.{s}", title, str(page)))
+        for sub in range(1, 4):
+            page += 1
+            entries.append((2, f"{chapter}.{s}.{sub}", f"Part{chapter}{s}{sub}", str(page)))
+    return entries
+
+
+def test_a_title_centred_over_the_gutter_of_a_two_column_contents_page(tmp_path: Path) -> None:
+    # lshort-zh-cn's first contents page. The short title is centred over the gutter and ends
+    # inside the gap the gutter test measures (which runs on to the right column's section
+    # numbers, past its few chapter lines): it stands over the gutter as a title crossing it does,
+    # and must not close it. Before, it counted as a left-column line reaching into the gap, the
+    # gutter was refused for leaving no room open, and the gap between the right column's section
+    # numbers and its titles (crossed by its one chapter line) was taken for the page gutter: the
+    # right column's chapter line and section numbers were read among the left column's entries.
+    front = [(0, "", "Thanks", "i"), (0, "", "Preface", "iii"), (0, "", "Notes", "v"), (0, "", "Contents", "vii")]
+    left, right = front + _contents_column(1, 1), _contents_column(2, 30)
+    document = _parse(tmp_path, "contents-two-columns.pdf", two_column_contents_pdf(left, right))
+    words = [word for word in _words(document) if word.strip(".")]
+    expected = ["Index"]
+    for column in (left, right):
+        for _level, number, title, page in column:
+            expected += [*number.split(), *title.split(), page]
+    assert words == [*expected, "vii"]

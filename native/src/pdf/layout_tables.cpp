@@ -475,8 +475,24 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
       // longest entries): its width is measured to where its lines end, not to where the gap starts.
       std::int64_t left_reach = run_start, right_reach = run_end;
       std::int64_t left_widths = 0, right_widths = 0;
+      // A line centred in the gap that overlaps a line reaching into it from the other side (a
+      // short page title centred over the two columns of a contents page, ending past where the
+      // right column's chapter lines start) stands over the gutter as a line crossing it does: it
+      // is no column's line reaching into the gap, else the title would close the gutter it is
+      // centred on. The other side's reach is measured by the lines centred on that side.
+      const auto centre_of = [](const Bbox& b) { return (b.x0 + b.x1) / 2; };
+      std::int64_t left_inside = run_start, right_inside = run_end;
       for (const Line& line : lines) {
-        const bool crosses = line.bbox.x0 < run_start && line.bbox.x1 > run_end;
+        const Bbox& b = line.bbox;
+        if (b.x0 < run_start && b.x1 <= run_end && centre_of(b) < run_start) left_inside = std::max(left_inside, b.x1);
+        if (b.x1 > run_end && b.x0 >= run_start && centre_of(b) > run_end) right_inside = std::min(right_inside, b.x0);
+      }
+      for (const Line& line : lines) {
+        const std::int64_t centre = centre_of(line.bbox);
+        const bool centred_over = centre >= run_start && centre <= run_end &&
+                                  ((line.bbox.x0 < run_start && line.bbox.x1 > right_inside) ||
+                                   (line.bbox.x1 > run_end && line.bbox.x0 < left_inside));
+        const bool crosses = (line.bbox.x0 < run_start && line.bbox.x1 > run_end) || centred_over;
         if (!crosses && line.bbox.x0 < run_start) left_reach = std::max(left_reach, line.bbox.x1);
         if (!crosses && line.bbox.x0 < run_start && line.bbox.x1 > run_start) reaching_boxes.push_back(line.bbox);
         if (!crosses && line.bbox.x1 > run_end) right_reach = std::min(right_reach, line.bbox.x0);
@@ -494,7 +510,7 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
           right_y0 = std::min(right_y0, line.bbox.y0);
           right_y1 = std::max(right_y1, line.bbox.y1);
         }
-        if (line.bbox.x0 < run_start && line.bbox.x1 > run_end) ++crossings;
+        if (crosses) ++crossings;
       }
       if (left.size() >= side_needed && right.size() >= side_needed) {
         const std::int64_t height = text_y1 - text_y0;
