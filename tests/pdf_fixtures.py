@@ -462,6 +462,22 @@ def write_pdf(directory: Path, name: str, data: bytes) -> Path:
     return path
 
 
+def parse_valid(directory: Path, name: str, data: bytes, **options: Any) -> dict[str, Any]:
+    """The document ``ethos_py.parse_pdf_json`` gives for these PDF bytes (written as ``name``),
+    checked against the document schema."""
+    import ethos_py
+    from conftest import schema_errors
+
+    document: dict[str, Any] = ethos_py.parse_pdf_json(write_pdf(directory, name, data), **options)
+    assert schema_errors("document", document) == []
+    return document
+
+
+def reading_words(document: dict[str, Any]) -> list[str]:
+    """The document's words in reading order; a table's projection separators are not words."""
+    return [word for word in all_text(document).split() if word != "|"]
+
+
 def programs() -> dict[str, list[str]]:
     """The two command-line surfaces: the click ``ethos`` and the compiled ``ethos-core``."""
     import harness

@@ -10,15 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pdf_fixtures as fx
 import pytest
-from conftest import schema_errors
 from pdf_fixtures import parse_cache  # noqa: F401  (fixture)
 from reportlab.pdfgen.canvas import Canvas
 
-import ethos_py
 
 pytestmark = pytest.mark.usefixtures("parse_cache")
 
@@ -106,40 +103,23 @@ def report_pdf(lines: Sequence[str], *, size: float = 7.85, leading: float = 10.
     return fx._draw([draw], pagesize=(792, 612))
 
 
-def _parse(tmp_path: Path, name: str, data: bytes) -> dict[str, Any]:
-    document = ethos_py.parse_pdf_json(fx.write_pdf(tmp_path, name, data))
-    assert schema_errors("document", document) == []
-    return document
-
-
-def _words(document: dict[str, Any]) -> list[str]:
-    """The page's words in reading order; a table's projection separators are not words."""
-    return [word for word in fx.all_text(document).split() if word != "|"]
-
-
 def _holds_in_a_row(words: list[str], run: list[str]) -> bool:
     return any(words[start : start + len(run)] == run for start in range(len(words) - len(run) + 1))
 
 
-def test_a_monospaced_report_is_read_row_by_row_to_its_last_column(tmp_path: Path) -> None:
-    # The gap before the report's last three columns is its widest column gap, and only the rule
-    # of dashes crosses it; but it is the table's: every row runs on across it. Read as a page
-    # gutter between two columns of a card, the last three columns came after the whole report,
-    # each row's values cut from its name.
-    document = _parse(tmp_path, "report.pdf", report_pdf(REPORT))
-    words = _words(document)
-    for line in REPORT[8:]:
+# REPORT: the gap before the report's last three columns is its widest column gap, and only the
+# rule of dashes crosses it; but it is the table's: every row runs on across it. Read as a page
+# gutter between two columns of a card, the last three columns came after the whole report, each
+# row's values cut from its name. COLUMN_REPORT: the activity column has a figure on every row's
+# first line only, so only half the lines of the column right of it have one beside them; its own
+# lines all do. The gaps either side of it passed for page gutters, and the report was read in
+# three blocks.
+@pytest.mark.parametrize(("name", "report"), [("report.pdf", REPORT), ("columns.pdf", COLUMN_REPORT)])
+def test_a_monospaced_report_is_read_row_by_row_to_its_last_column(tmp_path: Path, name: str, report: list[str]) -> None:
+    document = fx.parse_valid(tmp_path, name, report_pdf(report))
+    words = fx.reading_words(document)
+    for line in report[8:]:
         if line:
             assert _holds_in_a_row(words, line.split()), line
-    assert any(element["type"] == "table" for element in document["payload"]["elements"])
-
-
-def test_a_report_column_with_every_other_line_empty_still_holds_its_rows(tmp_path: Path) -> None:
-    # The activity column has a figure on every row's first line only, so only half the lines of
-    # the column right of it have one beside them; its own lines all do. The gaps either side of
-    # it passed for page gutters, and the report was read in three blocks.
-    document = _parse(tmp_path, "columns.pdf", report_pdf(COLUMN_REPORT))
-    words = _words(document)
-    for line in COLUMN_REPORT[8:]:
-        if line:
-            assert _holds_in_a_row(words, line.split()), line
+    if report is REPORT:
+        assert any(element["type"] == "table" for element in document["payload"]["elements"])

@@ -8,29 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pdf_fixtures as fx
 import pytest
-from conftest import schema_errors
 from pdf_fixtures import parse_cache  # noqa: F401  (fixture)
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-import ethos_py
 
 pytestmark = pytest.mark.usefixtures("parse_cache")
-
-
-def _parse(tmp_path: Path, name: str, data: bytes) -> dict[str, Any]:
-    document = ethos_py.parse_pdf_json(fx.write_pdf(tmp_path, name, data))
-    assert schema_errors("document", document) == []
-    return document
-
-
-def _words(document: dict[str, Any]) -> list[str]:
-    """The page's words in reading order; a table's projection separators are not words."""
-    return [word for word in fx.all_text(document).split() if word != "|"]
 
 
 def contents_pdf(entries: Sequence[tuple[str, str, str]], *, heading: str, after: str) -> bytes:
@@ -79,9 +65,9 @@ def test_a_short_table_of_contents_is_read_entry_by_entry(tmp_path: Path) -> Non
     # are wider than the gap between the rows: a cut at those gaps read all numbers, then all
     # titles, then all page numbers. Every piece shares its row with the others of its entry, so
     # the rows are read one after the other.
-    document = _parse(tmp_path, "contents.pdf", contents_pdf(SHORT_CONTENTS, heading="Contents", after="The end."))
+    document = fx.parse_valid(tmp_path, "contents.pdf", contents_pdf(SHORT_CONTENTS, heading="Contents", after="The end."))
     expected = ["Contents"] + [word for entry in SHORT_CONTENTS for field in entry for word in field.split()] + ["The", "end."]
-    assert _words(document) == expected
+    assert fx.reading_words(document) == expected
 
 
 LONG_CONTENTS = [
@@ -97,10 +83,10 @@ LONG_CONTENTS = [
 def test_page_numbers_of_a_table_of_contents_are_not_line_numbers(tmp_path: Path) -> None:
     # The page numbers are integers right of every other line, ascending - but unevenly, as page
     # numbers do: they stay with their entries instead of leaving as margin line numbers.
-    document = _parse(tmp_path, "long-contents.pdf", contents_pdf(LONG_CONTENTS, heading="Contents", after="The end."))
+    document = fx.parse_valid(tmp_path, "long-contents.pdf", contents_pdf(LONG_CONTENTS, heading="Contents", after="The end."))
     assert [e for e in document["payload"]["elements"] if e["type"] == "footer"] == []
     expected = ["Contents"] + [word for entry in LONG_CONTENTS for field in entry for word in field.split()] + ["The", "end."]
-    assert _words(document) == expected
+    assert fx.reading_words(document) == expected
 
 
 MANUSCRIPT = [
@@ -115,7 +101,7 @@ MANUSCRIPT = [
 
 
 def test_margin_line_numbers_leave_the_body_and_follow_it(tmp_path: Path) -> None:
-    document = _parse(tmp_path, "manuscript.pdf", numbered_manuscript_pdf(MANUSCRIPT, 101))
+    document = fx.parse_valid(tmp_path, "manuscript.pdf", numbered_manuscript_pdf(MANUSCRIPT, 101))
     elements = document["payload"]["elements"]
     body = " ".join(" ".join(e["text"].split()) for e in elements if e["type"] != "footer")
     assert body == " ".join(MANUSCRIPT), "no number interleaved with the body lines"
@@ -130,10 +116,10 @@ def test_margin_line_numbers_leave_the_body_and_follow_it(tmp_path: Path) -> Non
 def test_too_few_numbers_beside_the_text_stay_in_the_body(tmp_path: Path) -> None:
     # Four numbered lines are below the five a numbering needs: the numbers are read with their
     # lines, like any other short piece of a row.
-    document = _parse(tmp_path, "four.pdf", numbered_manuscript_pdf(MANUSCRIPT[:4], 1))
+    document = fx.parse_valid(tmp_path, "four.pdf", numbered_manuscript_pdf(MANUSCRIPT[:4], 1))
     assert [e for e in document["payload"]["elements"] if e["type"] == "footer"] == []
     expected = [word for index, line in enumerate(MANUSCRIPT[:4]) for word in [str(1 + index), *line.split()]]
-    assert _words(document) == expected
+    assert fx.reading_words(document) == expected
 
 
 def keys_beside_page_columns_pdf(keys: Sequence[tuple[str, str]], column: Sequence[str]) -> bytes:
@@ -163,7 +149,7 @@ def test_rows_of_a_key_column_are_not_read_across_a_page_column(tmp_path: Path) 
     # The widest gap is the one after the keys, and every key shares its row with a description:
     # but beyond the descriptions lies a page column (wider than a quarter of the rest), and the
     # region's rows would run through both - so the page column is read on its own, after them.
-    document = _parse(tmp_path, "keys-and-column.pdf", keys_beside_page_columns_pdf(KEYS, COLUMN))
+    document = fx.parse_valid(tmp_path, "keys-and-column.pdf", keys_beside_page_columns_pdf(KEYS, COLUMN))
     text = " ".join(fx.all_text(document).split())
     assert " ".join(COLUMN) in text, "the page column is read as one run"
     for key, description in KEYS:
@@ -214,11 +200,9 @@ def test_headings_facing_each_other_across_two_columns_do_not_cut_the_page(tmp_p
     # The white under the facing headings is the widest horizontal gap of the page, wider than
     # the gutter: cut there first, the page read both columns' first sections before either
     # column's second. Both sides of that gap hold both columns, so it lies inside them.
-    document = _parse(tmp_path, "facing-headings.pdf", facing_headings_pdf(FACING))
+    document = fx.parse_valid(tmp_path, "facing-headings.pdf", facing_headings_pdf(FACING))
     expected = [word for column in FACING for heading, body in column for word in [*heading.split(), *" ".join(body).split()]]
-    assert _words(document) == expected
-
-
+    assert fx.reading_words(document) == expected
 
 
 def card_pdf(
@@ -281,14 +265,13 @@ def test_a_card_column_of_keys_is_not_cut_from_its_descriptions(tmp_path: Path) 
     # a key in two pieces still starts its row on the key x. Taken for a gutter, it left the
     # first column too narrow to be cut from the second, and the lines of both were read as rows
     # across them, the headings as one.
-    document = _parse(tmp_path, "card.pdf", card_pdf(CARD_FIRST, CARD_SECOND, CARD_THIRD))
+    document = fx.parse_valid(tmp_path, "card.pdf", card_pdf(CARD_FIRST, CARD_SECOND, CARD_THIRD))
     expected = CARD_FIRST[0].split()
     for key, piece, description in CARD_FIRST[1]:
         expected += [*key.split(), *piece.split(), *description.split()]
     for heading, lines in (CARD_SECOND, CARD_THIRD):
         expected += [*heading.split(), *" ".join(lines).split()]
-    assert _words(document) == expected
-
+    assert fx.reading_words(document) == expected
 
 
 def function_table_pdf(rows: Sequence[tuple[str, str]], *, title: str) -> bytes:
@@ -331,11 +314,11 @@ def test_a_function_table_with_a_centred_name_column_is_read_row_by_row(tmp_path
     # has its row's name beside it. The names are centred, so they start on many x - judged by
     # the one key x alone, the gap passed for a page gutter and every name was read before every
     # description (gnuplot's function tables, whose name and argument columns are centred).
-    document = _parse(tmp_path, "functions.pdf", function_table_pdf(FUNCTIONS, title="Math library functions"))
+    document = fx.parse_valid(tmp_path, "functions.pdf", function_table_pdf(FUNCTIONS, title="Math library functions"))
     expected = "Math library functions".split()
     for row in FUNCTIONS:
         expected += [word for field in row for word in field.split()]
-    assert _words(document) == expected
+    assert fx.reading_words(document) == expected
 
 
 def index_pdf(columns: Sequence[Sequence[tuple[str, Sequence[tuple[str, str]]]]]) -> bytes:
@@ -385,8 +368,8 @@ def test_an_index_in_two_columns_on_one_baseline_grid_is_read_column_by_column(t
     # wider than the gutter. Taken for the fields of rows, the page was cut at that space and read
     # A, I, B, K, C, L (R-intro's concept index). The entries run out to their page numbers on the
     # column's edge: both sides are filled page columns, read one after the other.
-    document = _parse(tmp_path, "index.pdf", index_pdf(INDEX))
-    words = [word for word in _words(document) if set(word) != {"."}]
+    document = fx.parse_valid(tmp_path, "index.pdf", index_pdf(INDEX))
+    words = [word for word in fx.reading_words(document) if set(word) != {"."}]
     expected = [
         word
         for column in INDEX
@@ -458,8 +441,8 @@ def test_a_title_centred_over_the_gutter_of_a_two_column_contents_page(tmp_path:
     # right column's chapter line and section numbers were read among the left column's entries.
     front = [(0, "", "Thanks", "i"), (0, "", "Preface", "iii"), (0, "", "Notes", "v"), (0, "", "Contents", "vii")]
     left, right = front + _contents_column(1, 1), _contents_column(2, 30)
-    document = _parse(tmp_path, "contents-two-columns.pdf", two_column_contents_pdf(left, right))
-    words = [word for word in _words(document) if word.strip(".")]
+    document = fx.parse_valid(tmp_path, "contents-two-columns.pdf", two_column_contents_pdf(left, right))
+    words = [word for word in fx.reading_words(document) if word.strip(".")]
     expected = ["Index"]
     for column in (left, right):
         for _level, number, title, page in column:

@@ -13,7 +13,6 @@ from typing import Any
 
 import pdf_fixtures as fx
 import pytest
-from conftest import schema_errors
 from pdf_fixtures import parse_cache  # noqa: F401  (fixture)
 from reportlab.pdfgen.canvas import Canvas
 
@@ -26,12 +25,6 @@ BOOK = "A Short Book of Examples"
 #: (chapter number, title, pages): chapter 2 has one odd page only, so its odd-page header
 #: ("Chapter 2: Second Steps 5") is drawn once in the whole book.
 CHAPTERS = [(1, "First Steps", 3), (2, "Second Steps", 2), (3, "Further Reading", 3)]
-
-
-def _parse(tmp_path: Path, name: str, data: bytes) -> dict[str, Any]:
-    document: dict[str, Any] = ethos_py.parse_pdf_json(fx.write_pdf(tmp_path, name, data))
-    assert schema_errors("document", document) == []
-    return document
 
 
 def _types_by_page(document: dict[str, Any]) -> dict[int, list[tuple[str, str]]]:
@@ -95,7 +88,7 @@ def book_pdf() -> bytes:
 
 
 def test_book_headers_and_page_numbers_are_furniture_and_chapter_titles_stay_headings(tmp_path: Path) -> None:
-    document = _parse(tmp_path, "book.pdf", book_pdf())
+    document = fx.parse_valid(tmp_path, "book.pdf", book_pdf())
     by_page = _types_by_page(document)
     assert sorted(by_page) == list(range(1, 9))
     for page, chapter, title, within in _book_pages():
@@ -115,7 +108,7 @@ def test_book_headers_and_page_numbers_are_furniture_and_chapter_titles_stay_hea
 def test_a_quote_across_the_page_break_is_grounded_past_the_running_header(tmp_path: Path) -> None:
     # The reason furniture is typed: the verifier leaves it out of the running text, so the two
     # halves of the sentence on pages 2 and 3 meet without page 3's header between them.
-    document = _parse(tmp_path, "book.pdf", book_pdf())
+    document = fx.parse_valid(tmp_path, "book.pdf", book_pdf())
     quote = "foot of the second page and continues on this page with a second half"
     citations = {
         "document_fingerprint": document["fingerprint"],
@@ -148,7 +141,7 @@ def test_page_number_footers_of_every_shape(footer: Callable[[int, int], str], t
 
         return run
 
-    document = _parse(tmp_path, "numbers.pdf", fx._draw([draw(n) for n in range(1, 5)]))
+    document = fx.parse_valid(tmp_path, "numbers.pdf", fx._draw([draw(n) for n in range(1, 5)]))
     by_page = _types_by_page(document)
     for number in range(1, 5):
         assert [text for kind, text in by_page[number] if kind == "footer"] == [footer(number, 4)], number
@@ -164,7 +157,7 @@ def test_a_two_page_document_has_its_header_and_page_numbers_typed(tmp_path: Pat
 
         return run
 
-    document = _parse(tmp_path, "memo.pdf", fx._draw([draw(1), draw(2)]))
+    document = fx.parse_valid(tmp_path, "memo.pdf", fx._draw([draw(1), draw(2)]))
     by_page = _types_by_page(document)
     for number in (1, 2):
         furniture = [(kind, text) for kind, text in by_page[number] if kind in ("header", "footer")]
@@ -188,7 +181,7 @@ def test_a_first_page_title_at_the_top_stays_a_heading(tmp_path: Path) -> None:
 
         return run
 
-    document = _parse(tmp_path, "titled.pdf", fx._draw([draw(n) for n in (1, 2, 3)]))
+    document = fx.parse_valid(tmp_path, "titled.pdf", fx._draw([draw(n) for n in (1, 2, 3)]))
     by_page = _types_by_page(document)
     assert [kind for kind, text in by_page[1] if text == title] == ["heading"]
     for number in (2, 3):
@@ -213,7 +206,7 @@ def test_edge_text_that_does_not_recur_is_not_furniture(tmp_path: Path) -> None:
 
         return run
 
-    document = _parse(tmp_path, "oneoffs.pdf", fx._draw([draw(n) for n in (1, 2, 3, 4)]))
+    document = fx.parse_valid(tmp_path, "oneoffs.pdf", fx._draw([draw(n) for n in (1, 2, 3, 4)]))
     by_page = _types_by_page(document)
     assert all(kind not in ("header", "footer") for elements in by_page.values() for kind, _ in elements)
     assert ("heading", "Appendix") in by_page[4]
@@ -231,7 +224,7 @@ def test_headers_far_apart_in_a_long_document_still_match_their_neighbours(tmp_p
 
         return run
 
-    document = _parse(tmp_path, "guide.pdf", fx._draw([draw(n) for n in range(1, 13)]))
+    document = fx.parse_valid(tmp_path, "guide.pdf", fx._draw([draw(n) for n in range(1, 13)]))
     by_page = _types_by_page(document)
     for number in range(1, 13):
         headers = [text for kind, text in by_page[number] if kind == "header"]
@@ -253,7 +246,7 @@ def test_page_numbers_in_a_wide_bottom_margin_are_footers(tmp_path: Path) -> Non
 
         return run
 
-    document = _parse(tmp_path, "a4.pdf", fx._draw([draw(n) for n in (1, 2, 3)], pagesize=a4))
+    document = fx.parse_valid(tmp_path, "a4.pdf", fx._draw([draw(n) for n in (1, 2, 3)], pagesize=a4))
     by_page = _types_by_page(document)
     for number in (1, 2):
         assert [text for kind, text in by_page[number] if kind == "footer"] == [str(number)], number
@@ -283,7 +276,7 @@ def test_reference_manual_lookalikes_are_not_furniture(tmp_path: Path) -> None:
 
         return run
 
-    document = _parse(tmp_path, "manual.pdf", fx._draw([draw(n) for n in (1, 2, 3, 4)]))
+    document = fx.parse_valid(tmp_path, "manual.pdf", fx._draw([draw(n) for n in (1, 2, 3, 4)]))
     by_page = _types_by_page(document)
     furniture = [(page, kind, text) for page, elements in by_page.items() for kind, text in elements if kind in ("header", "footer")]
     assert furniture == []

@@ -11,22 +11,14 @@ from typing import Any
 
 import pdf_fixtures as fx
 import pytest
-from conftest import schema_errors
 from pdf_fixtures import parse_cache  # noqa: F401  (fixture)
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-import ethos_py
 
 pytestmark = pytest.mark.usefixtures("parse_cache")
 
 LETTER_Q = (61200, 79200)  # US Letter in quanta (1/100 pt)
-
-
-def _parse(tmp_path: Path, name: str, data: bytes, **options: Any) -> dict[str, Any]:
-    document = ethos_py.parse_pdf_json(fx.write_pdf(tmp_path, name, data), **options)
-    assert schema_errors("document", document) == []
-    return document
 
 
 def _inside(bbox: list[int], width: int, height: int) -> bool:
@@ -42,7 +34,7 @@ ROTATED_LINES = ["Rotation keeps every box on the page", "and the text the same"
 def test_rotated_pages_give_in_page_boxes_and_the_same_text(rotation: int, upright: bool, tmp_path: Path) -> None:
     # Turned content (drawn unrotated on a /Rotate page) is read along its glyphs, so every case
     # gives the lines in their order.
-    document = _parse(tmp_path, f"rot{rotation}.pdf", fx.rotated_pdf(rotation, ROTATED_LINES, upright=upright))
+    document = fx.parse_valid(tmp_path, f"rot{rotation}.pdf", fx.rotated_pdf(rotation, ROTATED_LINES, upright=upright))
     (page,) = document["payload"]["pages"]
     width, height = LETTER_Q if rotation in (0, 180) else LETTER_Q[::-1]
     assert (page["rotation"], page["width"], page["height"]) == (rotation, width, height)
@@ -57,7 +49,7 @@ def test_upright_rotated_pages_read_like_unrotated_ones(rotation: int, tmp_path:
     # Counter-rotated content (how landscape pages are made) is shown upright from 72 pt left of
     # the displayed page, first baseline 72 pt below its top: the first line's box starts at
     # x = 72 pt and spans about the 11 pt type size around that baseline.
-    document = _parse(tmp_path, f"up{rotation}.pdf", fx.rotated_pdf(rotation, ROTATED_LINES, upright=True))
+    document = fx.parse_valid(tmp_path, f"up{rotation}.pdf", fx.rotated_pdf(rotation, ROTATED_LINES, upright=True))
     assert " ".join(fx.all_text(document).split()) == " ".join(ROTATED_LINES)
     first = min(document["payload"]["spans"], key=lambda span: span["bbox"][1])
     x0, y0, _x1, y1 = first["bbox"]
@@ -77,7 +69,7 @@ CARD = [
 
 
 def test_a_reference_card_is_read_page_column_by_page_column(tmp_path: Path) -> None:
-    document = _parse(tmp_path, "card.pdf", fx.reference_card_pdf(CARD))
+    document = fx.parse_valid(tmp_path, "card.pdf", fx.reference_card_pdf(CARD))
     text = " ".join(fx.all_text(document).split())
     # Each page column is a key/description table: each key is followed by its own description
     # (the entry is one row), and every entry of a page column comes before the next column's
@@ -99,7 +91,7 @@ RUNNING_BELOW = ["Running text below the table again spans the whole measure of 
 
 
 def test_a_table_of_wide_column_groups_inside_running_text_is_read_row_by_row(tmp_path: Path) -> None:
-    document = _parse(tmp_path, "symbols.pdf", fx.symbol_table_pdf(SYMBOLS, RUNNING_ABOVE, RUNNING_BELOW))
+    document = fx.parse_valid(tmp_path, "symbols.pdf", fx.symbol_table_pdf(SYMBOLS, RUNNING_ABOVE, RUNNING_BELOW))
     text = " ".join(fx.all_text(document).split())
     # Running text crosses the gaps between the groups, so they are a table's, not page columns:
     # the rows are read one after the other, each across all three groups.
@@ -130,7 +122,7 @@ INDEX_RIGHT = [f"rgbformulae{n:02d}, 183" for n in range(1, 38)]
     ],
 )
 def test_two_page_columns_are_read_column_by_column(tmp_path: Path, name, make, left, right) -> None:
-    document = _parse(tmp_path, f"{name}.pdf", make(left, right))
+    document = fx.parse_valid(tmp_path, f"{name}.pdf", make(left, right))
     text = " ".join(fx.all_text(document).split())
     positions = [text.index(line) for line in left + right]
     assert positions == sorted(positions), "left column first, top to bottom, then the right one"
@@ -144,7 +136,7 @@ KEY_ROWS[7] = ("a-very-long-key-of-this-listing", KEY_ROWS[7][1])
 
 
 def test_a_key_column_with_one_long_key_is_read_with_its_descriptions(tmp_path: Path) -> None:
-    document = _parse(tmp_path, "keys.pdf", fx.key_list_pdf(KEY_ROWS))
+    document = fx.parse_valid(tmp_path, "keys.pdf", fx.key_list_pdf(KEY_ROWS))
     assert [(t["n_rows"], t["n_cols"]) for t in document["payload"]["tables"]] == [(len(KEY_ROWS), 2)]
     text = " ".join(fx.all_text(document).split())
     entries = [f"{key} | {description}" for key, description in KEY_ROWS]
@@ -166,7 +158,7 @@ GROUP_ROWS[5] = [("S06a", LONG_COMMAND, ""), ("", "\\cmd06b", "n06b")]
 
 def test_column_groups_whose_gap_a_line_nearly_closes_form_one_table(tmp_path: Path) -> None:
     pdf = fx.column_groups_pdf(GROUP_ROWS, group_x=(72, 320), field_dx=(0, 40, 110))
-    document = _parse(tmp_path, "groups.pdf", pdf)
+    document = fx.parse_valid(tmp_path, "groups.pdf", pdf)
     tables = document["payload"]["tables"]
     assert [(table["n_rows"], table["n_cols"]) for table in tables] == [(12, 5)]
     # The long command's field covers the first group's note field: those two share a column.
@@ -176,7 +168,7 @@ def test_column_groups_whose_gap_a_line_nearly_closes_form_one_table(tmp_path: P
 
 def test_running_headers_and_footers_are_typed(tmp_path: Path) -> None:
     body = ["First page body text.", "Second page body text.", "Third page body text."]
-    document = _parse(tmp_path, "running.pdf", fx.running_header_pdf(3, body))
+    document = fx.parse_valid(tmp_path, "running.pdf", fx.running_header_pdf(3, body))
     elements = document["payload"]["elements"]
     by_page: dict[str, dict[str, list[str]]] = {}
     for element in elements:
@@ -189,7 +181,7 @@ def test_running_headers_and_footers_are_typed(tmp_path: Path) -> None:
 
 
 def test_headings_have_levels_and_bullets_are_list_items(tmp_path: Path) -> None:
-    document = _parse(tmp_path, "headings.pdf", fx.headings_and_list_pdf())
+    document = fx.parse_valid(tmp_path, "headings.pdf", fx.headings_and_list_pdf())
     headings = {e["text"]: e.get("heading_level") for e in document["payload"]["elements"] if e["type"] == "heading"}
     assert set(headings) == {"Project Status", "1. Scope of work"}
     # Levels follow the heading font sizes: the 20 pt title above the 14 pt (numbered) section.
@@ -215,7 +207,7 @@ def test_heading_levels_follow_distinct_sizes_then_section_depth(tmp_path: Path)
             canvas.setFont(font, size)
             canvas.drawString(72, y, text)
 
-    document = _parse(tmp_path, "levels.pdf", fx._draw([draw]))
+    document = fx.parse_valid(tmp_path, "levels.pdf", fx._draw([draw]))
     headings = {e["text"]: e.get("heading_level") for e in document["payload"]["elements"] if e["type"] == "heading"}
     # 22 pt -> 1; 16 pt unnumbered and depth-1 numbered are peers -> 2; 16 pt depth 2 -> 3;
     # 13 pt -> 4 (one level per distinct size and depth, largest first).
@@ -230,7 +222,7 @@ def test_heading_levels_follow_distinct_sizes_then_section_depth(tmp_path: Path)
 
 def test_a_line_end_hyphen_is_kept_and_recorded(tmp_path: Path) -> None:
     data = fx.text_pdf([["The board asked for an independent assess-", "ment of the new queue."]])
-    document = _parse(tmp_path, "hyphen.pdf", data)
+    document = fx.parse_valid(tmp_path, "hyphen.pdf", data)
     (element,) = [e for e in document["payload"]["elements"] if "assess" in e.get("text", "")]
     text = element["text"]
     # The document's own characters: the hyphen stays, the lines are joined by one space.
@@ -240,7 +232,7 @@ def test_a_line_end_hyphen_is_kept_and_recorded(tmp_path: Path) -> None:
 
 
 def test_ruled_table_cells_have_rows_columns_and_text(tmp_path: Path) -> None:
-    document = _parse(tmp_path, "table.pdf", fx.ruled_table_pdf())
+    document = fx.parse_valid(tmp_path, "table.pdf", fx.ruled_table_pdf())
     (table,) = document["payload"]["tables"]
     assert (table["n_rows"], table["n_cols"]) == (3, 3)
     cells = {(cell["row"], cell["col"]): cell for cell in table["cells"]}
@@ -273,7 +265,7 @@ METHODS_AFTER = "Methods not listed here are inherited."
 
 
 def test_key_description_rows_without_rules_are_a_table_of_two_columns(tmp_path: Path) -> None:
-    document = _parse(tmp_path, "methods.pdf", fx.method_table_pdf(METHODS, title=METHODS_TITLE, after=METHODS_AFTER))
+    document = fx.parse_valid(tmp_path, "methods.pdf", fx.method_table_pdf(METHODS, title=METHODS_TITLE, after=METHODS_AFTER))
     (table,) = document["payload"]["tables"]
     assert (table["n_rows"], table["n_cols"]) == (len(METHODS), 2)
     cells = {(cell["row"], cell["col"]): cell for cell in table["cells"]}
@@ -299,7 +291,7 @@ def test_the_last_description_keeps_its_wrapped_line_when_it_runs_out_to_the_edg
     # The last description's first line is as wide as the widest (coef's), so the line below it is
     # its wrap; the paragraph after that short line is not.
     rows = [*METHODS[:-1], ("logLik", [METHODS[2][1][0], "once more."])]
-    document = _parse(tmp_path, "wrapped.pdf", fx.method_table_pdf(rows, title=METHODS_TITLE, after=METHODS_AFTER))
+    document = fx.parse_valid(tmp_path, "wrapped.pdf", fx.method_table_pdf(rows, title=METHODS_TITLE, after=METHODS_AFTER))
     (table,) = document["payload"]["tables"]
     cells = {(cell["row"], cell["col"]): cell["text"] for cell in table["cells"]}
     assert cells[len(rows) - 1, 1] == f"{METHODS[2][1][0]} once more."
@@ -310,7 +302,7 @@ def test_a_table_of_contents_with_page_numbers_at_the_right_stays_rows(tmp_path:
     # Titles at x=72 and their page numbers at x=230: the narrow side stands right, so these are
     # no key/description table but rows read entry by entry.
     entries = [(f"Chapter {n} about the subject matter", f"{10 * n}") for n in range(1, 7)]
-    document = _parse(tmp_path, "contents.pdf", fx.key_list_pdf(entries))
+    document = fx.parse_valid(tmp_path, "contents.pdf", fx.key_list_pdf(entries))
     assert document["payload"]["tables"] == []
     text = " ".join(fx.all_text(document).split())
     assert all(f"{title} {page}" in text for title, page in entries)
@@ -319,15 +311,15 @@ def test_a_table_of_contents_with_page_numbers_at_the_right_stays_rows(tmp_path:
 def test_page_labels_become_page_fields(tmp_path: Path) -> None:
     plain = fx.text_pdf([["front one"], ["front two"], ["body one"], ["body two"]])
     labelled = fx.with_page_labels(plain, [(0, "r", 1), (2, "D", 1)])
-    document = _parse(tmp_path, "labels.pdf", labelled)
+    document = fx.parse_valid(tmp_path, "labels.pdf", labelled)
     assert [page.get("label") for page in document["payload"]["pages"]] == ["i", "ii", "1", "2"]
-    unlabelled = _parse(tmp_path, "plain.pdf", plain)
+    unlabelled = fx.parse_valid(tmp_path, "plain.pdf", plain)
     assert all("label" not in page for page in unlabelled["payload"]["pages"])
 
 
 def test_selected_pages_keep_their_original_ids(tmp_path: Path) -> None:
     data = fx.text_pdf([["page one text"], ["page two text"], ["page three text"]])
-    document = _parse(tmp_path, "three.pdf", data, pages="2-3")
+    document = fx.parse_valid(tmp_path, "three.pdf", data, pages="2-3")
     assert [(p["id"], p["index"]) for p in document["payload"]["pages"]] == [("p0002", 2), ("p0003", 3)]
     assert "page one text" not in fx.all_text(document)
 
@@ -336,7 +328,7 @@ def test_selected_pages_keep_their_original_ids(tmp_path: Path) -> None:
 # 0.18 em and no space character between them - TeX's thin space after a comma in a formula is
 # 0.167 em, PDFium (Helvetica) starts a space at about 0.25 em.
 def _pen_gap_lines(tmp_path: Path, name: str, lines: list[tuple[list[str], float, float]], **options: Any) -> list[str]:
-    document = _parse(tmp_path, name, fx.pen_gaps_pdf(lines, **options))
+    document = fx.parse_valid(tmp_path, name, fx.pen_gaps_pdf(lines, **options))
     return [" ".join(text.split()) for text in fx.all_text(document).splitlines() if text.strip()]
 
 
@@ -363,7 +355,7 @@ def test_a_glyph_whose_font_metrics_reach_far_below_it_does_not_pull_the_next_li
     # over the line below, which was then read first, as if beside the formula.
     formula = ("v = L(u - ", "^", "b) + R(b) is the variable change")
     below = "The Jacobian determinant of the transformation from u to v"
-    document = _parse(tmp_path, "descent.pdf", fx.deep_descent_pdf(formula, below))
+    document = fx.parse_valid(tmp_path, "descent.pdf", fx.deep_descent_pdf(formula, below))
     text = " ".join(fx.all_text(document).split())
     assert text.index("v = L(u") < text.index("The Jacobian")
     assert below in text
@@ -402,9 +394,9 @@ def test_type_set_small_in_a_scaling_matrix_is_measured_at_its_drawn_size(tmp_pa
     # 1 pt type in a 10x matrix is 10 pt type: its em is 10 pt, so glyphs placed 0.3 pt apart
     # (0.03 em) stay one word - measured against the 1 pt of the font size alone, every such
     # placement was a word gap (`Th e Seco n d G ro u p`, doxygen's collaboration diagrams).
-    document = _parse(tmp_path, "scaled.pdf", scaled_type_pdf("The Second Group", font_size=1, scale=10, jitter=0.3))
+    document = fx.parse_valid(tmp_path, "scaled.pdf", scaled_type_pdf("The Second Group", font_size=1, scale=10, jitter=0.3))
     assert " ".join(fx.all_text(document).split()) == "The Second Group"
     # Type of 0.4 pt in a 25x matrix is 10 pt type a reader sees, no hidden text.
-    document = _parse(tmp_path, "tiny.pdf", scaled_type_pdf("Visible label", font_size=0.4, scale=25, jitter=0.0))
+    document = fx.parse_valid(tmp_path, "tiny.pdf", scaled_type_pdf("Visible label", font_size=0.4, scale=25, jitter=0.0))
     assert " ".join(fx.all_text(document).split()) == "Visible label"
     assert document["payload"]["security_warnings"] == []
