@@ -448,3 +448,70 @@ def test_a_title_centred_over_the_gutter_of_a_two_column_contents_page(tmp_path:
         for _level, number, title, page in column:
             expected += [*number.split(), *title.split(), page]
     assert words == [*expected, "vii"]
+
+
+def entity_list_pdf(rows: Sequence[tuple[str, str]], *, x_description: float = 158, key_font: str = "Courier") -> bytes:
+    """A bulleted list of keys with their descriptions, as doxygen's manual lists HTML entities:
+    each row a bullet at x=88 and its key at x=96 (``key_font``; one line piece, `• &Egrave;`),
+    the description at ``x_description`` on the key's baseline; 10 pt type, rows 19.7 pt apart
+    from y=700 down (about 10 pt of white between rows, narrower than the gap after the widest
+    key)."""
+
+    def draw(canvas: Canvas) -> None:
+        for index, (key, description) in enumerate(rows):
+            y = 700 - index * 19.7
+            canvas.setFont(fx.BODY_FONT, 10)
+            canvas.drawString(88, y, "\u2022")
+            canvas.drawString(x_description, y, description)
+            canvas.setFont(key_font, 10)
+            canvas.drawString(96, y, key)
+
+    return fx._draw([draw])
+
+
+# The keys (up to `• &Ntilde;`, 56 pt) are about a third as wide as the descriptions (up to
+# 180 pt): wider than the fields of rows are (a quarter), and, with four words and more on most
+# description lines, the gap after them passes for a page gutter, so they make no table of two
+# columns. Two descriptions (`&ang;`, `&or;`) are narrower than their keys.
+ENTITIES = [
+    ("&Egrave;", "latin capital letter E with grave"),
+    ("&Eacute;", "latin capital letter E with acute"),
+    ("&ang;", "angle"),
+    ("&Ecirc;", "latin capital letter E with circumflex"),
+    ("&Euml;", "latin capital letter E with diaeresis"),
+    ("&or;", "logical or"),
+    ("&Igrave;", "latin capital letter I with grave"),
+    ("&Iacute;", "latin capital letter I with acute"),
+    ("&sim;", "tilde operator = varies with = similar to"),
+    ("&ETH;", "latin capital letter ETH"),
+    ("&Ntilde;", "latin capital letter N with tilde"),
+    ("&Ograve;", "latin capital letter O with grave"),
+]
+
+
+def test_a_bulleted_list_of_keys_is_read_with_its_descriptions_row_by_row(tmp_path: Path) -> None:
+    # The gap after the keys is the widest gap of the list, and the keys are wider than a quarter
+    # of the descriptions, the limit for the fields of rows: cut there, the page read every key,
+    # then every description (doxygen's list of HTML entities). Each key is a bulleted line beside
+    # exactly one description: a list's rows, read row by row - in the groups of rows the
+    # horizontal cuts then leave too, where a few keys may be wider than their descriptions.
+    document = fx.parse_valid(tmp_path, "entities.pdf", entity_list_pdf(ENTITIES))
+    expected = [word for key, description in ENTITIES for word in ["\u2022", key, *description.split()]]
+    assert fx.reading_words(document) == expected
+
+
+BULLET_COLUMN = [f"point number {n} of the list" for n in range(1, 9)]
+TEXT_COLUMN = [f"A page column of running text, line {n} of it" for n in range(1, 9)]
+
+
+def test_a_column_of_bulleted_lines_beside_a_page_column_is_read_column_by_column(tmp_path: Path) -> None:
+    # A page column of one-line bullet points beside a page column of running text on the same
+    # baseline grid, 20 pt apart: every bullet line shares its visual line with exactly one line
+    # across the gutter, but the bullet column is two thirds as wide as the other - two page
+    # columns, read one after the other.
+    gutter_x = 96 + max(stringWidth(line, fx.BODY_FONT, 10) for line in BULLET_COLUMN) + 20
+    document = fx.parse_valid(
+        tmp_path, "bullet-column.pdf", entity_list_pdf(list(zip(BULLET_COLUMN, TEXT_COLUMN)), x_description=gutter_x, key_font=fx.BODY_FONT)
+    )
+    expected = [w for line in BULLET_COLUMN for w in ["\u2022", *line.split()]] + " ".join(TEXT_COLUMN).split()
+    assert fx.reading_words(document) == expected

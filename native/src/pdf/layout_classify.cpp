@@ -32,6 +32,8 @@ bool space_at(std::string_view text, std::size_t i) { return i < text.size() && 
 
 }  // namespace
 
+bool is_bullet(char32_t c) { return one_of(c, kBullets); }
+
 bool starts_with_list_marker(std::string_view text) {
   if (text.empty()) return false;
   std::size_t pos = 0;

@@ -6,6 +6,9 @@
 
 namespace ethos::pdf {
 
+// A bullet glyph ("•", "◦", "▪", the Symbol/Wingdings private-use bullets).
+bool is_bullet(char32_t c);
+
 // "• item", "- item", "1. item", "a) item", "(iv) item", "iii. item".
 bool starts_with_list_marker(std::string_view text);
 

@@ -11,8 +11,10 @@ namespace {
 
 using params::kMaxColumnSkew;
 using params::kMaxInColumnGapGutters;
+using params::kMaxListKeyPercent;
 using params::kMaxRowFieldGapGutters;
 using params::kMaxRowFieldPercent;
+using params::kMinListKeys;
 
 struct Gap {
   std::int64_t width = -1;
@@ -63,6 +65,19 @@ std::int64_t extent_x(const std::vector<Bbox>& boxes, const std::vector<std::siz
   return x1 - x0;
 }
 
+// Whether `keys` (left of the gap) are the keys of a list whose descriptions stand in `wide`:
+// at least `min_keys` pieces, each a bulleted line sharing its visual line with exactly one piece
+// of `wide` (an entity and its meaning, an option and what it does). Such a list reads row by row
+// although its keys are wider than row fields usually are; a page column of bulleted lines has
+// lines of its own, or sits beside a column as wide as itself.
+bool list_keys(const std::vector<Bbox>& boxes, const std::vector<bool>& bulleted, const std::vector<std::size_t>& keys,
+               const std::vector<std::size_t>& wide, std::size_t min_keys) {
+  if (keys.size() < min_keys) return false;
+  return std::all_of(keys.begin(), keys.end(), [&](std::size_t k) {
+    return bulleted[k] && std::count_if(wide.begin(), wide.end(), [&](std::size_t w) { return same_band(boxes[k], boxes[w]); }) == 1;
+  });
+}
+
 // Whether a vertical cut into `before` and `after` separates the fields of rows rather than
 // columns: the narrower side (at most a quarter of the other's width) holds only pieces that each
 // share a visual line with a piece across the gap - section numbers, titles and page numbers of a
@@ -71,15 +86,21 @@ std::int64_t extent_x(const std::vector<Bbox>& boxes, const std::vector<std::siz
 // (at least `min_gutter`) separates row fields in the same way. A page column has lines of its
 // own and is wider than that; and where the wider side holds page columns (the key column of a
 // reference card beside the rest of the card), the region's rows would mix them, so the cut stays.
-bool splits_rows(const std::vector<Bbox>& boxes, std::vector<std::size_t> before, std::vector<std::size_t> after,
-                 std::int64_t min_gutter, std::int64_t gap_width) {
+// A wider key side (up to params::kMaxListKeyPercent) splits rows only as a list of keys
+// (list_keys()).
+bool splits_rows(const std::vector<Bbox>& boxes, const std::vector<bool>& bulleted, std::vector<std::size_t> before,
+                 std::vector<std::size_t> after, std::int64_t min_gutter, std::int64_t gap_width) {
   while (true) {
     // Fields of a row are set close together; a wider gap is a gutter between page columns.
     if (gap_width > min_gutter * kMaxRowFieldGapGutters) return false;
     const bool before_narrow = extent_x(boxes, before) < extent_x(boxes, after);
     const std::vector<std::size_t>& narrow = before_narrow ? before : after;
     std::vector<std::size_t> wide = before_narrow ? after : before;
-    if (extent_x(boxes, narrow) * 100 > extent_x(boxes, wide) * kMaxRowFieldPercent) return false;
+    const std::int64_t narrow_width = extent_x(boxes, narrow), wide_width = extent_x(boxes, wide);
+    if (narrow_width * 100 > wide_width * kMaxRowFieldPercent &&
+        (narrow_width * 100 > wide_width * kMaxListKeyPercent || !before_narrow || !list_keys(boxes, bulleted, narrow, wide, kMinListKeys))) {
+      return false;
+    }
     const bool paired = std::all_of(narrow.begin(), narrow.end(), [&](std::size_t n) {
       return std::any_of(wide.begin(), wide.end(), [&](std::size_t w) { return same_band(boxes[n], boxes[w]); });
     });
@@ -151,16 +172,24 @@ bool gap_within_columns(const std::vector<Bbox>& boxes, const std::vector<std::s
 
 }  // namespace
 
-std::vector<std::size_t> reading_order(const std::vector<Bbox>& boxes, std::int64_t min_gutter) {
+std::vector<std::size_t> reading_order(const std::vector<Bbox>& boxes, const std::vector<bool>& bulleted, std::int64_t min_gutter) {
   std::vector<std::size_t> out;
   if (boxes.empty()) return out;
   std::vector<std::size_t> all(boxes.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
   // Explicit stack instead of recursion: a page of thousands of lines must not exhaust the stack.
-  std::vector<std::vector<std::size_t>> stack{std::move(all)};
+  // A region flagged `list` lies in the rows of a list of keys (list_keys()) found in a region
+  // around it: the horizontal cuts between its rows leave groups of a few rows, whose keys may
+  // be fewer, and wider than their descriptions, and still read row by row.
+  struct Region {
+    std::vector<std::size_t> items;
+    bool list = false;
+  };
+  std::vector<Region> stack{{std::move(all), false}};
   while (!stack.empty()) {
-    std::vector<std::size_t> items = std::move(stack.back());
+    Region region = std::move(stack.back());
     stack.pop_back();
+    std::vector<std::size_t>& items = region.items;
     if (items.size() < 2) {
       out.insert(out.end(), items.begin(), items.end());
       continue;
@@ -169,10 +198,13 @@ std::vector<std::size_t> reading_order(const std::vector<Bbox>& boxes, std::int6
     const Gap y_gap = widest_gap(boxes, items, false);
     bool cut_x = x_gap.width >= min_gutter &&
                  (x_gap.width >= y_gap.width || gap_within_columns(boxes, items, x_gap, y_gap, min_gutter));
+    bool list = region.list;
     std::vector<std::size_t> before, after;
     if (cut_x) {
       for (std::size_t i : items) (boxes[i].x0 >= x_gap.at ? after : before).push_back(i);
-      if (splits_rows(boxes, before, after, min_gutter, x_gap.width)) {
+      if ((region.list && list_keys(boxes, bulleted, before, after, 1)) ||
+          splits_rows(boxes, bulleted, before, after, min_gutter, x_gap.width)) {
+        list = list || list_keys(boxes, bulleted, before, after, kMinListKeys);
         cut_x = false;
         before.clear();
         after.clear();
@@ -186,8 +218,9 @@ std::vector<std::size_t> reading_order(const std::vector<Bbox>& boxes, std::int6
     if (cut_y) {
       for (std::size_t i : items) (boxes[i].y0 >= y_gap.at ? after : before).push_back(i);
     }
-    stack.push_back(std::move(after));  // popped second
-    stack.push_back(std::move(before));
+    // The rows of a list stay a list's; the columns of a vertical cut start afresh.
+    stack.push_back({std::move(after), cut_y && list});  // popped second
+    stack.push_back({std::move(before), cut_y && list});
   }
   return out;
 }

@@ -13,6 +13,8 @@ namespace ethos::pdf {
 // is read column by column, left to right, and a full-width title before both columns (a wider
 // horizontal gap that lies inside two page columns gives way to their gutter). Boxes
 // that no gap separates are read top to bottom, and left to right within a visual line.
-std::vector<std::size_t> reading_order(const std::vector<Bbox>& boxes, std::int64_t min_gutter);
+// `bulleted` marks the boxes that are lines starting with a bullet (one flag per box): a column
+// of them, each beside one line, is a list's keys and reads row by row with its descriptions.
+std::vector<std::size_t> reading_order(const std::vector<Bbox>& boxes, const std::vector<bool>& bulleted, std::int64_t min_gutter);
 
 }  // namespace ethos::pdf

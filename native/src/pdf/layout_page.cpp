@@ -111,10 +111,13 @@ class PageBuilder {
     }
     std::vector<Bbox> boxes;
     std::vector<Item> items;
+    std::vector<bool> bulleted;
     for (std::size_t i = 0; i < lines.size(); ++i) {
       boxes.push_back(lines[i].bbox);
       items.push_back({Item::kLine, i});
+      bulleted.push_back(lines[i].horizontal && lines[i].glyphs.size() > 1 && is_bullet(lines[i].first_char()));
     }
+    bulleted.resize(lines.size() + grids.size() + images.size(), false);
     for (std::size_t i = 0; i < grids.size(); ++i) {
       boxes.push_back(grids[i].bbox);
       items.push_back({Item::kTable, i});
@@ -124,7 +127,7 @@ class PageBuilder {
       items.push_back({Item::kRegion, i});
     }
     Block block;
-    for (std::size_t position : reading_order(boxes, gutter)) {
+    for (std::size_t position : reading_order(boxes, bulleted, gutter)) {
       const Item item = items[position];
       if (item.kind != Item::kLine) {
         flush(block);

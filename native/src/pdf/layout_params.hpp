@@ -36,6 +36,8 @@ constexpr std::int64_t kCaptionDistance = 3000;    // between an image and its c
 constexpr std::int64_t kMinGutter = 600;           // the narrowest column gutter accepted
 constexpr std::int64_t kMaxRowFieldPercent = 25;   // a side of a cut this narrow, all in rows across it, is row fields
 constexpr std::int64_t kMaxRowFieldGapGutters = 4;  // ... across a gap at most this many minimum gutters wide
+constexpr std::int64_t kMaxListKeyPercent = 60;    // ... this narrow when its lines are a list's bulleted keys
+constexpr std::size_t kMinListKeys = 3;            // ... at least this many of them
 constexpr std::int64_t kMaxInColumnGapGutters = 2;  // a horizontal gap across both columns this many gutters wide reads within them
 constexpr std::int64_t kHeadingSizePercent = 115;  // a heading's font vs the body size
 constexpr std::size_t kMaxHeadingScalars = 200;
@@ -57,7 +59,7 @@ constexpr std::int64_t kChunkTokens = 512;
 inline nlohmann::json layout_parameters() {
   return {{"caption_distance_q", kCaptionDistance},     {"chunk_tokens", kChunkTokens},
           {"edge_band_percent", kEdgeBandPercent},      {"heading_size_percent", kHeadingSizePercent},
-          {"layout_version", 12},                       {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
+          {"layout_version", 13},                       {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
           {"max_heading_lines", kMaxHeadingLines},      {"max_heading_scalars", kMaxHeadingScalars},
           {"max_words_per_cell", kMaxWordsPerCell},     {"max_column_skew_q", kMaxColumnSkew},     {"min_column_words", kMinColumnWords},     {"min_cell_extent_q", kMinCellExtent},       {"min_rule_length_q", kMinRuleLength},
           {"max_grid_lines", kMaxGridLines},
@@ -77,6 +79,8 @@ inline nlohmann::json layout_parameters() {
           {"max_row_field_percent", kMaxRowFieldPercent},
           {"max_row_field_gap_gutters", kMaxRowFieldGapGutters},
           {"max_in_column_gap_gutters", kMaxInColumnGapGutters},
+          {"max_list_key_percent", kMaxListKeyPercent},
+          {"min_list_keys", static_cast<std::int64_t>(kMinListKeys)},
           {"min_line_numbers", static_cast<std::int64_t>(kMinLineNumbers)},
           {"max_line_number_digits", static_cast<std::int64_t>(kMaxLineNumberDigits)},
           {"min_word_gap_percent", kMinWordGapPercent},
