@@ -379,7 +379,11 @@ def test_an_index_in_two_columns_on_one_baseline_grid_is_read_column_by_column(t
     assert words == expected
 
 
-def two_column_contents_pdf(left: Sequence[tuple[int, str, str, str]], right: Sequence[tuple[int, str, str, str]]) -> bytes:
+def two_column_contents_pdf(
+    left: Sequence[tuple[int, str, str, str]],
+    right: Sequence[tuple[int, str, str, str]],
+    below: tuple[str, Sequence[tuple[str, str, str]]] | None = None,
+) -> bytes:
     """A contents page in two columns, set as a book's contents pages are (A4, 10 pt type, rows
     15.5 pt apart from y=606 down). The title "Index" (14 pt) is centred on the text's width at
     y=680, over the gutter: it reaches into the gap past the right column's left edge, not as far
@@ -388,7 +392,11 @@ def two_column_contents_pdf(left: Sequence[tuple[int, str, str, str]], right: Se
     level 1 its number 13 pt in and its title 38 pt in (11 pt right of a number like "2.1"),
     level 2 its number 38 pt in and its title 70 pt in; each title runs out in dot leaders to 6 pt
     before its page number, set flush right at the column's right edge (274.66 and 487.28: a
-    10.4 pt gutter). The folio "vii" is centred under the gutter at y=55."""
+    10.4 pt gutter). The folio "vii" is centred under the gutter at y=55. ``below`` (a title and
+    its (number, title, page) entries), if given, is a list across the whole text width under
+    the columns, set off by 60 pt of white: its title (14 pt) centred, its entries 15.5 pt apart
+    below it, the number at x=72, the title at x=100 run out in dot leaders to the page number
+    flush right at 487.28 - lines crossing the gutter."""
     size = 10.0
     columns = ((72.0, 274.66), (285.03, 487.28))
 
@@ -414,6 +422,15 @@ def two_column_contents_pdf(left: Sequence[tuple[int, str, str, str]], right: Se
                 canvas.drawString(number_x, y, number)
                 entry(canvas, title, title_x, x1, page, y)
                 y -= 15.5
+        if below is not None:
+            y = 606.0 - 15.5 * max(len(left), len(right)) - 60
+            canvas.setFont(fx.BODY_FONT, 14)
+            canvas.drawCentredString((columns[0][0] + columns[1][1]) / 2, y, below[0])
+            canvas.setFont(fx.BODY_FONT, size)
+            for number, title, page in below[1]:
+                y -= 15.5
+                canvas.drawString(72, y, number)
+                entry(canvas, title, 100, columns[1][1], page, y)
         canvas.drawCentredString((columns[0][1] + columns[1][0]) / 2, 55, "vii")
 
     return fx._draw([draw], pagesize=(595.28, 841.89))
@@ -447,6 +464,29 @@ def test_a_title_centred_over_the_gutter_of_a_two_column_contents_page(tmp_path:
     for column in (left, right):
         for _level, number, title, page in column:
             expected += [*number.split(), *title.split(), page]
+    assert words == [*expected, "vii"]
+
+
+EXAMPLES = ("Examples", [(f"{n}.1", f"The simplest source example of chapter {n}", str(3 + 10 * n)) for n in range(1, 9)])
+
+
+def test_a_two_column_contents_over_a_one_column_list_is_read_column_by_column(tmp_path: Path) -> None:
+    # lshort-zh-cn's third contents page: the end of the two-column contents, and below it, past a
+    # wide white band, a one-column list whose entries run across the gutter. No gutter runs down
+    # the whole page, and the two columns' entries, on one baseline grid, were read as rows across
+    # both (`7.2.1 ... 88 | Appendix A ... 103`). The part above the white band has its gutter,
+    # with entries run out in dot leaders on both sides: read the left column, then the right,
+    # then the list.
+    left, right = _contents_column(7, 88)[:10], _contents_column(8, 103)[:10]
+    document = fx.parse_valid(tmp_path, "contents-over-list.pdf", two_column_contents_pdf(left, right, EXAMPLES))
+    words = [word for word in fx.reading_words(document) if word.strip(".")]
+    expected = ["Index"]
+    for column in (left, right):
+        for _level, number, title, page in column:
+            expected += [*number.split(), *title.split(), page]
+    expected.append(EXAMPLES[0])
+    for number, title, page in EXAMPLES[1]:
+        expected += [number, *title.split(), page]
     assert words == [*expected, "vii"]
 
 

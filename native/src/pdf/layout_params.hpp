@@ -24,6 +24,8 @@ constexpr std::int64_t kMinCardColumnPercent = 25;  // a page column without run
 constexpr std::size_t kMaxCardGutterCrossings = 2;  // ... and lines crossing its gutter (a title, a footer)
 constexpr std::int64_t kMinCardColumnHeightPercent = 50;  // ... and the height its lines reach over
 constexpr std::int64_t kMinCardLineWidthRatioPercent = 33;  // ... and the mean line width of one side vs the other's
+constexpr std::int64_t kMinPartGapGutters = 4;    // a white band across the page this many gutters high parts it
+constexpr std::size_t kMinLeaderEntries = 3;       // ... for a part's gutter with this many dot-leader entries each side
 constexpr std::int64_t kMaxFigureMarkGlyphs = 4;   // a column of figures: a mark in a figure's place (`.`, `-Inf`)
 // Line building (layout_lines.cpp).
 constexpr std::int64_t kMinWordGapPercent = 15;    // a pen gap this share of an em is a space (TeX's thin space: 16.7)
@@ -76,6 +78,8 @@ inline nlohmann::json layout_parameters() {
           {"min_card_column_height_percent", kMinCardColumnHeightPercent},
           {"min_card_line_width_ratio_percent", kMinCardLineWidthRatioPercent},
           {"max_figure_mark_glyphs", kMaxFigureMarkGlyphs},
+          {"min_part_gap_gutters", kMinPartGapGutters},
+          {"min_leader_entries", static_cast<std::int64_t>(kMinLeaderEntries)},
           {"max_row_field_percent", kMaxRowFieldPercent},
           {"max_row_field_gap_gutters", kMaxRowFieldGapGutters},
           {"max_in_column_gap_gutters", kMaxInColumnGapGutters},

@@ -15,6 +15,8 @@ namespace {
 
 using params::kMaxColumnSkew;
 using params::kMaxWordsPerCell;
+using params::kMinPartGapGutters;
+using params::kMinLeaderEntries;
 using params::kMinColumnWords;
 using params::kMaxCardGutterCrossings;
 using params::kMinCardColumnPercent;
@@ -591,24 +593,72 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
   return out;
 }
 
+// The page's lines in parts, top to bottom, split at every horizontal white band across the whole
+// page at least params::kMinPartGapGutters times `min_gutter` high (far more than the space
+// around a heading in running text). One part when there is none.
+std::vector<std::vector<Line>> page_parts(const std::vector<Line>& lines, std::int64_t min_gutter) {
+  std::vector<const Line*> by_top;
+  for (const Line& line : lines) by_top.push_back(&line);
+  std::stable_sort(by_top.begin(), by_top.end(), [](const Line* a, const Line* b) { return a->bbox.y0 < b->bbox.y0; });
+  std::vector<std::vector<Line>> parts(1);
+  std::int64_t reach = by_top.empty() ? 0 : by_top.front()->bbox.y1;
+  for (const Line* line : by_top) {
+    if (!parts.back().empty() && line->bbox.y0 - reach >= min_gutter * kMinPartGapGutters) parts.emplace_back();
+    parts.back().push_back(*line);
+    reach = std::max(reach, line->bbox.y1);
+  }
+  return parts;
+}
+
 std::vector<Grid> whitespace_tables_in(std::vector<Line>& lines);
 
 }  // namespace
 
 std::vector<Grid> find_whitespace_tables(std::vector<Line>& lines, std::int64_t min_gutter) {
   // Each page column on its own, so that lines of neighbouring columns never form table rows.
-  const std::vector<std::int64_t> gutters = page_gutters(lines, min_gutter);
-  std::vector<std::vector<Line>> columns(gutters.size() + 1);
-  for (Line& line : lines) {
-    const std::int64_t centre = (line.bbox.x0 + line.bbox.x1) / 2;
-    const auto column = static_cast<std::size_t>(std::upper_bound(gutters.begin(), gutters.end(), centre) - gutters.begin());
-    columns[column].push_back(std::move(line));
+  std::vector<std::vector<Line>> bands(1);
+  std::vector<std::vector<std::int64_t>> band_gutters{page_gutters(lines, min_gutter)};
+  if (band_gutters.front().empty()) {
+    // No gutter runs down the whole page; one may run down a part of it, set off by a wide white
+    // band across the page: the end of a two-column contents over a one-column list whose lines
+    // cross the gutter. Its parts are looked at on their own where a part's gutter has entries
+    // run out in leader dots on both sides (kMinLeaderEntries at least), as the columns of a
+    // contents or an index have; a part of a page is as often a table set off by white, the
+    // groups of its columns alike in width and taken for a card's columns, read in pieces.
+    std::vector<std::vector<Line>> parts = page_parts(lines, min_gutter);
+    std::vector<std::vector<std::int64_t>> part_gutters;
+    for (const std::vector<Line>& part : parts) {
+      std::vector<std::int64_t> gutters = page_gutters(part, min_gutter);
+      const bool entries_beside = std::all_of(gutters.begin(), gutters.end(), [&](std::int64_t gutter) {
+        std::size_t left = 0, right = 0;
+        for (const Line& line : part) {
+          if (has_leader(line)) ++((line.bbox.x0 + line.bbox.x1) / 2 < gutter ? left : right);
+        }
+        return left >= kMinLeaderEntries && right >= kMinLeaderEntries;
+      });
+      part_gutters.push_back(entries_beside ? std::move(gutters) : std::vector<std::int64_t>{});
+    }
+    if (std::any_of(part_gutters.begin(), part_gutters.end(), [](const auto& g) { return !g.empty(); })) {
+      bands = std::move(parts);
+      band_gutters = std::move(part_gutters);
+      lines.clear();
+    }
   }
+  if (!lines.empty()) bands.front() = std::move(lines);
   lines.clear();
   std::vector<Grid> grids;
-  for (std::vector<Line>& column : columns) {
-    for (Grid& grid : whitespace_tables_in(column)) grids.push_back(std::move(grid));
-    for (Line& line : column) lines.push_back(std::move(line));
+  for (std::size_t b = 0; b < bands.size(); ++b) {
+    const std::vector<std::int64_t>& gutters = band_gutters[b];
+    std::vector<std::vector<Line>> columns(gutters.size() + 1);
+    for (Line& line : bands[b]) {
+      const std::int64_t centre = (line.bbox.x0 + line.bbox.x1) / 2;
+      const auto column = static_cast<std::size_t>(std::upper_bound(gutters.begin(), gutters.end(), centre) - gutters.begin());
+      columns[column].push_back(std::move(line));
+    }
+    for (std::vector<Line>& column : columns) {
+      for (Grid& grid : whitespace_tables_in(column)) grids.push_back(std::move(grid));
+      for (Line& line : column) lines.push_back(std::move(line));
+    }
   }
   // Back in content order, as build_lines made them.
   std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.order < b.order; });
