@@ -111,13 +111,12 @@ class PageBuilder {
     }
     std::vector<Bbox> boxes;
     std::vector<Item> items;
-    std::vector<bool> bulleted;
+    std::vector<bool> bulleted(lines.size() + grids.size() + images.size(), false);
     for (std::size_t i = 0; i < lines.size(); ++i) {
       boxes.push_back(lines[i].bbox);
       items.push_back({Item::kLine, i});
-      bulleted.push_back(lines[i].horizontal && lines[i].glyphs.size() > 1 && is_bullet(lines[i].first_char()));
+      bulleted[i] = lines[i].horizontal && lines[i].glyphs.size() > 1 && is_bullet(lines[i].first_char());
     }
-    bulleted.resize(lines.size() + grids.size() + images.size(), false);
     for (std::size_t i = 0; i < grids.size(); ++i) {
       boxes.push_back(grids[i].bbox);
       items.push_back({Item::kTable, i});

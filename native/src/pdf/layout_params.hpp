@@ -24,8 +24,9 @@ constexpr std::int64_t kMinCardColumnPercent = 25;  // a page column without run
 constexpr std::size_t kMaxCardGutterCrossings = 2;  // ... and lines crossing its gutter (a title, a footer)
 constexpr std::int64_t kMinCardColumnHeightPercent = 50;  // ... and the height its lines reach over
 constexpr std::int64_t kMinCardLineWidthRatioPercent = 33;  // ... and the mean line width of one side vs the other's
-constexpr std::int64_t kMinPartGapGutters = 4;    // a white band across the page this many gutters high parts it
+constexpr std::int64_t kMinPartGapGutters = 6;    // a white band across the page this many gutters high parts it
 constexpr std::size_t kMinLeaderEntries = 3;       // ... for a part's gutter with this many dot-leader entries each side
+constexpr std::size_t kLeaderTailGlyphs = 10;      // ... leaders among a line's last glyphs (dots, a page number)
 constexpr std::int64_t kMaxFigureMarkGlyphs = 4;   // a column of figures: a mark in a figure's place (`.`, `-Inf`)
 // Line building (layout_lines.cpp).
 constexpr std::int64_t kMinWordGapPercent = 15;    // a pen gap this share of an em is a space (TeX's thin space: 16.7)
@@ -80,6 +81,7 @@ inline nlohmann::json layout_parameters() {
           {"max_figure_mark_glyphs", kMaxFigureMarkGlyphs},
           {"min_part_gap_gutters", kMinPartGapGutters},
           {"min_leader_entries", static_cast<std::int64_t>(kMinLeaderEntries)},
+          {"leader_tail_glyphs", static_cast<std::int64_t>(kLeaderTailGlyphs)},
           {"max_row_field_percent", kMaxRowFieldPercent},
           {"max_row_field_gap_gutters", kMaxRowFieldGapGutters},
           {"max_in_column_gap_gutters", kMaxInColumnGapGutters},

@@ -17,6 +17,7 @@ using params::kMaxColumnSkew;
 using params::kMaxWordsPerCell;
 using params::kMinPartGapGutters;
 using params::kMinLeaderEntries;
+using params::kLeaderTailGlyphs;
 using params::kMinColumnWords;
 using params::kMaxCardGutterCrossings;
 using params::kMinCardColumnPercent;
@@ -158,6 +159,30 @@ bool has_leader(const Line& line) {
       if (++dots >= 3) return true;
       spaces = 0;
     } else if (g.codepoint == U' ' && dots > 0 && spaces == 0) {
+      spaces = 1;
+    } else {
+      dots = spaces = 0;
+    }
+  }
+  return false;
+}
+
+// Leader dots among a line's last params::kLeaderTailGlyphs glyphs: the line runs out in leaders
+// to its page number (or to the page number's piece beside it), as a contents or index entry
+// does. Reads only the line's tail: it is asked of every line of a page.
+bool ends_in_leader(const Line& line) {
+  const std::size_t n = line.glyphs.size();
+  // Most lines end in a letter: an entry ends in its leaders or its page number.
+  const char32_t last = n == 0 ? U' ' : line.glyphs.back().codepoint;
+  if (last != U'.' && !(last >= U'0' && last <= U'9') && last != U'i' && last != U'v' && last != U'x') return false;
+  const std::size_t from = n > kLeaderTailGlyphs ? n - kLeaderTailGlyphs : 0;
+  std::size_t dots = 0, spaces = 0;
+  for (std::size_t k = from; k < n; ++k) {
+    const char32_t c = line.glyphs[k].codepoint;
+    if (c == U'.') {
+      if (++dots >= 3) return true;
+      spaces = 0;
+    } else if (c == U' ' && dots > 0 && spaces == 0) {
       spaces = 1;
     } else {
       dots = spaces = 0;
@@ -593,21 +618,68 @@ std::vector<std::int64_t> page_gutters(const std::vector<Line>& lines, std::int6
   return out;
 }
 
-// The page's lines in parts, top to bottom, split at every horizontal white band across the whole
-// page at least params::kMinPartGapGutters times `min_gutter` high (far more than the space
-// around a heading in running text). One part when there is none.
-std::vector<std::vector<Line>> page_parts(const std::vector<Line>& lines, std::int64_t min_gutter) {
-  std::vector<const Line*> by_top;
-  for (const Line& line : lines) by_top.push_back(&line);
-  std::stable_sort(by_top.begin(), by_top.end(), [](const Line* a, const Line* b) { return a->bbox.y0 < b->bbox.y0; });
-  std::vector<std::vector<Line>> parts(1);
-  std::int64_t reach = by_top.empty() ? 0 : by_top.front()->bbox.y1;
-  for (const Line* line : by_top) {
-    if (!parts.back().empty() && line->bbox.y0 - reach >= min_gutter * kMinPartGapGutters) parts.emplace_back();
-    parts.back().push_back(*line);
-    reach = std::max(reach, line->bbox.y1);
+// The part of the page each line lies in (0 at the top): the page is split at every horizontal
+// white band across the whole page at least params::kMinPartGapGutters times `min_gutter` high
+// (far more than the space around a heading in running text). `count` is the number of parts.
+std::vector<std::size_t> page_parts(const std::vector<Line>& lines, std::int64_t min_gutter, std::size_t& count) {
+  std::vector<std::pair<std::int64_t, std::size_t>> by_top;  // (top, line): sorted, ties by line
+  by_top.reserve(lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) by_top.emplace_back(lines[i].bbox.y0, i);
+  std::sort(by_top.begin(), by_top.end());
+  std::vector<std::size_t> part_of(lines.size(), 0);
+  count = lines.empty() ? 0 : 1;
+  std::int64_t reach = lines.empty() ? 0 : lines[by_top.front().second].bbox.y1;
+  for (const auto& [top, i] : by_top) {
+    if (top - reach >= min_gutter * kMinPartGapGutters) ++count;
+    part_of[i] = count - 1;
+    reach = std::max(reach, lines[i].bbox.y1);
   }
-  return parts;
+  return part_of;
+}
+
+// Per part of the page (page_parts()), the gutters of page_gutters() that have at least
+// params::kMinLeaderEntries entries (`entry`: lines run out in leader dots) on each side - the
+// columns of a contents or an index; none for any other part.
+std::vector<std::vector<std::int64_t>> contents_gutters(const std::vector<Line>& lines, const std::vector<bool>& entry,
+                                                        const std::vector<std::size_t>& part_of, std::size_t count,
+                                                        std::int64_t min_gutter) {
+  std::vector<std::size_t> leaders(count, 0);
+  for (std::size_t i = 0; i < lines.size() && count >= 2; ++i) {
+    if (entry[i]) ++leaders[part_of[i]];
+  }
+  std::vector<std::vector<std::int64_t>> out(count);
+  for (std::size_t p = 0; p < count && count >= 2; ++p) {
+    // Cheap tests first (page_gutters reads every line once per gap): enough leader entries,
+    // and a gap at least `min_gutter` wide between some of them across the page.
+    if (leaders[p] < 2 * kMinLeaderEntries) continue;
+    std::vector<Line> part;
+    std::vector<std::pair<std::int64_t, std::int64_t>> leader_spans;
+    std::vector<bool> part_entry;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (part_of[i] != p) continue;
+      part.push_back(lines[i]);
+      part_entry.push_back(entry[i]);
+      if (entry[i]) leader_spans.emplace_back(lines[i].bbox.x0, lines[i].bbox.x1);
+    }
+    std::sort(leader_spans.begin(), leader_spans.end());
+    std::int64_t reach = leader_spans.front().second;
+    bool apart = false;
+    for (const auto& [x0, x1] : leader_spans) {
+      apart = apart || x0 - reach >= min_gutter;
+      reach = std::max(reach, x1);
+    }
+    if (!apart) continue;
+    std::vector<std::int64_t> gutters = page_gutters(part, min_gutter);
+    const bool entries_beside = std::all_of(gutters.begin(), gutters.end(), [&](std::int64_t gutter) {
+      std::size_t left = 0, right = 0;
+      for (std::size_t k = 0; k < part.size(); ++k) {
+        if (part_entry[k]) ++((part[k].bbox.x0 + part[k].bbox.x1) / 2 < gutter ? left : right);
+      }
+      return left >= kMinLeaderEntries && right >= kMinLeaderEntries;
+    });
+    if (entries_beside) out[p] = std::move(gutters);
+  }
+  return out;
 }
 
 std::vector<Grid> whitespace_tables_in(std::vector<Line>& lines);
@@ -616,49 +688,45 @@ std::vector<Grid> whitespace_tables_in(std::vector<Line>& lines);
 
 std::vector<Grid> find_whitespace_tables(std::vector<Line>& lines, std::int64_t min_gutter) {
   // Each page column on its own, so that lines of neighbouring columns never form table rows.
-  std::vector<std::vector<Line>> bands(1);
-  std::vector<std::vector<std::int64_t>> band_gutters{page_gutters(lines, min_gutter)};
-  if (band_gutters.front().empty()) {
+  std::vector<std::vector<std::int64_t>> part_gutters{page_gutters(lines, min_gutter)};
+  std::vector<std::size_t> part_of;  // empty: the page is one part
+  std::size_t entries = 0;
+  for (std::size_t i = 0; i < lines.size() && part_gutters.front().empty() && entries < 2 * kMinLeaderEntries; ++i) {
+    entries += ends_in_leader(lines[i]) ? 1 : 0;
+  }
+  if (part_gutters.front().empty() && entries >= 2 * kMinLeaderEntries) {
     // No gutter runs down the whole page; one may run down a part of it, set off by a wide white
     // band across the page: the end of a two-column contents over a one-column list whose lines
     // cross the gutter. Its parts are looked at on their own where a part's gutter has entries
     // run out in leader dots on both sides (kMinLeaderEntries at least), as the columns of a
     // contents or an index have; a part of a page is as often a table set off by white, the
     // groups of its columns alike in width and taken for a card's columns, read in pieces.
-    std::vector<std::vector<Line>> parts = page_parts(lines, min_gutter);
-    std::vector<std::vector<std::int64_t>> part_gutters;
-    for (const std::vector<Line>& part : parts) {
-      std::vector<std::int64_t> gutters = page_gutters(part, min_gutter);
-      const bool entries_beside = std::all_of(gutters.begin(), gutters.end(), [&](std::int64_t gutter) {
-        std::size_t left = 0, right = 0;
-        for (const Line& line : part) {
-          if (has_leader(line)) ++((line.bbox.x0 + line.bbox.x1) / 2 < gutter ? left : right);
-        }
-        return left >= kMinLeaderEntries && right >= kMinLeaderEntries;
-      });
-      part_gutters.push_back(entries_beside ? std::move(gutters) : std::vector<std::int64_t>{});
-    }
-    if (std::any_of(part_gutters.begin(), part_gutters.end(), [](const auto& g) { return !g.empty(); })) {
-      bands = std::move(parts);
-      band_gutters = std::move(part_gutters);
-      lines.clear();
+    std::vector<bool> entry(lines.size(), false);
+    for (std::size_t i = 0; i < lines.size(); ++i) entry[i] = ends_in_leader(lines[i]);
+    std::size_t count = 0;
+    std::vector<std::size_t> parts = page_parts(lines, min_gutter, count);
+    std::vector<std::vector<std::int64_t>> gutters = contents_gutters(lines, entry, parts, count, min_gutter);
+    if (std::any_of(gutters.begin(), gutters.end(), [](const auto& g) { return !g.empty(); })) {
+      part_gutters = std::move(gutters);
+      part_of = std::move(parts);
     }
   }
-  if (!lines.empty()) bands.front() = std::move(lines);
+  // The columns of every part, part after part.
+  std::vector<std::size_t> first_column(part_gutters.size(), 0);
+  for (std::size_t p = 1; p < part_gutters.size(); ++p) first_column[p] = first_column[p - 1] + part_gutters[p - 1].size() + 1;
+  std::vector<std::vector<Line>> columns(first_column.back() + part_gutters.back().size() + 1);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::size_t part = part_of.empty() ? 0 : part_of[i];
+    const std::vector<std::int64_t>& gutters = part_gutters[part];
+    const std::int64_t centre = (lines[i].bbox.x0 + lines[i].bbox.x1) / 2;
+    const auto column = static_cast<std::size_t>(std::upper_bound(gutters.begin(), gutters.end(), centre) - gutters.begin());
+    columns[first_column[part] + column].push_back(std::move(lines[i]));
+  }
   lines.clear();
   std::vector<Grid> grids;
-  for (std::size_t b = 0; b < bands.size(); ++b) {
-    const std::vector<std::int64_t>& gutters = band_gutters[b];
-    std::vector<std::vector<Line>> columns(gutters.size() + 1);
-    for (Line& line : bands[b]) {
-      const std::int64_t centre = (line.bbox.x0 + line.bbox.x1) / 2;
-      const auto column = static_cast<std::size_t>(std::upper_bound(gutters.begin(), gutters.end(), centre) - gutters.begin());
-      columns[column].push_back(std::move(line));
-    }
-    for (std::vector<Line>& column : columns) {
-      for (Grid& grid : whitespace_tables_in(column)) grids.push_back(std::move(grid));
-      for (Line& line : column) lines.push_back(std::move(line));
-    }
+  for (std::vector<Line>& column : columns) {
+    for (Grid& grid : whitespace_tables_in(column)) grids.push_back(std::move(grid));
+    for (Line& line : column) lines.push_back(std::move(line));
   }
   // Back in content order, as build_lines made them.
   std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.order < b.order; });
