@@ -555,3 +555,48 @@ def test_a_column_of_bulleted_lines_beside_a_page_column_is_read_column_by_colum
     )
     expected = [w for line in BULLET_COLUMN for w in ["\u2022", *line.split()]] + " ".join(TEXT_COLUMN).split()
     assert fx.reading_words(document) == expected
+
+
+def grammar_pdf(groups: Sequence[Sequence[tuple[str, str]]]) -> bytes:
+    """Grammar rules as why3's manual sets them, 10 pt type: the rule's name at x=78, `::=` at
+    x=142, the right-hand side at x=171 (a name of "" is a continuation line of the rule above,
+    its right-hand side alone); rows 12 pt apart from y=700 down, 6 pt more between groups."""
+
+    def draw(canvas: Canvas) -> None:
+        canvas.setFont(fx.BODY_FONT, 10)
+        y = 700.0
+        for group in groups:
+            for name, rule in group:
+                if name:
+                    canvas.drawString(78, y, name)
+                    canvas.drawString(142, y, "::=")
+                canvas.drawString(171, y, rule)
+                y -= 12
+            y -= 6
+
+    return fx._draw([draw])
+
+
+# The first group's right-hand sides reach 340 pt and more, so the names (75 pt with `::=`) are
+# less than a quarter as wide: the region is read row by row. The horizontal cuts between the
+# groups leave the last two groups with short right-hand sides, beside which the names are more
+# than a quarter as wide.
+GRAMMAR = [
+    [
+        ("term", "integer ; integer constant of any size, in decimal or hexadecimal notation"),
+        ("", "| real ; real constant in decimal or hexadecimal notation with an exponent"),
+        ("", "| qualid ; a symbol, qualified by the modules it comes from in the library"),
+    ],
+    [("formula", "term ; no distinction"), ("term_field", "lqualid \"=\" term")],
+    [("quantifier", "\"forall\" | \"exists\""), ("binder", "\"_\" | bound_var"), ("trigger", "term (\",\" term)*")],
+]
+
+
+def test_groups_of_grammar_rules_keep_reading_row_by_row(tmp_path: Path) -> None:
+    # The whole grammar is read row by row (its names far narrower than its rules); the cuts
+    # between its groups then left groups whose rules are short, where the names were more than
+    # a quarter of their width and were read as a block before the rules (why3's grammar pages:
+    # `formula ::= term_field ::=`, then both rules). A group of rows keeps its region's verdict.
+    document = fx.parse_valid(tmp_path, "grammar.pdf", grammar_pdf(GRAMMAR))
+    expected = [w for group in GRAMMAR for name, rule in group for w in [*([name, "::="] if name else []), *rule.split()]]
+    assert fx.reading_words(document) == [w for w in expected if w != "|"]  # "|": no word to reading_words

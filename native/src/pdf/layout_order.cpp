@@ -87,9 +87,10 @@ bool list_keys(const std::vector<Bbox>& boxes, const std::vector<bool>& bulleted
 // own and is wider than that; and where the wider side holds page columns (the key column of a
 // reference card beside the rest of the card), the region's rows would mix them, so the cut stays.
 // A wider key side (up to params::kMaxListKeyPercent) splits rows only as a list of keys
-// (list_keys()).
+// (list_keys()). `in_rows`: the region is a group of rows of a region read row by row, and its
+// narrow side may be as wide as it is (see reading_order()).
 bool splits_rows(const std::vector<Bbox>& boxes, const std::vector<bool>& bulleted, std::vector<std::size_t> before,
-                 std::vector<std::size_t> after, std::int64_t min_gutter, std::int64_t gap_width) {
+                 std::vector<std::size_t> after, std::int64_t min_gutter, std::int64_t gap_width, bool in_rows) {
   while (true) {
     // Fields of a row are set close together; a wider gap is a gutter between page columns.
     if (gap_width > min_gutter * kMaxRowFieldGapGutters) return false;
@@ -97,7 +98,7 @@ bool splits_rows(const std::vector<Bbox>& boxes, const std::vector<bool>& bullet
     const std::vector<std::size_t>& narrow = before_narrow ? before : after;
     std::vector<std::size_t> wide = before_narrow ? after : before;
     const std::int64_t narrow_width = extent_x(boxes, narrow), wide_width = extent_x(boxes, wide);
-    if (narrow_width * 100 > wide_width * kMaxRowFieldPercent &&
+    if (!in_rows && narrow_width * 100 > wide_width * kMaxRowFieldPercent &&
         (narrow_width * 100 > wide_width * kMaxListKeyPercent || !before_narrow || !list_keys(boxes, bulleted, narrow, wide, kMinListKeys))) {
       return false;
     }
@@ -178,14 +179,18 @@ std::vector<std::size_t> reading_order(const std::vector<Bbox>& boxes, const std
   std::vector<std::size_t> all(boxes.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
   // Explicit stack instead of recursion: a page of thousands of lines must not exhaust the stack.
-  // A region flagged `list` lies in the rows of a list of keys (list_keys()) found in a region
-  // around it: the horizontal cuts between its rows leave groups of a few rows, whose keys may
-  // be fewer, and wider than their descriptions, and still read row by row.
+  // A region flagged `rows` is a group of rows of a region read row by row (its vertical gap
+  // refused as one between the fields of rows, splits_rows()): the horizontal cuts between those
+  // rows leave groups whose right-hand sides may be short (a grammar's names beside two short
+  // rules), and the group keeps the verdict, whatever the width of its sides, as long as its
+  // fields still pair row by row. Flagged `list` as well, it lies in a list of keys
+  // (list_keys()), whose groups may have fewer keys, each still a bulleted line.
   struct Region {
     std::vector<std::size_t> items;
     bool list = false;
+    bool rows = false;
   };
-  std::vector<Region> stack{{std::move(all), false}};
+  std::vector<Region> stack{{std::move(all), false, false}};
   while (!stack.empty()) {
     Region region = std::move(stack.back());
     stack.pop_back();
@@ -198,13 +203,14 @@ std::vector<std::size_t> reading_order(const std::vector<Bbox>& boxes, const std
     const Gap y_gap = widest_gap(boxes, items, false);
     bool cut_x = x_gap.width >= min_gutter &&
                  (x_gap.width >= y_gap.width || gap_within_columns(boxes, items, x_gap, y_gap, min_gutter));
-    bool list = region.list;
+    bool list = region.list, rows = region.rows;
     std::vector<std::size_t> before, after;
     if (cut_x) {
       for (std::size_t i : items) (boxes[i].x0 >= x_gap.at ? after : before).push_back(i);
       if ((region.list && list_keys(boxes, bulleted, before, after, 1)) ||
-          splits_rows(boxes, bulleted, before, after, min_gutter, x_gap.width)) {
+          splits_rows(boxes, bulleted, before, after, min_gutter, x_gap.width, region.rows)) {
         list = list || list_keys(boxes, bulleted, before, after, kMinListKeys);
+        rows = true;
         cut_x = false;
         before.clear();
         after.clear();
@@ -218,9 +224,9 @@ std::vector<std::size_t> reading_order(const std::vector<Bbox>& boxes, const std
     if (cut_y) {
       for (std::size_t i : items) (boxes[i].y0 >= y_gap.at ? after : before).push_back(i);
     }
-    // The rows of a list stay a list's; the columns of a vertical cut start afresh.
-    stack.push_back({std::move(after), cut_y && list});  // popped second
-    stack.push_back({std::move(before), cut_y && list});
+    // Groups of rows stay rows (a list's stay a list's); the columns of a vertical cut start afresh.
+    stack.push_back({std::move(after), cut_y && list, cut_y && rows});  // popped second
+    stack.push_back({std::move(before), cut_y && list, cut_y && rows});
   }
   return out;
 }
