@@ -22,7 +22,7 @@ class KeptWorker {
 // host, several microseconds a page: 213 MB of reports cost about 0.15 s of CPU). A document keeps
 // the chunks of its last batches here, up to a cap, so the next batch writes into pages already
 // in place. It also keeps the workers of its last batch: a worker's verifier builds the element
-// ladders, joined texts and near-miss indexes of the elements its requests cite (about 8 % of a
+// ladders, joined texts and near-miss indexes of the elements its requests cite (6 % of a
 // 100,000-request batch's instructions), which the next batch on the same document and config
 // reuses instead of building again. Thread-safe: batches on one document run concurrently.
 class ChunkPool {
