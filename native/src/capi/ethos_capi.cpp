@@ -19,9 +19,12 @@
 // The opaque handle: a shared, immutable source (threads may verify against it concurrently).
 struct ethos_document {
   std::shared_ptr<const ethos::Source> source;
-  // verify-batch's output chunks kept between batches on this document (core/chunk_pool.hpp);
-  // shared with outputs not yet freed, which may outlive the document.
+  // verify-batch's output chunks and idle workers kept between batches on this document
+  // (core/chunk_pool.hpp); shared with outputs not yet freed, which may outlive the document.
   std::shared_ptr<ethos::ChunkPool> output_chunks = std::make_shared<ethos::ChunkPool>();
+  // The pool's idle verify-batch workers refer to the source: they go with the handle (the pool
+  // itself may live on, holding chunks, in outputs not yet freed).
+  ~ethos_document() { output_chunks->drop_workers(); }
 };
 
 // A verify-batch output held for the caller's copy (ethos_verify_batch_output).

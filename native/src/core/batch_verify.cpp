@@ -135,14 +135,32 @@ std::vector<CitationSet> load_lines(const BatchRun& run, std::string_view ndjson
 // What one worker of verify_each_blocks reuses line after line: its JSON parser (buffers
 // allocated once), its verifier (caches included), and the request being verified and its
 // verdicts (overwritten by the next line's: their vectors and strings keep their capacity, so a
-// line allocates and frees none of them).
-struct EachWorker {
-  explicit EachWorker(const BatchRun& run) : verifier(run.source, run.config) {}
+// line allocates and frees none of them). Kept by the document between batches (ChunkPool) under
+// worker_key: the verifier reads its own copy of the config, which outlives the call's.
+struct EachWorker : KeptWorker {
+  explicit EachWorker(const BatchRun& run) : config(run.config), verifier(run.source, config) {}
+  VerificationConfig config;  // before verifier, which refers to it
   simdjson::dom::parser parser;
   BatchVerifier verifier;
   CitationSet set;
   Verdicts verdicts;
 };
+
+// What a worker's verifier depends on besides the document: the config as parsed (its hash), the
+// matching policy (chosen by the config or the call's options) and the runtime crop settings.
+// Empty (nothing kept) for a config without a hash.
+std::string worker_key(const VerificationConfig& config) {
+  if (config.sha256.empty()) return std::string();
+  std::string key;
+  for (const std::string* part : {&config.sha256, &config.text_normalization, &config.policy_json,
+                                  &config.policy_fingerprint, &config.crop_document_fingerprint}) {
+    key += *part;
+    key += '\0';
+  }
+  key += config.policy ? 'p' : '-';
+  key += config.crop_refs ? 'c' : '-';
+  return key;
+}
 
 // Where a block of reports was written: the worker's store and the block in it.
 struct BlockPlace {
@@ -163,30 +181,49 @@ BatchOutput verify_each_blocks(const BatchRun& run, std::string_view ndjson) {
   // lines already verified are then dropped with the stores.
   std::vector<BlockPlace> places((lines.size() + kBlockLines - 1) / kBlockLines);
   const ReportConstants constants = report_constants(run.source, run.config, true);  // read by both workers
+  // A worker comes from the document's idle workers when one was built for this config (its
+  // caches already hold what earlier batches built), and goes back there when its thread is done;
+  // a worker that failed is not kept (its state may be mid-request).
+  const std::string key = run.output_chunks ? worker_key(run.config) : std::string();
   std::unique_ptr<EachWorker> workers[2];
+  bool failed[2] = {false, false};
   std::vector<std::unique_ptr<BlockStore>> stores(2);
   run_blocks(lines.size(), [&](std::size_t id, std::size_t first, std::size_t last) {
     std::size_t i = first;
     try {
       if (!workers[id]) {
-        workers[id] = std::make_unique<EachWorker>(run);
+        if (!key.empty()) {
+          std::unique_ptr<KeptWorker> kept = run.output_chunks->take_worker(key);
+          // Only verify-batch gives workers back, and only EachWorkers.
+          if (kept) workers[id].reset(static_cast<EachWorker*>(kept.release()));
+        }
+        if (!workers[id]) workers[id] = std::make_unique<EachWorker>(run);
         stores[id] = std::make_unique<BlockStore>(run.output_chunks);
       }
       EachWorker& worker = *workers[id];
       std::string& out = stores[id]->start_block();
       for (; i < last; ++i) {
         Failure failure = parse_line(worker.parser, run, lines[i], i, worker.set);
-        if (failure.error) return failure;
+        if (failure.error) {
+          failed[id] = true;
+          return failure;
+        }
         worker.verifier.verify(worker.set, worker.verdicts);
         append_report(out, run.source, worker.set, run.config, worker.verdicts, run.statement_subject, constants);
         out += '\n';
       }
       places[first / kBlockLines] = BlockPlace{id, stores[id]->finish_block()};
     } catch (...) {
+      failed[id] = true;
       return Failure{i, std::current_exception()};
     }
     return Failure{};
-  }, [&](std::size_t id) { workers[id].reset(); });
+  }, [&](std::size_t id) {
+    if (workers[id] && !failed[id] && !key.empty()) {
+      run.output_chunks->give_back_worker(key, std::move(workers[id]));
+    }
+    workers[id].reset();
+  });
   // Every block is written (a failure has thrown above): the stores no longer change.
   std::vector<std::string_view> blocks(places.size());
   for (std::size_t b = 0; b < places.size(); ++b) blocks[b] = stores[places[b].store]->view(places[b].block);

@@ -1,4 +1,4 @@
-// chunk_pool.cpp - large output chunks kept resident between verify-batch calls on one document.
+// chunk_pool.cpp - what verify-batch keeps between calls on one document: output chunks and idle workers.
 #include "core/chunk_pool.hpp"
 
 #include <utility>
@@ -32,6 +32,44 @@ void ChunkPool::give_back(std::unique_ptr<std::string> chunk) {
 std::size_t ChunkPool::retained_bytes() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return retained_;
+}
+
+std::unique_ptr<KeptWorker> ChunkPool::take_worker(std::string_view key) {
+  std::unique_ptr<KeptWorker> worker;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (key.empty() || key != worker_key_ || workers_.empty()) return nullptr;
+    worker = std::move(workers_.back());
+    workers_.pop_back();
+  }
+  return worker;
+}
+
+void ChunkPool::give_back_worker(std::string_view key, std::unique_ptr<KeptWorker> worker) {
+  if (!worker || key.empty()) return;
+  std::vector<std::unique_ptr<KeptWorker>> stale;  // freed after the lock is released
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (key != worker_key_) {
+      stale.swap(workers_);
+      worker_key_.assign(key);
+    }
+    if (workers_.size() < kKeptWorkers) workers_.push_back(std::move(worker));
+  }
+}
+
+std::size_t ChunkPool::kept_workers() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return workers_.size();
+}
+
+void ChunkPool::drop_workers() {
+  std::vector<std::unique_ptr<KeptWorker>> dropped;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    dropped.swap(workers_);
+    worker_key_.clear();
+  }
 }
 
 }  // namespace ethos
