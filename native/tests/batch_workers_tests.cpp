@@ -57,9 +57,10 @@ void test_workers_are_kept_and_reused_for_their_config(const std::string& docume
   const std::size_t kept = pool->kept_workers();
   CHECK(kept >= 1 && kept <= ethos::ChunkPool::kKeptWorkers);
   // The next batch takes them (their config copies outlive the first call's config) and gives
-  // them back: the same reports.
+  // them back: the same reports. A thread builds its worker when it takes its first block, so a
+  // batch whose second thread found no block left keeps one worker; the next may keep two.
   CHECK(batch(*source, ndjson, strict, pool) == fresh_strict);
-  CHECK(pool->kept_workers() == kept);
+  CHECK(pool->kept_workers() >= kept && pool->kept_workers() <= ethos::ChunkPool::kKeptWorkers);
   // Another policy: the strict workers are not used, and are replaced by its own.
   CHECK(batch(*source, ndjson, lenient, pool) == fresh_lenient);
   CHECK(batch(*source, ndjson, strict, pool) == fresh_strict);
