@@ -133,9 +133,14 @@ Alignment align_weighted(const std::vector<std::int32_t>& quote_weights, const s
   const std::size_t m = quote_weights.size();
   const std::size_t w = source_weights.size();
   const std::size_t cols = w + 1;
-  // cost[i][j]: cheapest edit of quote[0, i) into some source stretch ending at j.
-  std::vector<std::int32_t> cost((m + 1) * cols, 0);
-  const auto at = [&](std::size_t i, std::size_t j) -> std::int32_t& { return cost[i * cols + j]; };
+  // cost[i][j]: cheapest edit of quote[0, i) into some source stretch ending at j. The table is
+  // this thread's, kept between calls (a near miss aligns one per miss): every cell is written
+  // before it is read, so only row 0 (the free start anywhere in the source) is set here.
+  thread_local std::vector<std::int32_t> table;
+  if (table.size() < (m + 1) * cols) table.resize((m + 1) * cols);
+  std::int32_t* const cost = table.data();
+  std::fill(cost, cost + cols, 0);
+  const auto at = [cost, cols](std::size_t i, std::size_t j) -> std::int32_t& { return cost[i * cols + j]; };
   for (std::size_t i = 1; i <= m; ++i) {
     const std::int32_t wq = quote_weights[i - 1];
     at(i, 0) = at(i - 1, 0) + wq;
@@ -153,6 +158,7 @@ Alignment align_weighted(const std::vector<std::int32_t>& quote_weights, const s
   }
   // Backtrace, preferring equal, then substitution, then quote-only, then source-only steps.
   std::vector<EditOp> steps;  // reversed
+  steps.reserve(m + end);
   std::size_t i = m, j = end;
   while (i > 0) {
     const std::int32_t here = at(i, j);

@@ -104,4 +104,23 @@ std::optional<int> month_of(std::string_view word) {
   return static_cast<int>(it->second);
 }
 
+const NumericWord* numeric_word(std::string_view word) {
+  static const auto kMap = [] {
+    // The first entry of a word in a table wins, as in the table's own map (map_of's emplace).
+    std::unordered_map<std::string_view, NumericWord> map;
+    for (const WordValue& entry : kSpelledNumbers) {
+      if (!map[entry.word].spelled) map[entry.word].spelled = entry.value;
+    }
+    for (const WordValue& entry : kScaleWords) {
+      if (!map[entry.word].scale) map[entry.word].scale = static_cast<int>(entry.value);
+    }
+    for (const WordValue& entry : kMonths) {
+      if (!map[entry.word].month) map[entry.word].month = static_cast<int>(entry.value);
+    }
+    return map;
+  }();
+  auto it = kMap.find(word);
+  return it == kMap.end() ? nullptr : &it->second;
+}
+
 }  // namespace ethos::match::guard_words

@@ -321,10 +321,19 @@ std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t t
     }
   }
   if (!best || best->score_bp < policy.near_miss_min_score_bp) return std::nullopt;
-  const std::vector<Token> source = index.slice(best_window.first, best_window.second);
+  // Only the aligned tokens are made (the diff and the guards read no others; a window is often
+  // the whole element, several times the quote): the alignment is moved to count from them.
+  const std::size_t skipped = best->source_begin;
+  const std::vector<Token> source = index.slice(best_window.first + skipped, best_window.first + best->source_end);
+  best->source_begin = 0;
+  best->source_end -= skipped;
+  for (EditRun& run : best->runs) {
+    run.source_begin -= skipped;
+    run.source_end -= skipped;
+  }
   NearMiss miss;
-  miss.start = source[best->source_begin].start;
-  miss.end = source[best->source_end - 1].end;
+  miss.start = source.front().start;
+  miss.end = source.back().end;
   miss.score_bp = best->score_bp;
   const std::u32string quote_text = decode(quote_utf8);
   for (const EditRun& run : best->runs) {
