@@ -15,6 +15,10 @@ namespace {
 using Unit = NormalizedScalar;
 using Units = NormalizedScalars;
 
+// Defined with build_typographic_tiers below; a claim ladder's tiers use them too.
+bool typography_keeps(char32_t c, char32_t before);
+void plain_readings(const std::u32string& original, std::size_t from, std::size_t to, TypographicReadings& out);
+
 // Sized once and filled by index (here and in to_reading): a push_back per scalar was the largest
 // single cost of a verify-batch request's claim ladder.
 Units exact_units(const std::u32string& original) {
@@ -437,6 +441,14 @@ std::vector<bool> hyphenation_readings(const std::u32string& original, const std
   return joins;
 }
 
+// Whether typography_keeps every scalar of a text.
+bool keeps_typography(const std::u32string& original) {
+  for (std::size_t i = 0; i < original.size(); ++i) {
+    if (!typography_keeps(original[i], i > 0 ? original[i - 1] : 0)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 const std::vector<Reading>& Ladder::at(Tier tier) const {
@@ -450,6 +462,25 @@ const std::vector<Reading>& Ladder::at(Tier tier) const {
     Reading& reading = tiers[t].front();
     if (tier == Tier::exact) {
       exact_reading_into(original, reading);
+    } else if (tier >= Tier::typography && keeps_typography(original)) {
+      // Typography leaves every scalar as it is (most claims: ASCII with no double quotation
+      // mark, backtick or double hyphen): the three typographic readings in the one pass the
+      // document's plain stretches take (plain_readings), instead of three passes through units
+      // copied from the tier before. A claim reaching typography is nearly always a miss, which
+      // goes on to case and skeleton.
+      thread_local TypographicReadings plain;
+      plain.typography.clear();
+      plain.case_folded.clear();
+      plain.skeleton.clear();
+      plain_readings(original, 0, original.size(), plain);
+      const std::pair<Tier, const Units*> readings[] = {
+          {Tier::typography, &plain.typography}, {Tier::case_folded, &plain.case_folded}, {Tier::skeleton, &plain.skeleton}};
+      for (const auto& [each, units] : readings) {
+        const int e = static_cast<int>(each);
+        tiers[e].resize(1);
+        to_reading_into(*units, tiers[e].front());
+        built |= 1u << e;
+      }
     } else {
       Units units;
       switch (tier) {
