@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "match/guard_words.hpp"
 #include "match/occurrence_guards.hpp"
 #include "text/utf8.hpp"
 
@@ -32,6 +33,21 @@ std::optional<match::Guard> negation_before_quote(std::string_view target_utf8, 
   const std::size_t space = word_end == 0 ? std::string_view::npos : text.rfind(' ', word_end - 1);
   if (space == std::string_view::npos) return match::negation_before(text, where);
   const std::size_t from = space + 1;
+  // The word before of ASCII letters only, with white space after it (the word before nearly every
+  // grounded quote): negation_before would read it whole (a space before it, no apostrophe in it)
+  // and look up its lowercase, so that lookup answers here, and only a negator goes on to the full
+  // check for its guard. No scalars decoded, no strings made.
+  constexpr std::size_t kLongestWord = 32;
+  if (word_end > from && word_end < start_byte && word_end - from <= kLongestWord) {
+    char lower[kLongestWord];
+    bool letters = true;
+    for (std::size_t i = from; i < word_end && letters; ++i) {
+      const char c = text[i];
+      letters = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+      lower[i - from] = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    }
+    if (letters && !match::guard_words::is_negation(std::string_view(lower, word_end - from))) return std::nullopt;
+  }
   match::Located shifted = where;
   // The scalars from `from` to the quote's start (where.start less those before `from`): counted
   // over the word before, not over the text from its first byte again.
