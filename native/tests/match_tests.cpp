@@ -368,10 +368,11 @@ void test_typographic_tiers_one_pass() {
   }
 }
 
-// A claim ladder's typographic tiers from one pass (a text typography keeps as it is) or from the
-// three passes are build_tier's (each tier by its own passes), whichever tier is asked first: ASCII
-// texts with and without what typography changes (double quotation marks, backticks, runs of
-// hyphens), white space of every ASCII kind at the edges and inside.
+// A claim ladder's white-space and typographic tiers, from the exact reading (a text with single
+// spaces only), from one pass (a text typography keeps as it is) or from the tier passes, are
+// build_tier's (each tier by its own passes), whichever tier is asked first: ASCII texts with and
+// without what typography changes (double quotation marks, backticks, runs of hyphens), white
+// space of every ASCII kind at the edges and inside, and words between single spaces.
 void test_claim_ladder_plain_tiers() {
   static const char kAlphabet[] = {'a', 'b', 'Z', 'e', '1', ' ', ' ', '\n', '\t', '\r', '\v', '\f', '-', '.', ',',
                                    '\'', '(', '%', '$', '_', '~', '"', '`'};
@@ -380,25 +381,35 @@ void test_claim_ladder_plain_tiers() {
     seed = seed * 1103515245U + 12345U;
     return (seed >> 16) & 0x7FFFU;
   };
-  int plain = 0;
+  int plain = 0, single_spaced = 0;
   for (int round = 0; round < 600; ++round) {
     std::string text;
     const std::size_t length = next() % 40;
     // Two rounds in three without '"' and '`' (the last two letters): mostly one-pass texts.
     const std::size_t letters = sizeof kAlphabet - (round % 3 != 0 ? 2 : 0);
-    for (std::size_t k = 0; k < length; ++k) text.push_back(kAlphabet[next() % letters]);
+    for (std::size_t k = 0; k < length; ++k) {
+      const char c = kAlphabet[next() % letters];
+      // One round in three: words (no white space but single spaces between them).
+      if (round % 3 == 2 && (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f')) {
+        if (!text.empty() && text.back() != ' ' && k + 1 < length) text.push_back(' ');
+        continue;
+      }
+      text.push_back(c);
+    }
     const auto options = ethos::match::preset_policy(round % 2 == 0 ? "default" : "strict")->ladder;
     const ethos::match::Ladder lazy = ethos::match::build_claim_ladder(text, options);
     if (text.find('"') == std::string::npos && text.find('`') == std::string::npos && text.find("--") == std::string::npos) ++plain;
-    for (int k = 0; k < 3; ++k) {
-      const auto tier = static_cast<Tier>(2 + (k + round) % 3);
+    if (round % 3 == 2 && (text.empty() || text.back() != ' ')) ++single_spaced;
+    for (int k = 0; k < 4; ++k) {
+      const auto tier = static_cast<Tier>(1 + (k + round) % 4);
       const auto expected = ethos::match::build_tier(lazy.original, tier, options, nullptr);
       const auto& got = lazy.at(tier);
       CHECK(got.size() == 1 && expected.size() == 1 && got[0].text == expected[0].text &&
             got[0].start == expected[0].start && got[0].end == expected[0].end);
     }
   }
-  CHECK(plain > 300);  // the one-pass path must be reached, or this proves nothing
+  CHECK(plain > 300);  // the one-pass paths must be reached, or this proves nothing
+  CHECK(single_spaced > 150);
 }
 
 void test_indexed_ladder() {

@@ -441,6 +441,19 @@ std::vector<bool> hyphenation_readings(const std::u32string& original, const std
   return joins;
 }
 
+// Whether collapse_whitespace leaves a text as it is: ASCII, its only white space single spaces
+// between other scalars (none at either end).
+bool whitespace_keeps(const std::u32string& original) {
+  const std::size_t n = original.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const char32_t c = original[i];
+    if (c >= 0x80) return false;
+    if (!is_unicode_white_space(c)) continue;
+    if (c != U' ' || i == 0 || i + 1 == n || original[i + 1] == U' ') return false;
+  }
+  return true;
+}
+
 // Whether typography_keeps every scalar of a text.
 bool keeps_typography(const std::u32string& original) {
   for (std::size_t i = 0; i < original.size(); ++i) {
@@ -460,7 +473,9 @@ const std::vector<Reading>& Ladder::at(Tier tier) const {
     // tier held for an earlier text (rebuild_claim_ladder), reusing its storage.
     tiers[t].resize(1);
     Reading& reading = tiers[t].front();
-    if (tier == Tier::exact) {
+    if (tier == Tier::exact || (tier == Tier::whitespace && whitespace_keeps(original))) {
+      // (A text whose only white space is single spaces between other scalars reads at the
+      // white-space tier as it reads exactly: nothing to collapse or trim.)
       exact_reading_into(original, reading);
     } else if (tier >= Tier::typography && keeps_typography(original)) {
       // Typography leaves every scalar as it is (most claims: ASCII with no double quotation
