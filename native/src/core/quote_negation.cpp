@@ -27,6 +27,15 @@ std::optional<match::Guard> negation_before_quote(std::string_view target_utf8, 
       break;
     }
   }
+  // White space after a sentence's or clause's end (or a closing parenthesis, a percent sign):
+  // the word before ends in a scalar no word token ends in and no number ends in but a digit, so
+  // it is no single word and no negator.
+  if (word_end > 0 && word_end < start_byte) {
+    switch (text[word_end - 1]) {
+      case '.': case ',': case ';': case ':': case '!': case '?': case ')': case '%': return std::nullopt;
+      default: break;
+    }
+  }
   // The word before ends at word_end and stops at an ASCII space (a token boundary that no
   // apostrophe rule crosses), and the boundary rule looks two scalars back at most, reading a
   // space as it reads the start of a text: from right after that space on, the check reads the same.
