@@ -141,15 +141,25 @@ Alignment align_weighted(const std::vector<std::int32_t>& quote_weights, const s
   std::int32_t* const cost = table.data();
   std::fill(cost, cost + cols, 0);
   const auto at = [cost, cols](std::size_t i, std::size_t j) -> std::int32_t& { return cost[i * cols + j]; };
+  const std::int32_t* const source_weight = source_weights.data();
   for (std::size_t i = 1; i <= m; ++i) {
     const std::int32_t wq = quote_weights[i - 1];
-    at(i, 0) = at(i - 1, 0) + wq;
+    const std::int32_t* const up = cost + (i - 1) * cols;
+    std::int32_t* const row = cost + i * cols;
+    // A cell is the cheapest of three steps: from the row above (diagonal: equal or substituted;
+    // straight down: a quote-only token), taken for the whole row first (no cell of a row needs
+    // another cell of it there, so this loop runs several cells at a time), then from the cell to
+    // the left (a source-only token), left to right. The same minimum as taking all three per cell.
     for (std::size_t j = 1; j <= w; ++j) {
-      const std::int32_t ws = source_weights[j - 1];
-      std::int32_t best = at(i - 1, j - 1) + (same(i - 1, j - 1) ? 0 : std::max(wq, ws));
-      best = std::min(best, at(i - 1, j) + wq);
-      best = std::min(best, at(i, j - 1) + ws);
-      at(i, j) = best;
+      const std::int32_t ws = source_weight[j - 1];
+      const std::int32_t diagonal = up[j - 1] + (same(i - 1, j - 1) ? 0 : std::max(wq, ws));
+      row[j] = std::min(diagonal, up[j] + wq);
+    }
+    std::int32_t left = up[0] + wq;
+    row[0] = left;
+    for (std::size_t j = 1; j <= w; ++j) {
+      left = std::min(row[j], left + source_weight[j - 1]);
+      row[j] = left;
     }
   }
   std::size_t end = 0;
