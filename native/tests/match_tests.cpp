@@ -517,6 +517,29 @@ void test_decoded_readings() {
   CHECK(ethos::match::build_claim_ladder("", options).original.empty());
 }
 
+// A claim's text decoded sixteen ASCII bytes at a time (and the rest scalar by scalar) gives the
+// scalars utf8::next reads: every length 0-70, all ASCII or with one multi-byte scalar (two, three
+// or four bytes) at every position, so blocks, their tails and a block cut by a scalar are all met.
+void test_decode_blocks() {
+  const std::string multi[] = {"\xC3\xA9", "\xE2\x80\x99", "\xF0\x9F\x98\x80", "\x7F"};
+  int checked = 0;
+  for (std::size_t length = 0; length <= 70; ++length) {
+    std::string ascii;
+    for (std::size_t k = 0; k < length; ++k) ascii.push_back(static_cast<char>(' ' + (k * 7 + length) % 95));
+    for (std::size_t at = 0; at <= length; ++at) {
+      for (const std::string& scalar : multi) {
+        for (const std::string& text : {ascii, ascii.substr(0, at) + scalar + ascii.substr(at)}) {
+          std::u32string want;
+          for (std::size_t pos = 0; pos < text.size();) want.push_back(ethos::utf8::next(text, pos));
+          CHECK(ethos::match::build_claim_ladder(text, ethos::match::LadderOptions{}).original == want);
+          ++checked;
+        }
+      }
+    }
+  }
+  CHECK(checked > 10000);
+}
+
 // A claim ladder rebuilt for a new text (verify-batch reuses earlier claims' ladders) gives at
 // every tier what a fresh one gives, whichever tiers the old text had reached and whether the new
 // text is longer or shorter: nothing of the old readings is left over.
@@ -617,6 +640,7 @@ int main(int argc, char** argv) {
   test_decoded_readings();
   test_rebuilt_claim_ladder();
   test_claim_ladder_plain_tiers();
+  test_decode_blocks();
   test_policies();
   test_indexed_ladder();
   test_gram_index();

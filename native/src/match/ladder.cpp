@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <unordered_set>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "text/normalize.hpp"
 #include "text/unicode_props.hpp"
 #include "text/utf8.hpp"
@@ -394,6 +398,23 @@ void decode_into(std::string_view utf8_text, std::u32string& out) {
   out.resize(utf8_text.size());
   std::size_t count = 0;
   std::size_t pos = 0;
+#if defined(__SSE2__)
+  // Sixteen ASCII bytes at a time, widened to scalars (a claim is nearly always ASCII); from the
+  // first block holding any other byte on, the text is decoded one scalar at a time below.
+  const __m128i zero = _mm_setzero_si128();
+  while (pos + 16 <= utf8_text.size()) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(utf8_text.data() + pos));
+    if (_mm_movemask_epi8(bytes) != 0) break;
+    const __m128i low = _mm_unpacklo_epi8(bytes, zero), high = _mm_unpackhi_epi8(bytes, zero);
+    char32_t* const to = &out[count];
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to), _mm_unpacklo_epi16(low, zero));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to + 4), _mm_unpackhi_epi16(low, zero));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to + 8), _mm_unpacklo_epi16(high, zero));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to + 12), _mm_unpackhi_epi16(high, zero));
+    pos += 16;
+    count += 16;
+  }
+#endif
   while (pos < utf8_text.size()) {
     const auto byte = static_cast<unsigned char>(utf8_text[pos]);
     if (byte < 0x80) {
