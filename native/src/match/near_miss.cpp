@@ -18,6 +18,10 @@ std::u32string decode(std::string_view utf8_text) {
   return out;
 }
 
+// find_near_miss with the quote's scalars (the diff's quote side) and case-tier reading in hand.
+std::optional<NearMiss> find_near_miss_in(const NearMissIndex& index, std::size_t token_begin, std::size_t token_end,
+                                          ScalarView quote_text, const Reading& quote_case, const Policy& policy);
+
 constexpr std::uint32_t kNoKey = 0xFFFFFFFFU;  // a quote token's key that no source token has
 
 std::string encode(ScalarView text, std::size_t begin, std::size_t end) {
@@ -242,6 +246,19 @@ std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t t
 
 std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t token_begin, std::size_t token_end,
                                        std::string_view quote_utf8, const Reading& quote_case, const Policy& policy) {
+  return find_near_miss_in(index, token_begin, token_end, decode(quote_utf8), quote_case, policy);
+}
+
+std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t token_begin, std::size_t token_end,
+                                       const Ladder& quote_ladder, const Policy& policy) {
+  return find_near_miss_in(index, token_begin, token_end, quote_ladder.original,
+                           quote_ladder.at(Tier::case_folded).front(), policy);
+}
+
+namespace {
+
+std::optional<NearMiss> find_near_miss_in(const NearMissIndex& index, std::size_t token_begin, std::size_t token_end,
+                                          ScalarView quote_text, const Reading& quote_case, const Policy& policy) {
   const std::vector<Token> quote = tokenize(quote_case);
   if (quote.empty() || token_begin >= token_end) return std::nullopt;
   if (quote.size() > static_cast<std::size_t>(policy.near_miss_max_quote_tokens)) return std::nullopt;
@@ -335,7 +352,6 @@ std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t t
   miss.start = source.front().start;
   miss.end = source.back().end;
   miss.score_bp = best->score_bp;
-  const std::u32string quote_text = decode(quote_utf8);
   for (const EditRun& run : best->runs) {
     miss.diff.push_back(DiffEntry{run.op, text_of(quote_text, quote, run.quote_begin, run.quote_end),
                                   text_of(index.text(), source, run.source_begin, run.source_end)});
@@ -352,4 +368,5 @@ std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t t
   return miss;
 }
 
+}  // namespace
 }  // namespace ethos::match
