@@ -71,6 +71,35 @@ void test_c14n_and_hashes() {
 }
 
 // Integers are written in their shortest decimal form, the int64 extremes included.
+// The fingerprint check (sixteen characters a test with SSE2) against a character-by-character
+// one: a valid digest with every byte value at every position, and lengths around 64.
+void test_sha256_hex_check() {
+  const auto plain = [](const std::string& text) {
+    if (text.size() != 64) return false;
+    for (char c : text) {
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+    }
+    return true;
+  };
+  const std::string digest = ethos::sha256_hex("ethos");
+  CHECK(ethos::is_sha256_hex(digest) && ethos::is_sha256_prefixed("sha256:" + digest));
+  int refused = 0;
+  for (std::size_t at = 0; at < 64; ++at) {
+    for (int byte = 0; byte < 256; ++byte) {
+      std::string text = digest;
+      text[at] = static_cast<char>(byte);
+      CHECK(ethos::is_sha256_hex(text) == plain(text));
+      CHECK(ethos::is_sha256_prefixed("sha256:" + text) == plain(text));
+      if (!plain(text)) ++refused;
+    }
+  }
+  CHECK(refused == 64 * (256 - 16));
+  for (const std::string& text : {digest.substr(1), digest + "0", std::string(), std::string(64, '0'), std::string(64, 'f'),
+                                  std::string(64, 'F'), std::string(64, '/'), std::string(64, 'g'), std::string(64, ':')}) {
+    CHECK(ethos::is_sha256_hex(text) == plain(text));
+  }
+}
+
 void test_integers() {
   std::string out;
   ethos::CanonicalWriter writer(out);
@@ -530,6 +559,7 @@ int main(int argc, char** argv) {
   test_citations_reuse();
   test_c14n_and_hashes();
   test_integers();
+  test_sha256_hex_check();
   test_string_escape();
   test_raw_members();
   test_strict_json();
