@@ -312,9 +312,11 @@ std::optional<NearMiss> find_near_miss_in(const NearMissIndex& index, std::size_
     std::size_t lo, hi;
   };
   std::vector<Candidate> candidates;
-  for (const auto& [lo, hi] :
-       seed_windows(index, token_begin, token_end, seed_keys, static_cast<std::size_t>(policy.near_miss_max_candidates))) {
-    candidates.push_back(Candidate{bound_bp(lo, hi), lo, hi});
+  const std::vector<std::pair<std::size_t, std::size_t>> windows =
+      seed_windows(index, token_begin, token_end, seed_keys, static_cast<std::size_t>(policy.near_miss_max_candidates));
+  for (const auto& [lo, hi] : windows) {
+    // A lone window (a short range: the whole of it) is aligned whatever its bound: none is made.
+    candidates.push_back(Candidate{windows.size() > 1 ? bound_bp(lo, hi) : 0, lo, hi});
   }
   std::sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
     return x.bound != y.bound ? x.bound > y.bound : x.lo < y.lo;
