@@ -3,7 +3,7 @@
 // counted, every candidate window sliced into Tokens and aligned in position order (randomized texts and quotes);
 // the guards of a near miss (made from its aligned tokens only) are the ones of the whole window; the alignment
 // table one thread keeps between calls gives what a fresh table gives; one lookup of the numeric guard's word lists
-// answers as the three lookups do.
+// answers as the three lookups do, and the negator lookup's filter keeps every negator.
 #include <algorithm>
 #include <cstdio>
 #include <optional>
@@ -256,9 +256,25 @@ void numeric_word_lookup() {
   CHECK(known > 15);  // the probes must reach the lists, or they prove nothing
 }
 
+// is_negation's first-and-last-byte filter keeps every listed negator (one- and multi-byte ends,
+// contractions, the elided prefix) and words sharing their ends stay refused.
+void negation_lookup() {
+  namespace words = ethos::match::guard_words;
+  for (const char* negator : {"not", "no", "nor", "never", "none", "nothing", "ne", "ni", "n'", "n'est", "don't", "isn't",
+                              "ain't", "cannot", "nicht", "keine", "jam\xC3\xA1s", "ning\xC3\xBAn", "gu\xC3\xA8re", "sans",
+                              "ohne", "without", "rien", "personne", "weder", "won't", "couldn't", "can't"}) {
+    CHECK(words::is_negation(negator));
+  }
+  for (const char* other : {"", "n", "t", "'", "note", "nut", "knot", "snot", "nod", "ton", "dont", "nt", "don", "revenue",
+                            "the", "margin", "nonet", "ninguno's", "jam", "sin's", "pass", "withoutt", "a"}) {
+    CHECK(!words::is_negation(other));
+  }
+}
+
 }  // namespace
 
 int main() {
+  negation_lookup();
   reused_table();
   numeric_word_lookup();
   // Many short texts: small ranges, ties among windows.
