@@ -27,7 +27,14 @@ constexpr std::uint32_t kNoKey = 0xFFFFFFFFU;  // a quote token's key that no so
 std::string encode(ScalarView text, std::size_t begin, std::size_t end) {
   std::string out;
   out.reserve(end - begin);  // the byte count of ASCII text, a start for the rest
-  for (std::size_t i = begin; i < end; ++i) utf8::append(out, text[i]);
+  for (std::size_t i = begin; i < end; ++i) {
+    const char32_t c = text[i];
+    if (c < 0x80) {
+      out.push_back(static_cast<char>(c));  // ASCII, most of a diff: one byte as it is
+    } else {
+      utf8::append(out, c);
+    }
+  }
   return out;
 }
 
