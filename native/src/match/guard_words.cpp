@@ -118,6 +118,16 @@ std::optional<int> month_of(std::string_view word) {
 }
 
 const NumericWord* numeric_word(std::string_view word) {
+  // The (first byte, last byte) pairs of the three lists' words, as in is_negation: most words of
+  // prose are refused by one bit.
+  static const std::bitset<65536> kEnds = [] {
+    std::bitset<65536> ends;
+    for (const WordValue& entry : kSpelledNumbers) ends.set(ends_key(entry.word));
+    for (const WordValue& entry : kScaleWords) ends.set(ends_key(entry.word));
+    for (const WordValue& entry : kMonths) ends.set(ends_key(entry.word));
+    return ends;
+  }();
+  if (word.empty() || !kEnds.test(ends_key(word))) return nullptr;
   static const auto kMap = [] {
     // The first entry of a word in a table wins, as in the table's own map (map_of's emplace).
     std::unordered_map<std::string_view, NumericWord> map;
