@@ -271,9 +271,33 @@ void negation_lookup() {
   }
 }
 
+// A diff's texts are the document's own characters, ASCII and not (two-, three- and four-byte
+// scalars after an ASCII stretch, and first): the runs' source sides put together are the span.
+void diff_texts() {
+  const Policy policy = *ethos::match::preset_policy("default");
+  const std::string text = "Le caf\xC3\xA9 na\xC3\xAF" "f \xE2\x80\x9Cr\xC3\xA9sum\xC3\xA9\xE2\x80\x9D rose 12.5 % in Z\xC3\xBCrich "
+                           "and \xF0\x9D\x90\x80" "lpha \xC3\xA9t\xC3\xA9 grew, said the board of the company";
+  const NearMissIndex index = ethos::match::build_near_miss_index(text, policy.ladder);
+  const std::string quote = "Le caf\xC3\xA9 na\xC3\xAF" "f \xE2\x80\x9Cr\xC3\xA9sum\xC3\xA9\xE2\x80\x9D fell 12.5 % in Z\xC3\xBCrich "
+                            "and \xF0\x9D\x90\x80" "lpha \xC3\xA9t\xC3\xA9 grew, said the board";
+  const auto miss = ethos::match::find_near_miss(index, quote, policy);
+  CHECK(miss.has_value());
+  if (!miss) return;
+  std::string source, quoted;
+  for (const auto& entry : miss->diff) {
+    if (!source.empty() && !entry.source.empty()) source += ' ';
+    source += entry.source;
+    if (!quoted.empty() && !entry.quote.empty()) quoted += ' ';
+    quoted += entry.quote;
+  }
+  CHECK(source == text.substr(0, text.find(" of the company")));
+  CHECK(quoted == quote);
+}
+
 }  // namespace
 
 int main() {
+  diff_texts();
   negation_lookup();
   reused_table();
   numeric_word_lookup();

@@ -24,18 +24,22 @@ std::optional<NearMiss> find_near_miss_in(const NearMissIndex& index, std::size_
 
 constexpr std::uint32_t kNoKey = 0xFFFFFFFFU;  // a quote token's key that no source token has
 
-std::string encode(ScalarView text, std::size_t begin, std::size_t end) {
-  std::string out;
-  out.reserve(end - begin);  // the byte count of ASCII text, a start for the rest
-  for (std::size_t i = begin; i < end; ++i) {
-    const char32_t c = text[i];
-    if (c < 0x80) {
-      out.push_back(static_cast<char>(c));  // ASCII, most of a diff: one byte as it is
-    } else {
-      utf8::append(out, c);
-    }
-  }
+// Scalars [begin, end) as UTF-8: an ASCII stretch (most of a diff) is copied a byte per scalar
+// into room sized for it; from the first other scalar on, each is encoded.
+template <typename Scalar>
+std::string encode_scalars(const Scalar* scalars, std::size_t begin, std::size_t end) {
+  std::string out(end - begin, '\0');
+  char* to = &out[0];
+  std::size_t i = begin;
+  for (; i < end && scalars[i] < 0x80; ++i) *to++ = static_cast<char>(scalars[i]);
+  if (i == end) return out;
+  out.resize(i - begin);
+  for (; i < end; ++i) utf8::append(out, static_cast<char32_t>(scalars[i]));
   return out;
+}
+
+std::string encode(ScalarView text, std::size_t begin, std::size_t end) {
+  return text.narrow() ? encode_scalars(text.narrow_data(), begin, end) : encode_scalars(text.wide_data(), begin, end);
 }
 
 // The original characters under tokens [begin, end) (empty for an empty range).
