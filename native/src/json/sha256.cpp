@@ -65,7 +65,23 @@ void Sha256::hex_into(std::string& out) {
   if (EVP_DigestFinal_ex(context_->md, digest, &length) != 1) throw EthosError("internal_error", "hashing failed");
   static const char kHex[] = "0123456789abcdef";
   out.resize(std::size_t{length} * 2);  // sized once: no capacity check per digit
-  for (unsigned int i = 0; i < length; ++i) {
+  unsigned int i = 0;
+#if defined(__SSE2__)
+  // Sixteen bytes at a time (verify-batch hashes a claims array per request line): each byte's
+  // high and low nibbles interleaved, then '0' added, and 'a' - '0' - 10 more above 9.
+  const __m128i low_nibble = _mm_set1_epi8(0x0F), nine = _mm_set1_epi8(9);
+  const auto to_hex = [&](__m128i nibbles) {
+    const __m128i letters = _mm_and_si128(_mm_cmpgt_epi8(nibbles, nine), _mm_set1_epi8('a' - '0' - 10));
+    return _mm_add_epi8(_mm_add_epi8(nibbles, _mm_set1_epi8('0')), letters);
+  };
+  for (; i + 16 <= length; i += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(digest + i));
+    const __m128i high = _mm_and_si128(_mm_srli_epi16(bytes, 4), low_nibble), low = _mm_and_si128(bytes, low_nibble);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(&out[2 * i]), to_hex(_mm_unpacklo_epi8(high, low)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(&out[2 * i + 16]), to_hex(_mm_unpackhi_epi8(high, low)));
+  }
+#endif
+  for (; i < length; ++i) {
     out[2 * i] = kHex[digest[i] >> 4];
     out[2 * i + 1] = kHex[digest[i] & 0x0f];
   }
