@@ -256,13 +256,15 @@ void numeric_word_lookup() {
   CHECK(known > 15);  // the probes must reach the lists, or they prove nothing
 }
 
-// is_negation's first-and-last-byte filter keeps every listed negator (one- and multi-byte ends,
-// contractions, the elided prefix) and words sharing their ends stay refused.
+// is_negation's filters (first and last bytes; no apostrophe, no n't or n' form) keep every negator:
+// listed ones with one- and multi-byte ends, and contractions and elisions known only by their n't
+// or n'; words sharing a negator's ends stay refused.
 void negation_lookup() {
   namespace words = ethos::match::guard_words;
   for (const char* negator : {"not", "no", "nor", "never", "none", "nothing", "ne", "ni", "n'", "n'est", "don't", "isn't",
                               "ain't", "cannot", "nicht", "keine", "jam\xC3\xA1s", "ning\xC3\xBAn", "gu\xC3\xA8re", "sans",
-                              "ohne", "without", "rien", "personne", "weder", "won't", "couldn't", "can't"}) {
+                              "ohne", "without", "rien", "personne", "weder", "won't", "couldn't", "can't", "shan't", "daren't",
+                              "n'a"}) {
     CHECK(words::is_negation(negator));
   }
   for (const char* other : {"", "n", "t", "'", "note", "nut", "knot", "snot", "nod", "ton", "dont", "nt", "don", "revenue",

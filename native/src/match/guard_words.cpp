@@ -60,6 +60,14 @@ bool is_negation(std::string_view word) {
     return ends;
   }();
   if (!word.empty() && kEnds.test(ends_key(word)) && kSet.count(word) != 0) return true;
+  // The suffix and prefix forms (n't, n') hold an apostrophe: a word without one is neither.
+  static const bool kAffixesHaveApostrophe = [] {
+    bool all = true;
+    for (const char* suffix : kNegationSuffixes) all = all && std::string_view(suffix).find('\'') != std::string_view::npos;
+    for (const char* prefix : kNegationPrefixes) all = all && std::string_view(prefix).find('\'') != std::string_view::npos;
+    return all;
+  }();
+  if (kAffixesHaveApostrophe && word.find('\'') == std::string_view::npos) return false;
   for (const char* suffix : kNegationSuffixes) {
     if (ends_with(word, suffix)) return true;
   }
