@@ -408,6 +408,19 @@ void test_claim_ladder_plain_tiers() {
             got[0].start == expected[0].start && got[0].end == expected[0].end);
     }
   }
+  // A claim longer than the units a thread keeps (they are let go after it), then a short one.
+  for (const std::string& text : {std::string(14000 * 5, 'x').replace(0, 0, "Word "), std::string("a short claim")}) {
+    std::string spaced = text;
+    for (std::size_t k = 5; k < spaced.size(); k += 7) spaced[k] = ' ';
+    const ethos::match::LadderOptions options;
+    const ethos::match::Ladder lazy = ethos::match::build_claim_ladder(spaced, options);
+    for (Tier tier : {Tier::skeleton, Tier::typography, Tier::case_folded, Tier::whitespace}) {
+      const auto expected = ethos::match::build_tier(lazy.original, tier, options, nullptr);
+      const auto& got = lazy.at(tier);
+      CHECK(got.size() == 1 && got[0].text == expected[0].text && got[0].start == expected[0].start &&
+            got[0].end == expected[0].end);
+    }
+  }
   CHECK(plain > 300);  // the one-pass paths must be reached, or this proves nothing
   CHECK(single_spaced > 150);
 }

@@ -202,7 +202,8 @@ int equivalence(std::uint32_t seed, std::size_t texts, std::size_t words, std::s
 void reused_table() {
   std::mt19937 rng(77);
   std::vector<std::pair<std::vector<Token>, std::vector<Token>>> pairs;
-  const std::size_t sizes[][2] = {{40, 300}, {3, 10}, {12, 80}, {1, 1}, {25, 200}, {6, 7}, {40, 300}, {2, 90}};
+  // {40, 30000}: over the cells a thread keeps (the call's own table), between kept ones.
+  const std::size_t sizes[][2] = {{40, 300}, {3, 10}, {12, 80}, {40, 30000}, {1, 1}, {25, 200}, {6, 7}, {40, 300}, {2, 90}};
   const Policy policy = *ethos::match::preset_policy("default");
   const auto tokens = [&](std::size_t count) {
     return ethos::match::tokenize(ethos::match::normalize_for_tier(join(random_words(rng, count, kWords.size())),

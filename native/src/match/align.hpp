@@ -133,10 +133,14 @@ Alignment align_weighted(const std::vector<std::int32_t>& quote_weights, const s
   const std::size_t m = quote_weights.size();
   const std::size_t w = source_weights.size();
   const std::size_t cols = w + 1;
-  // cost[i][j]: cheapest edit of quote[0, i) into some source stretch ending at j. The table is
-  // this thread's, kept between calls (a near miss aligns one per miss): every cell is written
+  // cost[i][j]: cheapest edit of quote[0, i) into some source stretch ending at j. A table of up
+  // to kKeptCells is this thread's, kept between calls (a near miss aligns one per miss); a larger
+  // one is the call's own, so a rare long alignment leaves no memory behind. Every cell is written
   // before it is read, so only row 0 (the free start anywhere in the source) is set here.
-  thread_local std::vector<std::int32_t> table;
+  constexpr std::size_t kKeptCells = std::size_t{1} << 20;  // 4 MiB
+  thread_local std::vector<std::int32_t> kept;
+  std::vector<std::int32_t> own;
+  std::vector<std::int32_t>& table = (m + 1) * cols <= kKeptCells ? kept : own;
   if (table.size() < (m + 1) * cols) table.resize((m + 1) * cols);
   std::int32_t* const cost = table.data();
   std::fill(cost, cost + cols, 0);

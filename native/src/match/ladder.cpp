@@ -517,6 +517,9 @@ const std::vector<Reading>& Ladder::at(Tier tier) const {
         to_reading_into(*units, tiers[e].front());
         built |= 1u << e;
       }
+      // Kept for the next claim up to a claim's usual size; a long claim's units are let go.
+      constexpr std::size_t kKeptUnits = std::size_t{1} << 16;
+      if (plain.typography.capacity() > kKeptUnits) plain = TypographicReadings{};
     } else {
       Units units;
       switch (tier) {
