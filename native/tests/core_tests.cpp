@@ -71,6 +71,45 @@ void test_c14n_and_hashes() {
 }
 
 // Integers are written in their shortest decimal form, the int64 extremes included.
+// Digests' hex (known vectors), and the fingerprint check (sixteen characters a test with SSE2)
+// against a character-by-character one: a valid digest with every byte value at every position,
+// and lengths around 64.
+void test_sha256_hex_check() {
+  const auto plain = [](const std::string& text) {
+    if (text.size() != 64) return false;
+    for (char c : text) {
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+    }
+    return true;
+  };
+  const std::string digest = ethos::sha256_hex("ethos");
+  CHECK(ethos::is_sha256_hex(digest) && ethos::is_sha256_prefixed("sha256:" + digest));
+  // Digests written sixteen bytes at a time (SSE2): known vectors, every nibble value in every half.
+  std::string bytes;
+  for (int b = 0; b < 256; ++b) bytes.push_back(static_cast<char>(b));
+  CHECK(ethos::sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(ethos::sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(digest == "95175e23c3cbf2c28d29a4c95a25eb4946485930c168a8a216eb37a59a2c5636");
+  CHECK(ethos::sha256_hex("The quick brown fox jumps over the lazy dog") ==
+        "d7a8fbb307d7809469ca9abcb0082e4f8d5651e46d3cdb762d02d0bf37c9e592");
+  CHECK(ethos::sha256_hex(bytes) == "40aff2e9d2d8922e47afd4648e6967497158785fbd1da870e7110266bf944880");
+  int refused = 0;
+  for (std::size_t at = 0; at < 64; ++at) {
+    for (int byte = 0; byte < 256; ++byte) {
+      std::string text = digest;
+      text[at] = static_cast<char>(byte);
+      CHECK(ethos::is_sha256_hex(text) == plain(text));
+      CHECK(ethos::is_sha256_prefixed("sha256:" + text) == plain(text));
+      if (!plain(text)) ++refused;
+    }
+  }
+  CHECK(refused == 64 * (256 - 16));
+  for (const std::string& text : {digest.substr(1), digest + "0", std::string(), std::string(64, '0'), std::string(64, 'f'),
+                                  std::string(64, 'F'), std::string(64, '/'), std::string(64, 'g'), std::string(64, ':')}) {
+    CHECK(ethos::is_sha256_hex(text) == plain(text));
+  }
+}
+
 void test_integers() {
   std::string out;
   ethos::CanonicalWriter writer(out);
@@ -530,6 +569,7 @@ int main(int argc, char** argv) {
   test_citations_reuse();
   test_c14n_and_hashes();
   test_integers();
+  test_sha256_hex_check();
   test_string_escape();
   test_raw_members();
   test_strict_json();

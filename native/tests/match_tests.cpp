@@ -368,6 +368,63 @@ void test_typographic_tiers_one_pass() {
   }
 }
 
+// A claim ladder's white-space and typographic tiers, from the exact reading (a text with single
+// spaces only), from one pass (a text typography keeps as it is) or from the tier passes, are
+// build_tier's (each tier by its own passes), whichever tier is asked first: ASCII texts with and
+// without what typography changes (double quotation marks, backticks, runs of hyphens), white
+// space of every ASCII kind at the edges and inside, and words between single spaces.
+void test_claim_ladder_plain_tiers() {
+  static const char kAlphabet[] = {'a', 'b', 'Z', 'e', '1', ' ', ' ', '\n', '\t', '\r', '\v', '\f', '-', '.', ',',
+                                   '\'', '(', '%', '$', '_', '~', '"', '`'};
+  std::uint32_t seed = 57;
+  const auto next = [&seed]() {
+    seed = seed * 1103515245U + 12345U;
+    return (seed >> 16) & 0x7FFFU;
+  };
+  int plain = 0, single_spaced = 0;
+  for (int round = 0; round < 600; ++round) {
+    std::string text;
+    const std::size_t length = next() % 40;
+    // Two rounds in three without '"' and '`' (the last two letters): mostly one-pass texts.
+    const std::size_t letters = sizeof kAlphabet - (round % 3 != 0 ? 2 : 0);
+    for (std::size_t k = 0; k < length; ++k) {
+      const char c = kAlphabet[next() % letters];
+      // One round in three: words (no white space but single spaces between them).
+      if (round % 3 == 2 && (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f')) {
+        if (!text.empty() && text.back() != ' ' && k + 1 < length) text.push_back(' ');
+        continue;
+      }
+      text.push_back(c);
+    }
+    const auto options = ethos::match::preset_policy(round % 2 == 0 ? "default" : "strict")->ladder;
+    const ethos::match::Ladder lazy = ethos::match::build_claim_ladder(text, options);
+    if (text.find('"') == std::string::npos && text.find('`') == std::string::npos && text.find("--") == std::string::npos) ++plain;
+    if (round % 3 == 2 && (text.empty() || text.back() != ' ')) ++single_spaced;
+    for (int k = 0; k < 4; ++k) {
+      const auto tier = static_cast<Tier>(1 + (k + round) % 4);
+      const auto expected = ethos::match::build_tier(lazy.original, tier, options, nullptr);
+      const auto& got = lazy.at(tier);
+      CHECK(got.size() == 1 && expected.size() == 1 && got[0].text == expected[0].text &&
+            got[0].start == expected[0].start && got[0].end == expected[0].end);
+    }
+  }
+  // A claim longer than the units a thread keeps (they are let go after it), then a short one.
+  for (const std::string& text : {std::string(14000 * 5, 'x').replace(0, 0, "Word "), std::string("a short claim")}) {
+    std::string spaced = text;
+    for (std::size_t k = 5; k < spaced.size(); k += 7) spaced[k] = ' ';
+    const ethos::match::LadderOptions options;
+    const ethos::match::Ladder lazy = ethos::match::build_claim_ladder(spaced, options);
+    for (Tier tier : {Tier::skeleton, Tier::typography, Tier::case_folded, Tier::whitespace}) {
+      const auto expected = ethos::match::build_tier(lazy.original, tier, options, nullptr);
+      const auto& got = lazy.at(tier);
+      CHECK(got.size() == 1 && got[0].text == expected[0].text && got[0].start == expected[0].start &&
+            got[0].end == expected[0].end);
+    }
+  }
+  CHECK(plain > 300);  // the one-pass paths must be reached, or this proves nothing
+  CHECK(single_spaced > 150);
+}
+
 void test_indexed_ladder() {
   // An indexed ladder gives the same result as a scanned one.
   const auto policy = ethos::match::preset_policy("default");
@@ -473,6 +530,29 @@ void test_decoded_readings() {
   CHECK(ethos::match::build_claim_ladder("", options).original.empty());
 }
 
+// A claim's text decoded sixteen ASCII bytes at a time (and the rest scalar by scalar) gives the
+// scalars utf8::next reads: every length 0-70, all ASCII or with one multi-byte scalar (two, three
+// or four bytes) at every position, so blocks, their tails and a block cut by a scalar are all met.
+void test_decode_blocks() {
+  const std::string multi[] = {"\xC3\xA9", "\xE2\x80\x99", "\xF0\x9F\x98\x80", "\x7F"};
+  int checked = 0;
+  for (std::size_t length = 0; length <= 70; ++length) {
+    std::string ascii;
+    for (std::size_t k = 0; k < length; ++k) ascii.push_back(static_cast<char>(' ' + (k * 7 + length) % 95));
+    for (std::size_t at = 0; at <= length; ++at) {
+      for (const std::string& scalar : multi) {
+        for (const std::string& text : {ascii, ascii.substr(0, at) + scalar + ascii.substr(at)}) {
+          std::u32string want;
+          for (std::size_t pos = 0; pos < text.size();) want.push_back(ethos::utf8::next(text, pos));
+          CHECK(ethos::match::build_claim_ladder(text, ethos::match::LadderOptions{}).original == want);
+          ++checked;
+        }
+      }
+    }
+  }
+  CHECK(checked > 10000);
+}
+
 // A claim ladder rebuilt for a new text (verify-batch reuses earlier claims' ladders) gives at
 // every tier what a fresh one gives, whichever tiers the old text had reached and whether the new
 // text is longer or shorter: nothing of the old readings is left over.
@@ -572,6 +652,8 @@ void test_spacing_accents() {
 int main(int argc, char** argv) {
   test_decoded_readings();
   test_rebuilt_claim_ladder();
+  test_claim_ladder_plain_tiers();
+  test_decode_blocks();
   test_policies();
   test_indexed_ladder();
   test_gram_index();

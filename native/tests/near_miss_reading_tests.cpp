@@ -68,6 +68,8 @@ int main() {
       const auto normalized = ethos::match::find_near_miss(index, quote, policy);
       const auto given = ethos::match::find_near_miss(index, 0, index.tokens.size(), quote, case_reading, policy);
       CHECK(same_miss(normalized, given));
+      // The claim ladder given: its case reading and its decoded scalars (the diff's quote side).
+      CHECK(same_miss(normalized, ethos::match::find_near_miss(index, 0, index.tokens.size(), ladder, policy)));
       if (normalized) ++found;
     }
   }

@@ -1,16 +1,23 @@
 // near_miss_search_tests.cpp - find_near_miss's shortcuts (votes tallied per bucket, windows aligned on key ids in
 // order of a score bound and skipped when it cannot win) give what the plain search gives: every landing sorted and
-// counted, every candidate window sliced into Tokens and aligned in position order (randomized texts and quotes).
+// counted, every candidate window sliced into Tokens and aligned in position order (randomized texts and quotes);
+// the guards of a near miss (made from its aligned tokens only) are the ones of the whole window; the alignment
+// table one thread keeps between calls gives what a fresh table gives; one lookup of the numeric guard's word lists
+// answers as the three lookups do, and the negator lookup's filter keeps every negator.
 #include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "match/align.hpp"
+#include "match/guard_words.hpp"
 #include "match/near_miss.hpp"
+#include "match/numeric_guard.hpp"
+#include "match/polarity_guard.hpp"
 #include "match/policy.hpp"
 #include "test_check.hpp"
 #include "text/utf8.hpp"
@@ -128,12 +135,21 @@ std::optional<PlainBest> plain_best(const NearMissIndex& index, std::size_t begi
   return best;
 }
 
-// The found near miss is the plain search's: span, score and the diff's runs (ops and source text).
+// The found near miss is the plain search's: span, score, the diff's runs (ops and source text) and
+// the guards, made here from the whole window.
 bool same_as_plain(const std::optional<ethos::match::NearMiss>& got, const std::optional<PlainBest>& want,
-                   const NearMissIndex& index) {
+                   const NearMissIndex& index, const std::vector<Token>& quote) {
   if (got.has_value() != want.has_value()) return false;
   if (!got) return true;
   const Alignment& a = want->alignment;
+  const ethos::match::Guard guards[2] = {
+      ethos::match::numeric_guard(ethos::match::numeric_mentions(quote, 0, quote.size()),
+                                  ethos::match::numeric_mentions(want->window, a.source_begin, a.source_end)),
+      ethos::match::polarity_guard(quote, want->window, a)};
+  if (got->guards.size() != 2) return false;
+  for (int g = 0; g < 2; ++g) {
+    if (got->guards[g].block != guards[g].block || got->guards[g].detail != guards[g].detail) return false;
+  }
   if (got->start != want->window[a.source_begin].start || got->end != want->window[a.source_end - 1].end ||
       got->score_bp != a.score_bp || got->diff.size() != a.runs.size()) {
     return false;
@@ -174,16 +190,120 @@ int equivalence(std::uint32_t seed, std::size_t texts, std::size_t words, std::s
       }
       const auto got = ethos::match::find_near_miss(index, begin, end, quote, policy);
       const auto want = plain_best(index, begin, end, quote_tokens, policy);
-      CHECK(same_as_plain(got, want, index));
+      CHECK(same_as_plain(got, want, index, quote_tokens));
       if (got) ++found;
     }
   }
   return found;
 }
 
+// Alignments of shrinking and growing sizes in one thread (its table reused, cells of a larger
+// earlier table left in it) equal the same alignments each made in a thread of its own.
+void reused_table() {
+  std::mt19937 rng(77);
+  std::vector<std::pair<std::vector<Token>, std::vector<Token>>> pairs;
+  // {40, 30000}: over the cells a thread keeps (the call's own table), between kept ones.
+  const std::size_t sizes[][2] = {{40, 300}, {3, 10}, {12, 80}, {40, 30000}, {1, 1}, {25, 200}, {6, 7}, {40, 300}, {2, 90}};
+  const Policy policy = *ethos::match::preset_policy("default");
+  const auto tokens = [&](std::size_t count) {
+    return ethos::match::tokenize(ethos::match::normalize_for_tier(join(random_words(rng, count, kWords.size())),
+                                                                  ethos::match::Tier::case_folded, policy.ladder));
+  };
+  for (const auto& size : sizes) pairs.emplace_back(tokens(size[0]), tokens(size[1]));
+  const auto same = [](const Alignment& x, const Alignment& y) {
+    if (x.source_begin != y.source_begin || x.source_end != y.source_end || x.score_bp != y.score_bp ||
+        x.runs.size() != y.runs.size()) {
+      return false;
+    }
+    for (std::size_t r = 0; r < x.runs.size(); ++r) {
+      if (x.runs[r].op != y.runs[r].op || x.runs[r].quote_begin != y.runs[r].quote_begin ||
+          x.runs[r].quote_end != y.runs[r].quote_end || x.runs[r].source_begin != y.runs[r].source_begin ||
+          x.runs[r].source_end != y.runs[r].source_end) {
+        return false;
+      }
+    }
+    return true;
+  };
+  for (int round = 0; round < 2; ++round) {
+    for (const auto& [quote, source] : pairs) {
+      const Alignment reused = ethos::match::align_tokens(quote, source, 0, source.size());
+      Alignment fresh;
+      std::thread([&] { fresh = ethos::match::align_tokens(quote, source, 0, source.size()); }).join();
+      CHECK(same(reused, fresh));
+    }
+  }
+}
+
+// numeric_word answers spelled_number, scale_exponent and month_of of a word in one lookup.
+void numeric_word_lookup() {
+  namespace words = ethos::match::guard_words;
+  const char* const probes[] = {"one",   "two",     "ten",      "twenty", "ninety",  "hundred", "thousand", "million",
+                                "bn",    "k",       "m",        "mn",     "billion", "january", "jan",      "may",
+                                "march", "mar",     "sept",     "december", "the",   "",        "percent",  "%",
+                                "$",     "revenue", "millions", "dozen",  "zero",    "a",       "fabricated"};
+  int known = 0;
+  for (const char* probe : probes) {
+    const words::NumericWord* word = words::numeric_word(probe);
+    const auto spelled = words::spelled_number(probe);
+    const auto scale = words::scale_exponent(probe);
+    const auto month = words::month_of(probe);
+    CHECK((word == nullptr) == (!spelled && !scale && !month));
+    if (word == nullptr) continue;
+    ++known;
+    CHECK(word->spelled == spelled);
+    CHECK(word->scale == scale);
+    CHECK(word->month == month);
+  }
+  CHECK(known > 15);  // the probes must reach the lists, or they prove nothing
+}
+
+// is_negation's filters (first and last bytes; no apostrophe, no n't or n' form) keep every negator:
+// listed ones with one- and multi-byte ends, and contractions and elisions known only by their n't
+// or n'; words sharing a negator's ends stay refused.
+void negation_lookup() {
+  namespace words = ethos::match::guard_words;
+  for (const char* negator : {"not", "no", "nor", "never", "none", "nothing", "ne", "ni", "n'", "n'est", "don't", "isn't",
+                              "ain't", "cannot", "nicht", "keine", "jam\xC3\xA1s", "ning\xC3\xBAn", "gu\xC3\xA8re", "sans",
+                              "ohne", "without", "rien", "personne", "weder", "won't", "couldn't", "can't", "shan't", "daren't",
+                              "n'a"}) {
+    CHECK(words::is_negation(negator));
+  }
+  for (const char* other : {"", "n", "t", "'", "note", "nut", "knot", "snot", "nod", "ton", "dont", "nt", "don", "revenue",
+                            "the", "margin", "nonet", "ninguno's", "jam", "sin's", "pass", "withoutt", "a"}) {
+    CHECK(!words::is_negation(other));
+  }
+}
+
+// A diff's texts are the document's own characters, ASCII and not (two-, three- and four-byte
+// scalars after an ASCII stretch, and first): the runs' source sides put together are the span.
+void diff_texts() {
+  const Policy policy = *ethos::match::preset_policy("default");
+  const std::string text = "Le caf\xC3\xA9 na\xC3\xAF" "f \xE2\x80\x9Cr\xC3\xA9sum\xC3\xA9\xE2\x80\x9D rose 12.5 % in Z\xC3\xBCrich "
+                           "and \xF0\x9D\x90\x80" "lpha \xC3\xA9t\xC3\xA9 grew, said the board of the company";
+  const NearMissIndex index = ethos::match::build_near_miss_index(text, policy.ladder);
+  const std::string quote = "Le caf\xC3\xA9 na\xC3\xAF" "f \xE2\x80\x9Cr\xC3\xA9sum\xC3\xA9\xE2\x80\x9D fell 12.5 % in Z\xC3\xBCrich "
+                            "and \xF0\x9D\x90\x80" "lpha \xC3\xA9t\xC3\xA9 grew, said the board";
+  const auto miss = ethos::match::find_near_miss(index, quote, policy);
+  CHECK(miss.has_value());
+  if (!miss) return;
+  std::string source, quoted;
+  for (const auto& entry : miss->diff) {
+    if (!source.empty() && !entry.source.empty()) source += ' ';
+    source += entry.source;
+    if (!quoted.empty() && !entry.quote.empty()) quoted += ' ';
+    quoted += entry.quote;
+  }
+  CHECK(source == text.substr(0, text.find(" of the company")));
+  CHECK(quoted == quote);
+}
+
 }  // namespace
 
 int main() {
+  diff_texts();
+  negation_lookup();
+  reused_table();
+  numeric_word_lookup();
   // Many short texts: small ranges, ties among windows.
   const int small = equivalence(1, 120, 1500, kWords.size(), 40);
   // A narrow vocabulary: thousands of landings per quote token, windows all scoring alike.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "match/guard_words.hpp"
 #include "match/occurrence_guards.hpp"
 #include "text/utf8.hpp"
 
@@ -26,12 +27,36 @@ std::optional<match::Guard> negation_before_quote(std::string_view target_utf8, 
       break;
     }
   }
+  // White space after a sentence's or clause's end (or a closing parenthesis, a percent sign):
+  // the word before ends in a scalar no word token ends in and no number ends in but a digit, so
+  // it is no single word and no negator.
+  if (word_end > 0 && word_end < start_byte) {
+    switch (text[word_end - 1]) {
+      case '.': case ',': case ';': case ':': case '!': case '?': case ')': case '%': return std::nullopt;
+      default: break;
+    }
+  }
   // The word before ends at word_end and stops at an ASCII space (a token boundary that no
   // apostrophe rule crosses), and the boundary rule looks two scalars back at most, reading a
   // space as it reads the start of a text: from right after that space on, the check reads the same.
   const std::size_t space = word_end == 0 ? std::string_view::npos : text.rfind(' ', word_end - 1);
   if (space == std::string_view::npos) return match::negation_before(text, where);
   const std::size_t from = space + 1;
+  // The word before of ASCII letters only, with white space after it (the word before nearly every
+  // grounded quote): negation_before would read it whole (a space before it, no apostrophe in it)
+  // and look up its lowercase, so that lookup answers here, and only a negator goes on to the full
+  // check for its guard. No scalars decoded, no strings made.
+  constexpr std::size_t kLongestWord = 32;
+  if (word_end > from && word_end < start_byte && word_end - from <= kLongestWord) {
+    char lower[kLongestWord];
+    bool letters = true;
+    for (std::size_t i = from; i < word_end && letters; ++i) {
+      const char c = text[i];
+      letters = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+      lower[i - from] = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    }
+    if (letters && !match::guard_words::is_negation(std::string_view(lower, word_end - from))) return std::nullopt;
+  }
   match::Located shifted = where;
   // The scalars from `from` to the quote's start (where.start less those before `from`): counted
   // over the word before, not over the text from its first byte again.

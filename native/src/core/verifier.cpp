@@ -837,8 +837,7 @@ std::optional<match::NearMiss> ClaimVerifier::near_miss(const std::optional<std:
   if (running) {
     const match::DocumentIndex& index = source_.match_index();
     const auto [token_begin, token_end] = index.near_miss_tokens(policy.ladder, running->first, running->second);
-    return match::find_near_miss(index.near_miss(policy.ladder), token_begin, token_end, expected,
-                                 expected_ladder(expected).at(match::Tier::case_folded).front(), policy);
+    return match::find_near_miss(index.near_miss(policy.ladder), token_begin, token_end, expected_ladder(expected), policy);
   }
   // Keyed by the text's address: a source text or a scope text, both kept for the whole call.
   const std::string& text = *target_text;
@@ -854,9 +853,8 @@ std::optional<match::NearMiss> ClaimVerifier::near_miss(const std::optional<std:
     near_miss_text_bytes_ += text.size();
     it = near_miss_indexes_.emplace(&text, match::build_near_miss_index(text, policy.ladder)).first;
   }
-  // The quote's case reading from its ladder (the search built it): not normalized again.
-  return match::find_near_miss(it->second, 0, it->second.tokens.size(), expected,
-                               expected_ladder(expected).at(match::Tier::case_folded).front(), policy);
+  // The quote's case reading and scalars from its ladder (the search built it): not made again.
+  return match::find_near_miss(it->second, 0, it->second.tokens.size(), expected_ladder(expected), policy);
 }
 
 // A quote the ladder did not ground (docs/matching.md): a stitched quotation is located fragment

@@ -11,6 +11,7 @@ namespace ethos::match {
 
 std::vector<Token> tokenize(const Reading& reading) {
   std::vector<Token> tokens;
+  tokens.reserve(reading.text.size() / 4 + 1);  // about one token per word and space: no regrowth for prose
   tokenize_each(
       reading.text.size(), [&](std::size_t k) { return reading.text[k]; },
       [&](std::size_t k) { return std::make_pair(reading.start[k], reading.end[k]); },

@@ -133,18 +133,37 @@ Alignment align_weighted(const std::vector<std::int32_t>& quote_weights, const s
   const std::size_t m = quote_weights.size();
   const std::size_t w = source_weights.size();
   const std::size_t cols = w + 1;
-  // cost[i][j]: cheapest edit of quote[0, i) into some source stretch ending at j.
-  std::vector<std::int32_t> cost((m + 1) * cols, 0);
-  const auto at = [&](std::size_t i, std::size_t j) -> std::int32_t& { return cost[i * cols + j]; };
+  // cost[i][j]: cheapest edit of quote[0, i) into some source stretch ending at j. A table of up
+  // to kKeptCells is this thread's, kept between calls (a near miss aligns one per miss); a larger
+  // one is the call's own, so a rare long alignment leaves no memory behind. Every cell is written
+  // before it is read, so only row 0 (the free start anywhere in the source) is set here.
+  constexpr std::size_t kKeptCells = std::size_t{1} << 20;  // 4 MiB
+  thread_local std::vector<std::int32_t> kept;
+  std::vector<std::int32_t> own;
+  std::vector<std::int32_t>& table = (m + 1) * cols <= kKeptCells ? kept : own;
+  if (table.size() < (m + 1) * cols) table.resize((m + 1) * cols);
+  std::int32_t* const cost = table.data();
+  std::fill(cost, cost + cols, 0);
+  const auto at = [cost, cols](std::size_t i, std::size_t j) -> std::int32_t& { return cost[i * cols + j]; };
+  const std::int32_t* const source_weight = source_weights.data();
   for (std::size_t i = 1; i <= m; ++i) {
     const std::int32_t wq = quote_weights[i - 1];
-    at(i, 0) = at(i - 1, 0) + wq;
+    const std::int32_t* const up = cost + (i - 1) * cols;
+    std::int32_t* const row = cost + i * cols;
+    // A cell is the cheapest of three steps: from the row above (diagonal: equal or substituted;
+    // straight down: a quote-only token), taken for the whole row first (no cell of a row needs
+    // another cell of it there, so this loop runs several cells at a time), then from the cell to
+    // the left (a source-only token), left to right. The same minimum as taking all three per cell.
     for (std::size_t j = 1; j <= w; ++j) {
-      const std::int32_t ws = source_weights[j - 1];
-      std::int32_t best = at(i - 1, j - 1) + (same(i - 1, j - 1) ? 0 : std::max(wq, ws));
-      best = std::min(best, at(i - 1, j) + wq);
-      best = std::min(best, at(i, j - 1) + ws);
-      at(i, j) = best;
+      const std::int32_t ws = source_weight[j - 1];
+      const std::int32_t diagonal = up[j - 1] + (same(i - 1, j - 1) ? 0 : std::max(wq, ws));
+      row[j] = std::min(diagonal, up[j] + wq);
+    }
+    std::int32_t left = up[0] + wq;
+    row[0] = left;
+    for (std::size_t j = 1; j <= w; ++j) {
+      left = std::min(row[j], left + source_weight[j - 1]);
+      row[j] = left;
     }
   }
   std::size_t end = 0;
@@ -153,6 +172,7 @@ Alignment align_weighted(const std::vector<std::int32_t>& quote_weights, const s
   }
   // Backtrace, preferring equal, then substitution, then quote-only, then source-only steps.
   std::vector<EditOp> steps;  // reversed
+  steps.reserve(m + end);
   std::size_t i = m, j = end;
   while (i > 0) {
     const std::int32_t here = at(i, j);

@@ -1,6 +1,7 @@
 // guard_words.cpp - hash lookups over the generated word tables (guard_words_table.inc).
 #include "match/guard_words.hpp"
 
+#include <bitset>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -42,11 +43,31 @@ bool starts_with(std::string_view word, std::string_view prefix) {
   return word.size() >= prefix.size() && word.substr(0, prefix.size()) == prefix;
 }
 
+// A word's first and last bytes as one number (a non-empty word).
+std::size_t ends_key(std::string_view word) {
+  return std::size_t{static_cast<unsigned char>(word.front())} << 8 | static_cast<unsigned char>(word.back());
+}
+
 }  // namespace
 
 bool is_negation(std::string_view word) {
   static const auto kSet = set_of(kNegations);
-  if (kSet.count(word) != 0) return true;
+  // The (first byte, last byte) pairs of the listed negators: most words (every word of a quote and
+  // of its near miss is asked) have a pair no negator has, told by one bit instead of a hash.
+  static const std::bitset<65536> kEnds = [] {
+    std::bitset<65536> ends;
+    for (const char* negator : kNegations) ends.set(ends_key(negator));
+    return ends;
+  }();
+  if (!word.empty() && kEnds.test(ends_key(word)) && kSet.count(word) != 0) return true;
+  // The suffix and prefix forms (n't, n') hold an apostrophe: a word without one is neither.
+  static const bool kAffixesHaveApostrophe = [] {
+    bool all = true;
+    for (const char* suffix : kNegationSuffixes) all = all && std::string_view(suffix).find('\'') != std::string_view::npos;
+    for (const char* prefix : kNegationPrefixes) all = all && std::string_view(prefix).find('\'') != std::string_view::npos;
+    return all;
+  }();
+  if (kAffixesHaveApostrophe && word.find('\'') == std::string_view::npos) return false;
   for (const char* suffix : kNegationSuffixes) {
     if (ends_with(word, suffix)) return true;
   }
@@ -102,6 +123,35 @@ std::optional<int> month_of(std::string_view word) {
   auto it = kMap.find(word);
   if (it == kMap.end()) return std::nullopt;
   return static_cast<int>(it->second);
+}
+
+const NumericWord* numeric_word(std::string_view word) {
+  // The (first byte, last byte) pairs of the three lists' words, as in is_negation: most words of
+  // prose are refused by one bit.
+  static const std::bitset<65536> kEnds = [] {
+    std::bitset<65536> ends;
+    for (const WordValue& entry : kSpelledNumbers) ends.set(ends_key(entry.word));
+    for (const WordValue& entry : kScaleWords) ends.set(ends_key(entry.word));
+    for (const WordValue& entry : kMonths) ends.set(ends_key(entry.word));
+    return ends;
+  }();
+  if (word.empty() || !kEnds.test(ends_key(word))) return nullptr;
+  static const auto kMap = [] {
+    // The first entry of a word in a table wins, as in the table's own map (map_of's emplace).
+    std::unordered_map<std::string_view, NumericWord> map;
+    for (const WordValue& entry : kSpelledNumbers) {
+      if (!map[entry.word].spelled) map[entry.word].spelled = entry.value;
+    }
+    for (const WordValue& entry : kScaleWords) {
+      if (!map[entry.word].scale) map[entry.word].scale = static_cast<int>(entry.value);
+    }
+    for (const WordValue& entry : kMonths) {
+      if (!map[entry.word].month) map[entry.word].month = static_cast<int>(entry.value);
+    }
+    return map;
+  }();
+  auto it = kMap.find(word);
+  return it == kMap.end() ? nullptr : &it->second;
 }
 
 }  // namespace ethos::match::guard_words

@@ -16,4 +16,12 @@ std::optional<int> scale_exponent(std::string_view word);  // thousand -> 3, bn 
 std::optional<std::string_view> unit_of(std::string_view word);  // "%" -> percent, "$" -> USD
 std::optional<int> month_of(std::string_view word);
 
+// spelled_number, scale_exponent and month_of of one word in one lookup (the numeric guard asks
+// all three of every word of a quote and its near miss): nullptr when the word is none of them.
+struct NumericWord {
+  std::optional<long long> spelled;
+  std::optional<int> scale, month;
+};
+const NumericWord* numeric_word(std::string_view word);
+
 }  // namespace ethos::match::guard_words

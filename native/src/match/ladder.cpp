@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <unordered_set>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "text/normalize.hpp"
 #include "text/unicode_props.hpp"
 #include "text/utf8.hpp"
@@ -14,6 +18,10 @@ namespace {
 
 using Unit = NormalizedScalar;
 using Units = NormalizedScalars;
+
+// Defined with build_typographic_tiers below; a claim ladder's tiers use them too.
+bool typography_keeps(char32_t c, char32_t before);
+void plain_readings(const std::u32string& original, std::size_t from, std::size_t to, TypographicReadings& out);
 
 // Sized once and filled by index (here and in to_reading): a push_back per scalar was the largest
 // single cost of a verify-batch request's claim ladder.
@@ -390,6 +398,23 @@ void decode_into(std::string_view utf8_text, std::u32string& out) {
   out.resize(utf8_text.size());
   std::size_t count = 0;
   std::size_t pos = 0;
+#if defined(__SSE2__)
+  // Sixteen ASCII bytes at a time, widened to scalars (a claim is nearly always ASCII); from the
+  // first block holding any other byte on, the text is decoded one scalar at a time below.
+  const __m128i zero = _mm_setzero_si128();
+  while (pos + 16 <= utf8_text.size()) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(utf8_text.data() + pos));
+    if (_mm_movemask_epi8(bytes) != 0) break;
+    const __m128i low = _mm_unpacklo_epi8(bytes, zero), high = _mm_unpackhi_epi8(bytes, zero);
+    char32_t* const to = &out[count];
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to), _mm_unpacklo_epi16(low, zero));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to + 4), _mm_unpackhi_epi16(low, zero));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to + 8), _mm_unpacklo_epi16(high, zero));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to + 12), _mm_unpackhi_epi16(high, zero));
+    pos += 16;
+    count += 16;
+  }
+#endif
   while (pos < utf8_text.size()) {
     const auto byte = static_cast<unsigned char>(utf8_text[pos]);
     if (byte < 0x80) {
@@ -437,6 +462,27 @@ std::vector<bool> hyphenation_readings(const std::u32string& original, const std
   return joins;
 }
 
+// Whether collapse_whitespace leaves a text as it is: ASCII, its only white space single spaces
+// between other scalars (none at either end).
+bool whitespace_keeps(const std::u32string& original) {
+  const std::size_t n = original.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const char32_t c = original[i];
+    if (c >= 0x80) return false;
+    if (!is_unicode_white_space(c)) continue;
+    if (c != U' ' || i == 0 || i + 1 == n || original[i + 1] == U' ') return false;
+  }
+  return true;
+}
+
+// Whether typography_keeps every scalar of a text.
+bool keeps_typography(const std::u32string& original) {
+  for (std::size_t i = 0; i < original.size(); ++i) {
+    if (!typography_keeps(original[i], i > 0 ? original[i - 1] : 0)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 const std::vector<Reading>& Ladder::at(Tier tier) const {
@@ -448,8 +494,32 @@ const std::vector<Reading>& Ladder::at(Tier tier) const {
     // tier held for an earlier text (rebuild_claim_ladder), reusing its storage.
     tiers[t].resize(1);
     Reading& reading = tiers[t].front();
-    if (tier == Tier::exact) {
+    if (tier == Tier::exact || (tier == Tier::whitespace && whitespace_keeps(original))) {
+      // (A text whose only white space is single spaces between other scalars reads at the
+      // white-space tier as it reads exactly: nothing to collapse or trim.)
       exact_reading_into(original, reading);
+    } else if (tier >= Tier::typography && keeps_typography(original)) {
+      // Typography leaves every scalar as it is (most claims: ASCII with no double quotation
+      // mark, backtick or double hyphen): the three typographic readings in the one pass the
+      // document's plain stretches take (plain_readings), instead of three passes through units
+      // copied from the tier before. A claim reaching typography is nearly always a miss, which
+      // goes on to case and skeleton.
+      thread_local TypographicReadings plain;
+      plain.typography.clear();
+      plain.case_folded.clear();
+      plain.skeleton.clear();
+      plain_readings(original, 0, original.size(), plain);
+      const std::pair<Tier, const Units*> readings[] = {
+          {Tier::typography, &plain.typography}, {Tier::case_folded, &plain.case_folded}, {Tier::skeleton, &plain.skeleton}};
+      for (const auto& [each, units] : readings) {
+        const int e = static_cast<int>(each);
+        tiers[e].resize(1);
+        to_reading_into(*units, tiers[e].front());
+        built |= 1u << e;
+      }
+      // Kept for the next claim up to a claim's usual size; a long claim's units are let go.
+      constexpr std::size_t kKeptUnits = std::size_t{1} << 16;
+      if (plain.typography.capacity() > kKeptUnits) plain = TypographicReadings{};
     } else {
       Units units;
       switch (tier) {

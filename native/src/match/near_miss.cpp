@@ -18,12 +18,28 @@ std::u32string decode(std::string_view utf8_text) {
   return out;
 }
 
+// find_near_miss with the quote's scalars (the diff's quote side) and case-tier reading in hand.
+std::optional<NearMiss> find_near_miss_in(const NearMissIndex& index, std::size_t token_begin, std::size_t token_end,
+                                          ScalarView quote_text, const Reading& quote_case, const Policy& policy);
+
 constexpr std::uint32_t kNoKey = 0xFFFFFFFFU;  // a quote token's key that no source token has
 
-std::string encode(ScalarView text, std::size_t begin, std::size_t end) {
-  std::string out;
-  for (std::size_t i = begin; i < end; ++i) utf8::append(out, text[i]);
+// Scalars [begin, end) as UTF-8: an ASCII stretch (most of a diff) is copied a byte per scalar
+// into room sized for it; from the first other scalar on, each is encoded.
+template <typename Scalar>
+std::string encode_scalars(const Scalar* scalars, std::size_t begin, std::size_t end) {
+  std::string out(end - begin, '\0');
+  char* to = &out[0];
+  std::size_t i = begin;
+  for (; i < end && scalars[i] < 0x80; ++i) *to++ = static_cast<char>(scalars[i]);
+  if (i == end) return out;
+  out.resize(i - begin);
+  for (; i < end; ++i) utf8::append(out, static_cast<char32_t>(scalars[i]));
   return out;
+}
+
+std::string encode(ScalarView text, std::size_t begin, std::size_t end) {
+  return text.narrow() ? encode_scalars(text.narrow_data(), begin, end) : encode_scalars(text.wide_data(), begin, end);
 }
 
 // The original characters under tokens [begin, end) (empty for an empty range).
@@ -242,6 +258,19 @@ std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t t
 
 std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t token_begin, std::size_t token_end,
                                        std::string_view quote_utf8, const Reading& quote_case, const Policy& policy) {
+  return find_near_miss_in(index, token_begin, token_end, decode(quote_utf8), quote_case, policy);
+}
+
+std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t token_begin, std::size_t token_end,
+                                       const Ladder& quote_ladder, const Policy& policy) {
+  return find_near_miss_in(index, token_begin, token_end, quote_ladder.original,
+                           quote_ladder.at(Tier::case_folded).front(), policy);
+}
+
+namespace {
+
+std::optional<NearMiss> find_near_miss_in(const NearMissIndex& index, std::size_t token_begin, std::size_t token_end,
+                                          ScalarView quote_text, const Reading& quote_case, const Policy& policy) {
   const std::vector<Token> quote = tokenize(quote_case);
   if (quote.empty() || token_begin >= token_end) return std::nullopt;
   if (quote.size() > static_cast<std::size_t>(policy.near_miss_max_quote_tokens)) return std::nullopt;
@@ -294,9 +323,11 @@ std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t t
     std::size_t lo, hi;
   };
   std::vector<Candidate> candidates;
-  for (const auto& [lo, hi] :
-       seed_windows(index, token_begin, token_end, seed_keys, static_cast<std::size_t>(policy.near_miss_max_candidates))) {
-    candidates.push_back(Candidate{bound_bp(lo, hi), lo, hi});
+  const std::vector<std::pair<std::size_t, std::size_t>> windows =
+      seed_windows(index, token_begin, token_end, seed_keys, static_cast<std::size_t>(policy.near_miss_max_candidates));
+  for (const auto& [lo, hi] : windows) {
+    // A lone window (a short range: the whole of it) is aligned whatever its bound: none is made.
+    candidates.push_back(Candidate{windows.size() > 1 ? bound_bp(lo, hi) : 0, lo, hi});
   }
   std::sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
     return x.bound != y.bound ? x.bound > y.bound : x.lo < y.lo;
@@ -321,12 +352,20 @@ std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t t
     }
   }
   if (!best || best->score_bp < policy.near_miss_min_score_bp) return std::nullopt;
-  const std::vector<Token> source = index.slice(best_window.first, best_window.second);
+  // Only the aligned tokens are made (the diff and the guards read no others; a window is often
+  // the whole element, several times the quote): the alignment is moved to count from them.
+  const std::size_t skipped = best->source_begin;
+  const std::vector<Token> source = index.slice(best_window.first + skipped, best_window.first + best->source_end);
+  best->source_begin = 0;
+  best->source_end -= skipped;
+  for (EditRun& run : best->runs) {
+    run.source_begin -= skipped;
+    run.source_end -= skipped;
+  }
   NearMiss miss;
-  miss.start = source[best->source_begin].start;
-  miss.end = source[best->source_end - 1].end;
+  miss.start = source.front().start;
+  miss.end = source.back().end;
   miss.score_bp = best->score_bp;
-  const std::u32string quote_text = decode(quote_utf8);
   for (const EditRun& run : best->runs) {
     miss.diff.push_back(DiffEntry{run.op, text_of(quote_text, quote, run.quote_begin, run.quote_end),
                                   text_of(index.text(), source, run.source_begin, run.source_end)});
@@ -343,4 +382,5 @@ std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t t
   return miss;
 }
 
+}  // namespace
 }  // namespace ethos::match

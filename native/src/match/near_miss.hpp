@@ -103,5 +103,9 @@ std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t t
 // already holds in the claim's ladder), so a miss does not normalize its quote a second time.
 std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t token_begin, std::size_t token_end,
                                        std::string_view quote_utf8, const Reading& quote_case, const Policy& policy);
+// The same with the quote's claim ladder given (a verifier's): its case-tier reading, and its
+// decoded scalars for the diff's quote side, are taken from it rather than made again.
+std::optional<NearMiss> find_near_miss(const NearMissIndex& index, std::size_t token_begin, std::size_t token_end,
+                                       const Ladder& quote_ladder, const Policy& policy);
 
 }  // namespace ethos::match

@@ -132,9 +132,12 @@ std::vector<NumericMention> numeric_mentions(const std::vector<Token>& tokens, s
   };
   for (std::size_t i = begin; i < end; ++i) {
     const Token& token = tokens[i];
+    // One lookup answers the three word lists a word is asked about below.
+    const guard_words::NumericWord* word = token.kind == TokenKind::number ? nullptr : guard_words::numeric_word(token.key);
+    if (token.kind != TokenKind::number && word == nullptr) continue;
     NumericMention mention;
     std::size_t j = i + 1;
-    if (token.kind == TokenKind::number || guard_words::spelled_number(token.key)) {
+    if (token.kind == TokenKind::number || word->spelled) {
       Parsed parsed;
       if (token.kind == TokenKind::number) {
         int scale = 0;
@@ -205,10 +208,10 @@ std::vector<NumericMention> numeric_mentions(const std::vector<Token>& tokens, s
       continue;
     }
     if (token.kind != TokenKind::word) continue;
-    if (auto month = guard_words::month_of(token.key)) {
-      out.push_back(NumericMention{{"month:" + std::to_string(*month)}, "date", token.key});
-    } else if (auto e = guard_words::scale_exponent(token.key); e && token.key.size() > 2) {
-      out.push_back(NumericMention{{"scale:" + std::to_string(*e)}, "", token.key});  // "millions of users"
+    if (word->month) {
+      out.push_back(NumericMention{{"month:" + std::to_string(*word->month)}, "date", token.key});
+    } else if (word->scale && token.key.size() > 2) {
+      out.push_back(NumericMention{{"scale:" + std::to_string(*word->scale)}, "", token.key});  // "millions of users"
     }
   }
   return out;
