@@ -10,8 +10,6 @@ import weakref
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
-from typing_extensions import Self
-
 from . import _ffi
 from ._host_io import JsonInput, PathInput, json_input, read_input_file
 from ._json import dumps
@@ -94,7 +92,7 @@ class Document:
         """Releases the native document. Closing twice is harmless."""
         self._finalizer()
 
-    def __enter__(self) -> Self:
+    def __enter__(self: _DocumentT) -> _DocumentT:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
