@@ -22,7 +22,7 @@ def _document_bytes(document: DocumentInput) -> bytes:
 
 
 def rag_chunks_jsonl(document: DocumentInput) -> bytes:
-    """The document's chunks as chunks.jsonl bytes (CONTRACTS.md §2.12), exactly as ``ethos rag chunk``.
+    """The document's chunks as chunks.jsonl bytes (docs/cli.md §3.6a), exactly as ``ethos rag chunk``.
 
     Each line is one canonical JSON object carrying ``document_fingerprint`` so a retrieval
     pipeline can pin the citations a model later makes from that chunk::
@@ -48,7 +48,7 @@ def rag_chunks(document: DocumentInput) -> list[dict[str, Any]]:
 
 
 def security_report_json(document: DocumentInput) -> bytes:
-    """The security report (CONTRACTS.md §2.12) as canonical JSON bytes, as ``ethos security report``.
+    """The security report (docs/cli.md §3.6a) as canonical JSON bytes, as ``ethos security report``.
 
         >>> data = security_report_json("schemas/examples/document.example.json")
         >>> sorted(json.loads(data))[:3]

@@ -373,7 +373,7 @@ class EthosCli:
         timeout_seconds: float | None = None,
         password: str | None = None,
     ) -> dict[str, Any]:
-        """Runs ``crop_element`` and returns the crop descriptor (CONTRACTS §2.11).
+        """Runs ``crop_element`` and returns the crop descriptor (docs/cli.md §3.10).
 
         ``request`` is an ``ethos.crop_element_request.v1`` file. With ``crop_source_pdf`` (the
         document's own PDF; needs ``crop_dir``) the element is rendered and the descriptor and its

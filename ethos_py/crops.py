@@ -1,4 +1,4 @@
-"""crops - crop descriptors (CONTRACTS §2.11) in process, and rendered crops through ethos-core.
+"""crops - crop descriptors (docs/cli.md §3.10) in process, and rendered crops through ethos-core.
 
 Descriptors are pure data, computed by the core from a loaded document: ``crop_descriptors`` for a
 report made with crop refs, ``crop_element`` for an ``ethos.crop_element_request.v1``. Rendering a

@@ -206,7 +206,7 @@ def parse_pdf(
 
 
 def parse_pdf_json(input_pdf: PathLike, **kwargs: Any) -> dict[str, Any]:
-    """Parses one PDF and returns the Ethos document (CONTRACTS.md §2.2) as a dict.
+    """Parses one PDF and returns the Ethos document (docs/contracts.md, "Documents") as a dict.
 
         >>> from ethos_py.demo import SAMPLE_PDF
         >>> parse_pdf_json(SAMPLE_PDF)["fingerprint"][:7]  # doctest: +SKIP

@@ -17,7 +17,7 @@ ReportInput = Mapping[str, Any] | bytes | bytearray | memoryview | str | os.Path
 
 
 def proof_summary(report_or_statement: ReportInput) -> dict[str, Any]:
-    """The proof summary (CONTRACTS.md §2.7) of a verification report or proof Statement.
+    """The proof summary (docs/contracts.md, "The proof summary") of a verification report or proof Statement.
 
         >>> from pathlib import Path
         >>> import ethos_py
@@ -32,7 +32,7 @@ def proof_summary(report_or_statement: ReportInput) -> dict[str, Any]:
 
 
 def summary_text(report: ReportInput) -> str:
-    """The ``--format summary`` text (CONTRACTS.md §1.5) of a report or Statement; ends with a newline.
+    """The ``--format summary`` text (docs/contracts.md, "The summary text") of a report or Statement; ends with a newline.
 
         >>> from pathlib import Path
         >>> import ethos_py

@@ -1,4 +1,4 @@
-"""release - the app answer release decision (CONTRACTS.md §2.9, schema 1.1.0): which claims an app may show.
+"""release - the app answer release decision (docs/contracts.md, "Release decisions"; schema 1.1.0): which claims an app may show.
 
 The caller owns the judgement labels (``question_relevance``, ``claim_type``, ``claim_support``);
 this module never guesses them. It combines them with what Ethos proved (the proof summary of a
