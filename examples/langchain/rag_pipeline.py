@@ -2,7 +2,7 @@
 
 Run from anywhere (no API key, no network):
 
-    pip install 'ethos-py[langchain]'
+    pip install 'ethos-verify[langchain]'
     python examples/langchain/rag_pipeline.py
 
 The "model" is a function that returns a fixed JSON reply (one honest, one with a fabricated

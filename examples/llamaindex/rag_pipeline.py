@@ -2,7 +2,7 @@
 
 Run from anywhere (no API key, no network):
 
-    pip install 'ethos-py[llamaindex]'
+    pip install 'ethos-verify[llamaindex]'
     python examples/llamaindex/rag_pipeline.py
 
 The index uses LlamaIndex's MockEmbedding and the "model" is a function that returns a fixed JSON
