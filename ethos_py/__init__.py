@@ -14,6 +14,11 @@ which run ``ethos-core doc parse`` (PDFium from pypdfium2, in killable child pro
 
 The in-process names load the native library on first use, so ``EthosCli`` and the exceptions
 stay importable even where the library cannot be loaded.
+
+Every failure is an ``EthosError`` (``except ethos_py.EthosError`` catches them all, PDF parse
+failures included). A program written against the public ``ethos-pdf`` 0.6.0 runs unchanged
+after ``import ethos_py as ethos_pdf``: the same names, keyword arguments and exceptions
+(docs/python-api.md, "Coming from ethos-pdf").
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from .errors import (
     EthosPythonSurfaceError,
     EthosTimeoutError,
     FileTooLargeError,
+    InvalidInputError,
     InvalidPdfError,
     MemoryLimitExceededError,
     OcrRequiredError,
@@ -55,6 +61,8 @@ from .emit import (
     hydrate_citations,
 )
 from .handles import (
+    EVIDENCE_HANDLE_CONTEXT_SCHEMA_VERSION,
+    EVIDENCE_HANDLE_EMISSION_SCHEMA_VERSION,
     build_evidence_citation_emission,
     build_evidence_handle_context,
     hydrate_evidence_citations,
@@ -97,6 +105,8 @@ __all__ = [
     "CitationEmissionError",
     "CorruptPdfError",
     "Document",
+    "EVIDENCE_HANDLE_CONTEXT_SCHEMA_VERSION",
+    "EVIDENCE_HANDLE_EMISSION_SCHEMA_VERSION",
     "EthosCli",
     "EthosCommandError",
     "EthosError",
@@ -105,6 +115,7 @@ __all__ = [
     "EthosPythonSurfaceError",
     "EthosTimeoutError",
     "FileTooLargeError",
+    "InvalidInputError",
     "InvalidPdfError",
     "MemoryLimitExceededError",
     "OcrRequiredError",

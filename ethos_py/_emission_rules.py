@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .errors import EthosPythonSurfaceError
+from .errors import EthosError
 
 __all__ = [
     "CLAIM_KINDS",
@@ -31,7 +31,7 @@ SOURCE_ID_MAX_CHARS = 256
 _FINGERPRINT = re.compile(r"sha256:[0-9a-f]{64}")
 
 
-class CitationEmissionError(EthosPythonSurfaceError, ValueError):
+class CitationEmissionError(EthosError, ValueError):
     """A citation emission or hydration was rejected; the whole batch is refused, never repaired.
 
     ``code`` is stable and machine-readable (``invalid_claim``, ``out_of_vocabulary``, ...);
@@ -42,7 +42,8 @@ class CitationEmissionError(EthosPythonSurfaceError, ValueError):
         >>> (error.code, error.claim_index, str(error))
         ('out_of_vocabulary', 2, 'claim 2: out_of_vocabulary: page p0009 was not shown')
 
-    It is a ``ValueError`` (as in the public ``ethos_pdf``) and an ``EthosPythonSurfaceError``.
+    It is a ``ValueError`` (as in the public ``ethos_pdf``) and an ``EthosError`` (so also an
+    ``EthosPythonSurfaceError``).
     """
 
     def __init__(

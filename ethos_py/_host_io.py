@@ -5,22 +5,29 @@ The Python twin of native/cli/host_io.cpp; docs/cli.md §4-§5 is the shared spe
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
+import shutil
 import stat
 import tempfile
-from typing import Any
+from collections.abc import Iterator
+from typing import IO, Any
 
-from . import _ffi
 from ._json import dumps
 from .errors import EthosError
 
 __all__ = [
     "MAX_INPUT_BYTES",
+    "BinaryInput",
     "JsonInput",
     "PathInput",
+    "binary_input_path",
     "io_reason",
+    "is_json_text",
     "json_input",
+    "json_input_path",
+    "optional_json_input_path",
     "read_input_file",
     "write_file_atomic",
 ]
@@ -29,9 +36,12 @@ __all__ = [
 MAX_INPUT_BYTES = 256 * 1024 * 1024
 
 PathInput = str | os.PathLike[str]
-#: A JSON input: a path (``os.PathLike`` only), JSON text (``str``), JSON bytes, or any
-#: JSON-serializable Python value (which is why the alias cannot be narrower than ``Any``).
+#: A JSON input: a path (``os.PathLike``, or a ``str`` that does not start with ``{`` or ``[``),
+#: JSON text (a ``str`` that does), JSON bytes, or any JSON-serializable Python value (which is
+#: why the alias cannot be narrower than ``Any``).
 JsonInput = Any
+#: A binary input such as a PDF: a path, its bytes, or a file object opened in binary mode.
+BinaryInput = PathInput | bytes | bytearray | memoryview | IO[bytes]
 
 _NOT_FOUND = {errno.ENOENT, errno.ENOTDIR}
 _PERMISSION = {errno.EACCES, errno.EPERM, errno.EROFS}
@@ -49,6 +59,9 @@ def io_reason(error: OSError) -> str:
 
 
 def _too_large(argument: str | None) -> EthosError:
+    # Imported here: the rest of this module needs no native library (EthosCli uses it too).
+    from . import _ffi
+
     details: dict[str, Any] = {"max_bytes": MAX_INPUT_BYTES}
     if argument is not None:
         details["argument"] = argument
@@ -76,11 +89,24 @@ def read_input_file(path: PathInput, *, argument: str | None = None) -> bytes:
     return data
 
 
+def is_json_text(text: str) -> bool:
+    """The one rule for a ``str`` input: JSON text when its first non-space character is ``{`` or
+    ``[`` (every citations, config, request, report or proof file is an object or an array),
+    otherwise a path.
+
+        >>> is_json_text(' {"claims": []}'), is_json_text("cites.json"), is_json_text("[1]")
+        (True, False, True)
+    """
+    # JSON's own whitespace only (RFC 8259): other Unicode spaces are part of a file name.
+    return text.lstrip(" \t\r\n")[:1] in ("{", "[")
+
+
 def json_input(value: JsonInput, *, argument: str | None = None) -> bytes:
     """The bytes of a JSON input.
 
-    ``os.PathLike`` is a file to read; ``str`` is JSON text (never a path: ``"a.json"`` is not
-    valid JSON and the core says so); bytes-like values are passed as they are; anything else is
+    ``os.PathLike`` is a file to read; a ``str`` is JSON text when ``is_json_text`` says so and a
+    path to read otherwise (so ``verify("doc.json", "cites.json")`` reads both files, as
+    ``EthosCli`` and the CLIs do); bytes-like values are passed as they are; anything else is
     serialized in canonical form.
     """
     if isinstance(value, os.PathLike):
@@ -88,8 +114,41 @@ def json_input(value: JsonInput, *, argument: str | None = None) -> bytes:
     if isinstance(value, (bytes, bytearray, memoryview)):
         return bytes(value)
     if isinstance(value, str):
-        return value.encode("utf-8")
+        if is_json_text(value):
+            return value.encode("utf-8")
+        return read_input_file(value, argument=argument)
     return dumps(value)
+
+
+@contextlib.contextmanager
+def binary_input_path(value: BinaryInput, *, name: str = "input.pdf") -> Iterator[PathInput]:
+    """A path holding ``value`` for as long as the ``with`` block runs.
+
+    A path is used as it is. Bytes, or a file object opened in binary mode (read from its current
+    position), are written to a private temporary directory that is removed afterwards: the
+    subprocess CLI reads files, and this keeps ``parse_pdf_json(data)`` from needing one.
+    """
+    if isinstance(value, (str, os.PathLike)):
+        yield value
+        return
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        data = bytes(value)
+    elif callable(getattr(value, "read", None)):
+        data = value.read()
+        if not isinstance(data, (bytes, bytearray)):
+            raise TypeError("the file object must be opened in binary mode ('rb'): its read() returned text")
+        data = bytes(data)
+    else:
+        raise TypeError(f"expected a path, bytes or a binary file object, not {type(value).__name__}")
+    # mkdtemp makes the directory 0700: no other user can read or swap the copy.
+    directory = tempfile.mkdtemp(prefix="ethos-input-")
+    try:
+        path = os.path.join(directory, name)
+        with open(path, "wb") as stream:
+            stream.write(data)
+        yield path
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def _default_mode() -> int:
@@ -147,3 +206,25 @@ def write_file_atomic(path: PathInput, data: bytes) -> None:
         pass
     finally:
         os.close(dir_fd)
+
+
+@contextlib.contextmanager
+def json_input_path(value: JsonInput, name: str) -> Iterator[PathInput]:
+    """A path for a JSON input handed to a subprocess: paths as they are (the str rule of
+    ``is_json_text``), anything else (a dict, JSON text or bytes) written to a temporary file
+    named ``name`` for the call."""
+    if isinstance(value, os.PathLike) or (isinstance(value, str) and not is_json_text(value)):
+        yield value
+        return
+    with binary_input_path(json_input(value), name=name) as path:
+        yield path
+
+
+@contextlib.contextmanager
+def optional_json_input_path(value: JsonInput | None, name: str) -> Iterator[PathInput | None]:
+    """``json_input_path`` for an optional input: ``None`` stays ``None``."""
+    if value is None:
+        yield None
+        return
+    with json_input_path(value, name) as path:
+        yield path

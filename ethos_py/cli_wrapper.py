@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ._host_io import BinaryInput, JsonInput, binary_input_path, json_input_path, optional_json_input_path
 from ._locate import find_core_binary
 from ._pdfium import parse_environment
 from .errors import (
@@ -44,6 +45,11 @@ class EthosCli:
     public wrapper's spelling). With neither, the ``ethos-core`` bundled in ``ethos_py/_lib`` runs.
     ``env`` is added to the current environment; ``cwd`` is the working directory, and relative
     input paths are checked against it.
+
+    JSON inputs (citations, config, evidence refs, NDJSON requests) follow the one ``str`` rule of
+    the package: JSON text when the first non-space character is ``{`` or ``[``, otherwise a path;
+    a dict, JSON text or bytes is written to a temporary file for the call. PDFs may be a path,
+    their bytes or a binary file object.
 
         >>> cli = EthosCli(binary=["ethos-core"], cwd="examples/quickstart")
         >>> cli.command_prefix, cli.cwd
@@ -93,10 +99,10 @@ class EthosCli:
     def verify(
         self,
         source: PathLike,
-        citations: PathLike,
+        citations: JsonInput,
         *,
         grounding: str | None = None,
-        config: PathLike | None = None,
+        config: JsonInput | None = None,
         fail_on_ungrounded: bool = False,
         output_format: str = "json",
         timeout: float | None = 30.0,
@@ -117,10 +123,10 @@ class EthosCli:
     def verify_bytes(
         self,
         source: PathLike,
-        citations: PathLike,
+        citations: JsonInput,
         *,
         grounding: str | None = None,
-        config: PathLike | None = None,
+        config: JsonInput | None = None,
         fail_on_ungrounded: bool = False,
         output_format: str = "json",
         timeout: float | None = 30.0,
@@ -131,31 +137,33 @@ class EthosCli:
             source, citations, grounding, config, fail_on_ungrounded, output_format, timeout, statement
         )[1]
 
-    def fingerprint(self, doc: PathLike, *, timeout: float | None = 30.0, **parse_options: Any) -> dict[str, Any]:
+    def fingerprint(self, doc: BinaryInput, *, timeout: float | None = 30.0, **parse_options: Any) -> dict[str, Any]:
         """Runs ``fingerprint DOC`` and returns the document description.
 
-        ``DOC`` is a document JSON or a PDF; a PDF is parsed first (or found in the parse cache),
-        with ``parse_options`` (the keyword arguments of ``parse_pdf`` but ``output_format``).
+        ``DOC`` is a document JSON or a PDF (a path, its bytes or a binary file object); a PDF is
+        parsed first (or found in the parse cache), with ``parse_options`` (the keyword arguments
+        of ``parse_pdf`` but ``output_format``).
         """
         from .pdf import ParseOptions
 
         _check_timeout(timeout)
         options = ParseOptions(**parse_options)
-        self._require_file(doc)
-        command = (
-            *self.command_prefix,
-            "fingerprint",
-            *options.arguments(include_format=False),
-            "--",
-            os.fspath(doc),
-        )
-        stdout = self._run(command, timeout=timeout, environment=parse_environment(options.environment(self.env)))
+        with binary_input_path(doc, name="input") as doc_path:
+            self._require_file(doc_path)
+            command = (
+                *self.command_prefix,
+                "fingerprint",
+                *options.arguments(include_format=False),
+                "--",
+                os.fspath(doc_path),
+            )
+            stdout = self._run(command, timeout=timeout, environment=parse_environment(options.environment(self.env)))
         result: dict[str, Any] = _load_json(_decode_stdout(stdout, command), command)
         return result
 
     def parse_pdf(
         self,
-        input_pdf: PathLike,
+        input_pdf: BinaryInput,
         *,
         output_format: str = "json",
         pages: str | None = None,
@@ -164,6 +172,8 @@ class EthosCli:
         **options: Any,
     ) -> Any:
         """Runs ``doc parse INPUT_PDF --format FORMAT``: a dict for ``json``, else the text.
+
+        ``input_pdf`` is a path, the PDF's bytes or a binary file object (read from its position).
 
         Markdown and text are returned exactly as written, trailing newline included. ``options``
         are the extensions of ``ethos_py.parse_pdf`` (``password``, ``max_file_bytes``,
@@ -185,7 +195,7 @@ class EthosCli:
 
     def parse_pdf_json(
         self,
-        input_pdf: PathLike,
+        input_pdf: BinaryInput,
         *,
         pages: str | None = None,
         diagnostics: bool = False,
@@ -199,7 +209,7 @@ class EthosCli:
 
     def parse_pdf_markdown(
         self,
-        input_pdf: PathLike,
+        input_pdf: BinaryInput,
         *,
         pages: str | None = None,
         diagnostics: bool = False,
@@ -219,7 +229,7 @@ class EthosCli:
 
     def parse_pdf_text(
         self,
-        input_pdf: PathLike,
+        input_pdf: BinaryInput,
         *,
         pages: str | None = None,
         diagnostics: bool = False,
@@ -234,7 +244,7 @@ class EthosCli:
 
     def parse_pdf_bytes(
         self,
-        input_pdf: PathLike,
+        input_pdf: BinaryInput,
         *,
         output_format: str = "json",
         pages: str | None = None,
@@ -247,19 +257,20 @@ class EthosCli:
 
         parse_options = ParseOptions(output_format=output_format, pages=pages, diagnostics=diagnostics, **options)
         _check_timeout(timeout_seconds)
-        self._require_file(input_pdf)
-        # "--" keeps a PDF path that starts with "-" from being read as an option.
-        command = (
-            *self.command_prefix,
-            "doc",
-            "parse",
-            *parse_options.arguments(),
-            "--",
-            os.fspath(input_pdf),
-        )
-        return self._run(
-            command, timeout=timeout_seconds, environment=parse_environment(parse_options.environment(self.env))
-        )
+        with binary_input_path(input_pdf) as pdf_path:
+            self._require_file(pdf_path)
+            # "--" keeps a PDF path that starts with "-" from being read as an option.
+            command = (
+                *self.command_prefix,
+                "doc",
+                "parse",
+                *parse_options.arguments(),
+                "--",
+                os.fspath(pdf_path),
+            )
+            return self._run(
+                command, timeout=timeout_seconds, environment=parse_environment(parse_options.environment(self.env))
+            )
 
     def explain(self, *, timeout: float | None = 30.0) -> dict[str, Any]:
         """Runs ``explain`` and returns the built-in verification config."""
@@ -271,19 +282,23 @@ class EthosCli:
     def anchor(
         self,
         source: PathLike,
-        evidence_refs: PathLike,
+        evidence_refs: JsonInput,
         *,
         grounding: str | None = None,
         statement: bool = False,
+        output_format: str = "json",
         timeout: float | None = 30.0,
     ) -> dict[str, Any]:
         """Runs ``evidence anchor SOURCE --evidence-refs FILE`` and returns the anchor report.
 
         With ``statement=True`` the dict is the in-toto Statement (report at ``["predicate"]``).
         Refs that do not bind are report data (exit 0); an invalid request raises
-        ``EthosCommandError`` (``error_code`` ``invalid_input``).
+        ``EthosCommandError`` (``error_code`` ``invalid_input``). ``output_format`` is the public
+        wrapper's argument: ``"json"``, the only format ``evidence anchor`` writes.
         """
-        stdout = self.anchor_bytes(source, evidence_refs, grounding=grounding, statement=statement, timeout=timeout)
+        stdout = self.anchor_bytes(
+            source, evidence_refs, grounding=grounding, statement=statement, output_format=output_format, timeout=timeout
+        )
         command = (*self.command_prefix, "evidence", "anchor")
         result: dict[str, Any] = _load_json(_decode_stdout(stdout, command), command)
         return result
@@ -291,30 +306,34 @@ class EthosCli:
     def anchor_bytes(
         self,
         source: PathLike,
-        evidence_refs: PathLike,
+        evidence_refs: JsonInput,
         *,
         grounding: str | None = None,
         statement: bool = False,
+        output_format: str = "json",
         timeout: float | None = 30.0,
     ) -> bytes:
         """Like ``anchor`` but returns stdout exactly as written (for byte comparisons)."""
+        if output_format != "json":
+            raise ValueError("output_format must be 'json': evidence anchor writes JSON only")
         _check_timeout(timeout)
         self._require_file(source)
-        self._require_file(evidence_refs)
-        flags = self._request_flags(grounding, None, False, statement)
-        # "--" keeps a SOURCE that starts with "-" from being read as an option.
-        command = [*self.command_prefix, "evidence", "anchor", "--evidence-refs", os.fspath(evidence_refs), *flags]
-        command += ["--", os.fspath(source)]
-        return self._run(command, timeout=timeout)
+        with json_input_path(evidence_refs, "evidence-refs.json") as refs_path:
+            self._require_file(refs_path)
+            flags = self._request_flags(grounding, None, False, statement)
+            # "--" keeps a SOURCE that starts with "-" from being read as an option.
+            command = [*self.command_prefix, "evidence", "anchor", "--evidence-refs", os.fspath(refs_path), *flags]
+            command += ["--", os.fspath(source)]
+            return self._run(command, timeout=timeout)
 
     def verify_batch(
         self,
         source: PathLike,
-        citations_ndjson: PathLike,
+        citations_ndjson: JsonInput,
         *,
         merged: bool = False,
         grounding: str | None = None,
-        config: PathLike | None = None,
+        config: JsonInput | None = None,
         fail_on_ungrounded: bool = False,
         timeout: float | None = 30.0,
         statement: bool = False,
@@ -342,11 +361,11 @@ class EthosCli:
     def verify_batch_bytes(
         self,
         source: PathLike,
-        citations_ndjson: PathLike,
+        citations_ndjson: JsonInput,
         *,
         merged: bool = False,
         grounding: str | None = None,
-        config: PathLike | None = None,
+        config: JsonInput | None = None,
         fail_on_ungrounded: bool = False,
         timeout: float | None = 30.0,
         statement: bool = False,
@@ -354,13 +373,17 @@ class EthosCli:
         """Like ``verify_batch`` but returns stdout exactly as written (for byte comparisons)."""
         _check_timeout(timeout)
         self._require_file(source)
-        self._require_file(citations_ndjson)
-        flags = self._request_flags(grounding, config, fail_on_ungrounded, statement)
-        command = [*self.command_prefix, "verify-batch", "--citations-ndjson", os.fspath(citations_ndjson)]
-        if merged:
-            command.append("--merged")
-        command += [*flags, "--", os.fspath(source)]
-        return self._run(command, timeout=timeout, accept_exit_1=fail_on_ungrounded)
+        with (
+            json_input_path(citations_ndjson, "citations.ndjson") as ndjson_path,
+            optional_json_input_path(config, "config.json") as config_path,
+        ):
+            self._require_file(ndjson_path)
+            flags = self._request_flags(grounding, config_path, fail_on_ungrounded, statement)
+            command = [*self.command_prefix, "verify-batch", "--citations-ndjson", os.fspath(ndjson_path)]
+            if merged:
+                command.append("--merged")
+            command += [*flags, "--", os.fspath(source)]
+            return self._run(command, timeout=timeout, accept_exit_1=fail_on_ungrounded)
 
     def crop_element(
         self,
@@ -410,9 +433,9 @@ class EthosCli:
     def _verify(
         self,
         source: PathLike,
-        citations: PathLike,
+        citations: JsonInput,
         grounding: str | None,
-        config: PathLike | None,
+        config: JsonInput | None,
         fail_on_ungrounded: bool,
         output_format: str,
         timeout: float | None,
@@ -422,14 +445,18 @@ class EthosCli:
             raise ValueError(f"output_format must be one of: {', '.join(_FORMATS)}")
         _check_timeout(timeout)
         self._require_file(source)
-        self._require_file(citations)
-        flags = self._request_flags(grounding, config, fail_on_ungrounded, statement)
-        # "--" keeps a SOURCE that starts with "-" from being read as an option.
-        command = (
-            *self.command_prefix, "verify", "--citations", os.fspath(citations),
-            *flags, "--format", output_format, "--", os.fspath(source),
-        )  # fmt: skip
-        return command, self._run(command, timeout=timeout, accept_exit_1=fail_on_ungrounded)
+        with (
+            json_input_path(citations, "citations.json") as citations_path,
+            optional_json_input_path(config, "config.json") as config_path,
+        ):
+            self._require_file(citations_path)
+            flags = self._request_flags(grounding, config_path, fail_on_ungrounded, statement)
+            # "--" keeps a SOURCE that starts with "-" from being read as an option.
+            command = (
+                *self.command_prefix, "verify", "--citations", os.fspath(citations_path),
+                *flags, "--format", output_format, "--", os.fspath(source),
+            )  # fmt: skip
+            return command, self._run(command, timeout=timeout, accept_exit_1=fail_on_ungrounded)
 
     def _request_flags(
         self, grounding: str | None, config: PathLike | None, fail_on_ungrounded: bool, statement: bool

@@ -7,11 +7,19 @@ import hashlib
 import json
 import os
 import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from . import _ffi
-from ._host_io import JsonInput, PathInput, json_input, read_input_file
+from ._host_io import (
+    JsonInput,
+    PathInput,
+    is_json_text,
+    json_input,
+    json_input_path,
+    optional_json_input_path,
+    read_input_file,
+)
 from ._json import dumps
 
 __all__ = ["Document", "verify", "verify_batch"]
@@ -162,8 +170,9 @@ class Document:
     ) -> bytes:
         """Verifies citations and returns the canonical report bytes (no trailing newline).
 
-        ``citations`` and ``config`` may be a path (``os.PathLike``), JSON bytes, JSON text
-        (``str``) or a Python value. ``config=None`` uses the built-in ``default-v1``. With
+        ``citations`` and ``config`` may be a path (``os.PathLike``, or a ``str`` whose first
+        non-space character is not ``{`` or ``[``), JSON text (a ``str`` that starts with one),
+        JSON bytes or a Python value. ``config=None`` uses the built-in ``default-v1``. With
         ``statement=True`` the report is wrapped in an in-toto Statement whose subject name is
         ``subject_name`` or, by default, the file name the document was opened from.
         A "not grounded" verdict is a normal report; invalid input raises ``EthosError``.
@@ -234,7 +243,8 @@ class Document:
         trailing newline).
 
         ``requests`` is a sequence of citations inputs (Python values, JSON bytes or text, each
-        on one line) or NDJSON as ``bytes`` or a path. Report ``i`` is byte for byte what
+        on one line, or paths) or NDJSON as ``bytes``, as a ``str`` (NDJSON text when it starts
+        with ``{`` or ``[``, otherwise a path) or as an ``os.PathLike``. Report ``i`` is byte for byte what
         ``verify_json(requests[i], ...)`` returns. A bad request fails the whole call with an
         ``EthosError`` whose ``details["line"]`` is its 1-based position; other arguments are
         those of ``verify_json``. Safe to call from several threads on one document at once.
@@ -295,7 +305,10 @@ def _ndjson(requests: Sequence[JsonInput] | bytes | os.PathLike[str]) -> bytes:
     if isinstance(requests, (bytes, bytearray, memoryview)):
         return bytes(requests)
     if isinstance(requests, str):
-        raise TypeError("verify_batch takes a sequence of requests, NDJSON bytes or a path, not a str")
+        # The one str rule (is_json_text): NDJSON text when it starts like JSON, else a path.
+        if is_json_text(requests):
+            return requests.encode("utf-8")
+        return read_input_file(requests, argument="--citations-ndjson")
     lines = []
     for index, request in enumerate(requests):
         line = json_input(request)
@@ -325,6 +338,20 @@ def explain_policy_json(policy: str | bytes | os.PathLike[str] | None = None) ->
     return _ffi.call_string(_ffi.lib.ethos_policy_explain, options_ptr, options_len)
 
 
+#: ``verify``/``anchor`` output formats: the report (or Statement) as a dict, or the summary text.
+OUTPUT_FORMATS = ("json", "summary")
+
+
+def check_call_options(output_format: str, formats: Sequence[str], timeout: float | None, grounding: str | None) -> None:
+    """The checks ethos-pdf makes before anything runs, shared by both paths (and ``anchor``)."""
+    if output_format not in formats:
+        raise ValueError(f"output_format must be one of: {', '.join(formats)}")
+    if timeout is not None and timeout <= 0:
+        raise ValueError("timeout must be greater than zero when provided")
+    if grounding is not None and not grounding:
+        raise ValueError("grounding must be non-empty when provided")
+
+
 def verify(
     source: Document | SourceInput,
     citations: JsonInput,
@@ -333,22 +360,66 @@ def verify(
     statement: bool = False,
     subject_name: str | None = None,
     policy: str | bytes | os.PathLike[str] | None = None,
-) -> dict[str, Any]:
-    """Verifies ``citations`` against ``source`` (a ``Document`` or a path) in process.
+    grounding: str | None = None,
+    ethos_bin: PathInput | None = None,
+    fail_on_ungrounded: bool = False,
+    output_format: str = "json",
+    timeout: float | None = 30.0,
+    env: Mapping[str, str] | None = None,
+) -> Any:
+    """Verifies ``citations`` against ``source`` (a ``Document``, a path or the source's bytes).
 
-    Returns the report as a dict (the Statement when ``statement=True``). A source given as a
-    path is opened and closed here; open a ``Document`` once to verify many citation sets.
-    ``policy``: see ``Document.verify_json``.
+    Returns the report as a dict (the Statement when ``statement=True``), or with
+    ``output_format="summary"`` the ``--format summary`` text. A source given as a path is opened
+    and closed here; open a ``Document`` once to verify many citation sets. ``citations`` and
+    ``config`` are inputs as in ``Document.verify_json`` (a ``str`` is JSON text when it starts
+    with ``{`` or ``[``, otherwise a path); ``grounding`` selects the source loader; ``policy``: see
+    ``Document.verify_json``.
+
+    The keyword arguments of the public ``ethos_pdf.verify`` work unchanged. With ``ethos_bin``
+    (or ``env``) the call runs that program (the bundled ``ethos-core`` for ``env`` alone) through
+    ``EthosCli``, with ``timeout`` in seconds; without them it runs in process, where ``timeout``
+    is only checked (there is no process to kill) and ``fail_on_ungrounded`` changes nothing: an
+    ungrounded report is returned either way (``all_evidence_grounded`` says it).
 
         >>> from pathlib import Path
-        >>> report = verify("examples/quickstart/document.json", Path("examples/quickstart/citations.json"))
+        >>> report = verify("examples/quickstart/document.json", "examples/quickstart/citations.json")
         >>> report["all_evidence_grounded"], len(report["checks"])
         (False, 4)
     """
+    check_call_options(output_format, OUTPUT_FORMATS, timeout, grounding)
+    if ethos_bin is not None or env is not None:
+        if isinstance(source, (Document, bytes, bytearray, memoryview)):
+            raise TypeError("with ethos_bin or env the source must be a path (the program reads a file)")
+        if policy is not None or subject_name is not None:
+            raise ValueError("policy and subject_name apply in process only: drop ethos_bin and env to use them")
+        from .cli_wrapper import EthosCli
+
+        cli = EthosCli(ethos_bin=ethos_bin, env=env) if ethos_bin is not None else EthosCli(env=env)
+        with json_input_path(citations, "citations.json") as citations_path:
+            with optional_json_input_path(config, "config.json") as config_path:
+                return cli.verify(
+                    source,
+                    citations_path,
+                    grounding=grounding,
+                    config=config_path,
+                    fail_on_ungrounded=fail_on_ungrounded,
+                    output_format=output_format,
+                    timeout=timeout,
+                    statement=statement,
+                )
     if isinstance(source, Document):
-        return source.verify(citations, config, statement=statement, subject_name=subject_name, policy=policy)
-    with Document.open(source) as document:
-        return document.verify(citations, config, statement=statement, subject_name=subject_name, policy=policy)
+        if grounding is not None:
+            raise ValueError("grounding applies when a source is opened: an open Document already has one")
+        data = source.verify_json(citations, config, statement=statement, subject_name=subject_name, policy=policy)
+    else:
+        with Document.open(source, grounding) as document:
+            data = document.verify_json(citations, config, statement=statement, subject_name=subject_name, policy=policy)
+    if output_format == "summary":
+        from .proof import summary_text
+
+        return summary_text(data)
+    return json.loads(data)
 
 
 def verify_batch(

@@ -31,6 +31,8 @@ from ._emission_rules import (
 )
 # ethos_pdf.emit also holds the evidence-handle helpers; re-exported so switching the import is enough.
 from .handles import (
+    EVIDENCE_HANDLE_CONTEXT_SCHEMA_VERSION,
+    EVIDENCE_HANDLE_EMISSION_SCHEMA_VERSION,
     build_evidence_citation_emission,
     build_evidence_handle_context,
     hydrate_evidence_citations,
@@ -40,6 +42,8 @@ from .handles import (
 __all__ = [
     "DEFAULT_MAX_CLAIMS",
     "EMISSION_SCHEMA_VERSION",
+    "EVIDENCE_HANDLE_CONTEXT_SCHEMA_VERSION",
+    "EVIDENCE_HANDLE_EMISSION_SCHEMA_VERSION",
     "CitationEmissionError",
     "build_citation_emission",
     "build_evidence_citation_emission",

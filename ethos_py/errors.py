@@ -1,9 +1,14 @@
 """errors - every exception ethos_py raises, for the in-process core and for the subprocess CLI alike.
 
-One base class covers both paths: ``except EthosPythonSurfaceError`` catches a failing
-``Document.verify`` (``EthosError``) and a failing ``EthosCli.verify`` (``EthosCommandError``), and
-both carry the stable ``error_code`` of CONTRACTS.md §1.4. Missing input files are the built-in
-``FileNotFoundError`` on both paths, raised before any work starts.
+One root catches every Ethos failure: ``except ethos_py.EthosError`` catches a failing
+``Document.verify`` (the core's error, raised as ``EthosError`` itself), a failing
+``EthosCli.verify`` or PDF parse (``EthosCommandError`` and its subclasses), a missing or hung
+binary, unusable output, a rejected citation emission and a rejected release decision input.
+Every one carries ``code``/``error_code`` (the stable code of docs/cli.md §5, ``None`` where the
+failure has none), ``message``, ``details`` and ``exit_code``. ``EthosPythonSurfaceError`` is the
+public ethos-pdf name; it is the parent of ``EthosError`` and catches exactly the same failures.
+Missing input files are the built-in ``FileNotFoundError`` on both paths (as in ethos-pdf), raised
+before any work starts.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ __all__ = [
     "EthosPythonSurfaceError",
     "EthosTimeoutError",
     "FileTooLargeError",
+    "InvalidInputError",
     "InvalidPdfError",
     "MemoryLimitExceededError",
     "OcrRequiredError",
@@ -37,9 +43,10 @@ __all__ = [
 
 
 class EthosPythonSurfaceError(Exception):
-    """Base class of every error raised by ethos_py (in-process and subprocess).
+    """The public ethos-pdf name of the error root: it catches exactly what ``EthosError`` catches.
 
-    Catch it to handle both paths alike; ``error_code`` is the envelope code on either:
+    Nothing raises this class itself; every ethos_py failure is an ``EthosError`` (a subclass), so
+    programs written against ethos-pdf keep working:
 
         >>> import ethos_py
         >>> try:
@@ -55,10 +62,18 @@ class EthosPythonSurfaceError(Exception):
 
 
 class EthosError(EthosPythonSurfaceError):
-    """A failure reported by the native core in process, decoded from its error envelope.
+    """The one root of every Ethos failure, and the error the native core raises in process.
 
-    ``code``, ``message``, ``details``, ``exit_code`` and the core's ``envelope`` bytes (what
-    ``ethos-core`` prints on stderr for the same failure):
+    ``except EthosError`` catches failures of both paths (in process and subprocess), PDF parse
+    failures, citation-emission and release-input rejections. Every subclass has the same fields:
+    ``code`` (= ``error_code``; ``None`` when the failure has no stable code), ``message``,
+    ``details``, ``exit_code`` (the status the CLIs exit with for it: the command's own status
+    for ``EthosCommandError``, 2 for rejected input, 12 for failures around the core such as a
+    missing binary or a timeout) and ``envelope`` (the error envelope bytes, no newline; ``b""``
+    when the failure has no code).
+
+    Raised as ``EthosError`` itself, it is a failure reported by the core in process, decoded from
+    its envelope; ``envelope`` is what ``ethos-core`` prints on stderr for the same failure:
 
         >>> import ethos_py
         >>> try:
@@ -66,9 +81,35 @@ class EthosError(EthosPythonSurfaceError):
         ... except EthosError as error:
         ...     print(error.code, error.exit_code)
         invalid_input 2
+        >>> try:
+        ...     ethos_py.EthosCli("no-such-ethos-binary").explain()
+        ... except EthosError as error:
+        ...     print(type(error).__name__, error.code)
+        EthosNotFoundError None
     """
 
-    def __init__(
+    code: str | None = None
+    message: str | None = None
+    details: dict[str, Any]
+    exit_code: int
+    envelope: bytes
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # Two forms: the core's (code, message, details=None, exit_code=12, *, envelope=None), and
+        # a plain exception text for subclasses, which set their fields before or after this call;
+        # whatever they leave unset is derived here so every failure has every field.
+        if len(args) + len(kwargs) < 2:
+            super().__init__(*args, **kwargs)
+            fields = self.__dict__
+            fields.setdefault("details", {})
+            fields.setdefault("exit_code", 2 if self.code is not None else 12)
+            if "envelope" not in fields:
+                message = self.message if self.message is not None else str(self)
+                self.envelope = b"" if self.code is None else _fallback_envelope(self.code, message, self.details)
+            return
+        self._init_core(*args, **kwargs)
+
+    def _init_core(
         self,
         code: str,
         message: str,
@@ -81,7 +122,7 @@ class EthosError(EthosPythonSurfaceError):
         self.code = code
         self.error_code = code
         self.message = message
-        self.details: dict[str, Any] = dict(details or {})
+        self.details = dict(details or {})
         #: The exit status the CLIs use for this code (2..12).
         self.exit_code = exit_code
         #: The canonical envelope bytes from the core (no newline); what the CLIs print on stderr.
@@ -103,7 +144,25 @@ class EthosError(EthosPythonSurfaceError):
         )
 
 
-class EthosNotFoundError(EthosPythonSurfaceError):
+class InvalidInputError(EthosError, ValueError):
+    """Input the Python helpers refuse before or after the core sees it (``invalid_input``, exit 2).
+
+    A ``ValueError`` too, as ethos-pdf raises for the same input (``app_answer_release_decision``
+    with an unknown label, say), so both ``except ValueError`` and ``except EthosError`` catch it:
+
+        >>> error = InvalidInputError("unknown claim_type 'fact' (allowed: source_fact, synthesis, unsupported)")
+        >>> isinstance(error, ValueError), error.code, error.exit_code
+        (True, 'invalid_input', 2)
+    """
+
+    def __init__(self, message: str, details: Mapping[str, Any] | None = None) -> None:
+        self.code = self.error_code = "invalid_input"
+        self.message = message
+        self.details = dict(details or {})
+        super().__init__(message)
+
+
+class EthosNotFoundError(EthosError):
     """The ethos binary to run does not exist or cannot be executed.
 
         >>> from ethos_py import EthosCli
@@ -116,10 +175,13 @@ class EthosNotFoundError(EthosPythonSurfaceError):
 
     def __init__(self, ethos_bin: str) -> None:
         super().__init__(f"ethos binary not found: {ethos_bin}")
+        self.message = f"ethos binary not found: {ethos_bin}; pass ethos_bin= or binary= an existing program"
+        self.details = {"ethos_bin": ethos_bin}
+        self.exit_code = 12
         self.ethos_bin = ethos_bin
 
 
-class EthosTimeoutError(EthosPythonSurfaceError):
+class EthosTimeoutError(EthosError):
     """The ethos command ran longer than the caller's timeout and was killed.
 
         >>> error = EthosTimeoutError(["ethos-core", "doc", "parse", "big.pdf"], 2.5)
@@ -129,11 +191,13 @@ class EthosTimeoutError(EthosPythonSurfaceError):
 
     def __init__(self, command: Sequence[str], timeout_seconds: float) -> None:
         super().__init__(f"ethos command timed out after {timeout_seconds:g}s: {' '.join(command)}")
+        self.message = str(self)
+        self.details = {"timeout_seconds": timeout_seconds}
         self.command = tuple(command)
         self.timeout_seconds = timeout_seconds
 
 
-class EthosOutputError(EthosPythonSurfaceError):
+class EthosOutputError(EthosError):
     """The ethos command succeeded but its stdout is not UTF-8 or not the expected JSON.
 
         >>> error = EthosOutputError("stdout is not JSON", ["ethos-core", "explain"], "oops")
@@ -143,11 +207,13 @@ class EthosOutputError(EthosPythonSurfaceError):
 
     def __init__(self, message: str, command: Sequence[str], stdout: str) -> None:
         super().__init__(message)
+        self.message = message
+        self.details = {}
         self.command = tuple(command)
         self.stdout = stdout
 
 
-class EthosCommandError(EthosPythonSurfaceError):
+class EthosCommandError(EthosError):
     """The ethos command exited with a failure status (anything but 0, or 1 when not expected).
 
     The stderr envelope is decoded into ``error_code``, ``message`` and ``details``:
@@ -175,14 +241,14 @@ class EthosCommandError(EthosPythonSurfaceError):
         #: The envelope's code; ``None`` only when stderr holds no envelope (e.g. an old binary).
         #: Derived from stderr when not given.
         self.error_code = error_code if error_code is not None else (envelope or {}).get("code")
-        self.message: str | None = None if envelope is None else str(envelope.get("message", ""))
+        self.message = None if envelope is None else str(envelope.get("message", ""))
         details = None if envelope is None else envelope.get("details")
-        self.details: dict[str, Any] = dict(details) if isinstance(details, dict) else {}
-
-    @property
-    def exit_code(self) -> int:
-        """The exit status, under the same name as ``EthosError.exit_code``."""
-        return self.returncode
+        self.details = dict(details) if isinstance(details, dict) else {}
+        #: The envelope's code and the exit status, under the names ``EthosError`` uses.
+        self.code = self.error_code
+        self.exit_code = returncode
+        #: The envelope line of stderr (no newline), as ``EthosError.envelope``; ``b""`` without one.
+        self.envelope = b"" if envelope is None else stderr.strip().encode("utf-8")
 
 
 class PdfiumNotFoundError(EthosCommandError):

@@ -9,12 +9,13 @@ raises ``EthosError`` (``invalid_input``).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from . import _ffi
-from ._host_io import JsonInput, json_input
+from ._host_io import JsonInput, PathInput, json_input, json_input_path
 from ._json import dumps
-from .document import DEFAULT_GROUNDING, Document, SourceInput
+from .document import DEFAULT_GROUNDING, Document, SourceInput, check_call_options
 
 __all__ = ["anchor", "anchor_json"]
 
@@ -46,8 +47,8 @@ def anchor_json(
     """The evidence-anchor report as canonical JSON bytes (no trailing newline).
 
     ``source`` is an open ``Document``, a path or the source's bytes (``grounding`` selects the
-    loader for the last two). ``evidence_refs`` is the request: a path (``os.PathLike``), JSON
-    bytes, JSON text or a Python value. With ``statement=True`` the report is wrapped in an
+    loader for the last two). ``evidence_refs`` is the request: a path (``os.PathLike``, or a
+    ``str`` that does not start with ``{`` or ``[``), JSON bytes, JSON text or a Python value. With ``statement=True`` the report is wrapped in an
     in-toto Statement (predicate type ``evidence-anchor``) whose subject name is ``subject_name``
     or the file name the source was opened from.
 
@@ -71,17 +72,39 @@ def anchor(
     grounding: str | None = DEFAULT_GROUNDING,
     statement: bool = False,
     subject_name: str | None = None,
+    ethos_bin: PathInput | None = None,
+    output_format: str = "json",
+    timeout: float | None = 30.0,
+    env: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Like ``anchor_json`` but returns the parsed report (or Statement).
 
+    The keyword arguments of the public ``ethos_pdf.anchor`` work unchanged: with ``ethos_bin``
+    (or ``env``) the call runs that program (the bundled ``ethos-core`` for ``env`` alone) through
+    ``EthosCli.anchor``; otherwise it runs in process, where ``timeout`` is only checked.
+    ``output_format`` is ``"json"``, the only format ``evidence anchor`` has.
+
         >>> from pathlib import Path
         >>> report = anchor("schemas/examples/document.example.json",
-        ...                 Path("schemas/examples/evidence-anchor-request.example.json"))
+        ...                 "schemas/examples/evidence-anchor-request.example.json")
         >>> [(a["evidence_id"], a["anchor_status"]) for a in report["anchors"]][:2]
         [('summary-page', 'bound'), ('revenue-sentence', 'bound')]
         >>> sorted({a["anchor_status"] for a in report["anchors"]})
         ['bound', 'mismatch', 'not_found', 'unsupported_evidence_kind']
     """
+    check_call_options(output_format, ("json",), timeout, grounding)
+    if ethos_bin is not None or env is not None:
+        if isinstance(source, (Document, bytes, bytearray, memoryview)):
+            raise TypeError("with ethos_bin or env the source must be a path (the program reads a file)")
+        if subject_name is not None:
+            raise ValueError("subject_name applies in process only: drop ethos_bin and env to use it")
+        from .cli_wrapper import EthosCli
+
+        cli = EthosCli(ethos_bin=ethos_bin, env=env) if ethos_bin is not None else EthosCli(env=env)
+        with json_input_path(evidence_refs, "evidence-refs.json") as refs_path:
+            return cli.anchor(
+                source, refs_path, grounding=grounding, statement=statement, output_format=output_format, timeout=timeout
+            )
     report: dict[str, Any] = json.loads(
         anchor_json(source, evidence_refs, grounding=grounding, statement=statement, subject_name=subject_name)
     )

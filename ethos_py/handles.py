@@ -38,6 +38,8 @@ __all__ = [
     "CONTEXT_ARTIFACT_TYPE",
     "CONTEXT_SCHEMA_VERSION",
     "EMISSION_V2_SCHEMA_VERSION",
+    "EVIDENCE_HANDLE_CONTEXT_SCHEMA_VERSION",
+    "EVIDENCE_HANDLE_EMISSION_SCHEMA_VERSION",
     "MAX_EVIDENCE",
     "build_evidence_citation_emission",
     "build_evidence_handle_context",
@@ -48,6 +50,9 @@ __all__ = [
 CONTEXT_ARTIFACT_TYPE = "ethos.evidence_handle_context.v1"
 CONTEXT_SCHEMA_VERSION = "1.0.0"
 EMISSION_V2_SCHEMA_VERSION = "2.0.0"
+#: The public ethos-pdf names of the two versions above (``ethos_pdf.emit``), for drop-in use.
+EVIDENCE_HANDLE_CONTEXT_SCHEMA_VERSION = CONTEXT_SCHEMA_VERSION
+EVIDENCE_HANDLE_EMISSION_SCHEMA_VERSION = EMISSION_V2_SCHEMA_VERSION
 #: The most evidence entries one context may hold.
 MAX_EVIDENCE = 1024
 #: Presentation fields are untrusted text shown to the model and the user; bounded in characters.

@@ -4,7 +4,8 @@ PDFium never runs in this process: ``ethos-core doc parse`` parses in killable c
 with input, page, time and memory limits (CONTRACTS.md §1.6), using the PDFium library that
 pypdfium2's wheel ships. Failures raise the ``EthosCommandError`` subclass of their stable code
 (``InvalidPdfError``, ``PasswordProtectedError``, ``ParseTimeoutError``, ...); a missing input
-path raises ``FileNotFoundError`` before anything is spawned.
+path raises ``FileNotFoundError`` before anything is spawned. A PDF may also be given as bytes or
+a binary file object (copied to a private temporary file for the parse).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from ._host_io import BinaryInput
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
@@ -126,7 +129,7 @@ def _cli(ethos_bin: PathLike | None, env: Mapping[str, str] | None) -> Any:
 
 
 def parse_pdf_bytes(
-    input_pdf: PathLike,
+    input_pdf: BinaryInput,
     *,
     output_format: str = "json",
     timeout_seconds: float | None = None,
@@ -151,7 +154,7 @@ def parse_pdf_bytes(
 
 
 def parse_pdf(
-    input_pdf: PathLike,
+    input_pdf: BinaryInput,
     *,
     output_format: str = "json",
     pages: str | None = None,
@@ -170,6 +173,10 @@ def parse_pdf(
     env: Mapping[str, str] | None = None,
 ) -> Any:
     """Parses one PDF: the document as a dict for ``json``, the rendering as ``str`` otherwise.
+
+    ``input_pdf`` is a path, the PDF's bytes, or a file object opened in binary mode (read from
+    its current position); the same holds for ``parse_pdf_json``, ``parse_pdf_markdown``,
+    ``parse_pdf_text`` and ``parse_pdf_bytes``.
 
     - ``pages``: a selection such as ``"1-3,7,10-"`` (1-based; the fingerprint depends on it).
     - ``password``: opens an encrypted PDF (without it: ``PasswordProtectedError``).
@@ -205,7 +212,7 @@ def parse_pdf(
     )
 
 
-def parse_pdf_json(input_pdf: PathLike, **kwargs: Any) -> dict[str, Any]:
+def parse_pdf_json(input_pdf: BinaryInput, **kwargs: Any) -> dict[str, Any]:
     """Parses one PDF and returns the Ethos document (docs/contracts.md, "Documents") as a dict.
 
         >>> from ethos_py.demo import SAMPLE_PDF
@@ -216,7 +223,7 @@ def parse_pdf_json(input_pdf: PathLike, **kwargs: Any) -> dict[str, Any]:
     return document
 
 
-def parse_pdf_markdown(input_pdf: PathLike, **kwargs: Any) -> str:
+def parse_pdf_markdown(input_pdf: BinaryInput, **kwargs: Any) -> str:
     """Parses one PDF and returns its Markdown rendering (headings, lists, pipe tables).
 
         >>> from ethos_py.demo import SAMPLE_PDF
@@ -227,7 +234,7 @@ def parse_pdf_markdown(input_pdf: PathLike, **kwargs: Any) -> str:
     return text
 
 
-def parse_pdf_text(input_pdf: PathLike, **kwargs: Any) -> str:
+def parse_pdf_text(input_pdf: BinaryInput, **kwargs: Any) -> str:
     """Parses one PDF and returns its plain text, elements in reading order.
 
         >>> from ethos_py.demo import SAMPLE_PDF

@@ -12,11 +12,12 @@ from ._host_io import json_input
 
 __all__ = ["proof_summary", "summary_text"]
 
-#: A report or Statement: a dict, JSON bytes, JSON text (``str``) or a path (``os.PathLike``).
+#: A report or Statement: a dict, JSON bytes, a path (``os.PathLike``, or a ``str`` that does not
+#: start with ``{`` or ``[``) or JSON text (a ``str`` that does).
 ReportInput = Mapping[str, Any] | bytes | bytearray | memoryview | str | os.PathLike[str]
 
 
-def proof_summary(report_or_statement: ReportInput) -> dict[str, Any]:
+def proof_summary(report: ReportInput) -> dict[str, Any]:
     """The proof summary (docs/contracts.md, "The proof summary") of a verification report or proof Statement.
 
         >>> from pathlib import Path
@@ -26,7 +27,7 @@ def proof_summary(report_or_statement: ReportInput) -> dict[str, Any]:
         >>> summary["proof_status"], summary["needs_review_check_ids"]
         ('partially_verified', ['v0004'])
     """
-    data = json_input(report_or_statement)
+    data = json_input(report)
     summary: dict[str, Any] = json.loads(_ffi.call_string(_ffi.lib.ethos_proof_summary, data, len(data)))
     return summary
 

@@ -201,10 +201,29 @@ def test_citation_inputs_give_the_same_bytes(paths: dict[str, Path], grounded: d
     assert report["all_evidence_grounded"] is True
 
 
-def test_str_is_json_text_never_a_path(paths: dict[str, Path]) -> None:
-    with Document.open(paths["source"]) as document, pytest.raises(EthosError) as raised:
-        document.verify_json(str(paths["grounded"]))
-    assert raised.value.code == "invalid_input"
+def test_a_str_is_json_text_when_it_starts_like_json_and_a_path_otherwise(
+    paths: dict[str, Path], grounded: dict[str, Any], cli: EthosCli
+) -> None:
+    text = json.dumps(grounded)
+    with Document.open(paths["source"]) as document:
+        expected = document.verify_json(paths["grounded"])
+        # A path as a str reads the file, as EthosCli and the CLIs do; JSON text (leading JSON
+        # whitespace allowed) is parsed as it is.
+        assert document.verify_json(str(paths["grounded"])) == expected
+        assert document.verify_json(" \n\t" + text) == expected
+        # A str that does not start with { or [ is a path, even when it is broken JSON.
+        with pytest.raises(FileNotFoundError):
+            document.verify_json('"claims": []')
+        # A str that starts like JSON is JSON, and the core judges it.
+        with pytest.raises(EthosError) as raised:
+            document.verify_json("[")
+        assert raised.value.code == "invalid_input"
+    # The module function reads both strings as paths: the call people type.
+    report = ethos_py.verify(str(paths["source"]), str(paths["grounded"]))
+    assert report == json.loads(expected)
+    assert report == cli.verify(str(paths["source"]), str(paths["grounded"]))
+    # EthosCli takes JSON text and Python values too (written to a temporary file for the call).
+    assert cli.verify(paths["source"], text) == report == cli.verify(paths["source"], grounded)
 
 
 def test_config_input_and_default(paths: dict[str, Path], grounded: dict[str, Any]) -> None:
