@@ -8,6 +8,7 @@
 
 #include "anchor_command.hpp"
 #include "batch_command.hpp"
+#include "cache_command.hpp"
 #include "core/api.hpp"
 #include "core/chunk_export.hpp"
 #include "core/security_report.hpp"
@@ -212,6 +213,8 @@ const ProgramSpec& program_spec() {
               run_explain,
           },
           evidence_anchor_command(),
+          cache_info_command(),
+          cache_clear_command(),
           verify_batch_command(),
           crop_element_command(),
       },

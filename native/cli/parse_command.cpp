@@ -17,6 +17,7 @@
 #include "pdf_password.hpp"
 #include "parse_cache.hpp"
 #include "parse_supervisor.hpp"
+#include "progress_bar.hpp"
 #include "pdf/layout.hpp"
 #include "pdf/layout_model.hpp"
 #include "pdf/pdfium_library.hpp"
@@ -49,7 +50,12 @@ struct ParseSettings {
   const std::string* password() const { return password_text ? &*password_text : nullptr; }
   std::string library_path;
   bool use_cache = true;
+  // A password-protected PDF's text is cached only when asked: the cache would otherwise keep a
+  // decrypted copy of what the password protects.
+  bool cache_decrypted = false;
+  std::uint64_t cache_max_bytes = kDefaultCacheMaxBytes;
   std::optional<std::string> cache_dir;
+  bool quiet = false;
 };
 
 // Every argument-level check, before any file is touched (the password file excepted).
@@ -65,7 +71,10 @@ ParseSettings read_settings(const ParsedArgs& args) {
   s.password_text = pdf_password(args);
   s.library_path = pdf::resolve_pdfium_library_path(args.value("--pdfium-library"));
   s.use_cache = !args.flag("--no-cache");
-  if (s.use_cache) s.cache_dir = resolve_cache_dir(args.value("--cache-dir"));
+  s.cache_decrypted = args.flag("--cache-decrypted");
+  if (s.use_cache) s.cache_max_bytes = cache_max_bytes();
+  if (s.use_cache && (s.password() == nullptr || s.cache_decrypted)) s.cache_dir = resolve_cache_dir(args.value("--cache-dir"));
+  s.quiet = args.flag("--quiet");
   return s;
 }
 
@@ -100,11 +109,11 @@ std::string parse_document(std::string_view bytes, const ParseSettings& settings
   std::optional<ParseCache> cache;
   std::string key;
   if (settings.cache_dir) {
-    cache.emplace(*settings.cache_dir);
+    cache.emplace(*settings.cache_dir, settings.cache_max_bytes);
     key = ParseCacheKey{source_sha256, settings.selection.normalized(), pdfium_build, ETHOS_VERSION_STRING,
                         settings.password()}
               .hex();
-    // A hit never starts a worker: the entry was already validated by the strict loader.
+    // A hit never starts a worker: the entry's MAC binds it to these bytes, options and parser.
     if (std::optional<std::string> hit = cache->load(key, source_sha256)) {
       run.cache = "hit";
       return *hit;
@@ -119,7 +128,13 @@ std::string parse_document(std::string_view bytes, const ParseSettings& settings
   job.selection = settings.selection;
   job.limits = settings.limits;
   job.report = &run.report;
-  std::vector<std::string> encoded = supervise_parse(job);
+  std::vector<std::string> encoded;
+  {
+    // Gone (and erased) before anything else reaches stderr, an error envelope included.
+    ProgressBar bar("parse", "pages", settings.quiet);
+    if (bar.enabled()) job.on_progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
+    encoded = supervise_parse(job);
+  }
 
   std::vector<pdf::PageLayout> pages;
   pages.reserve(encoded.size());
@@ -133,7 +148,7 @@ std::string parse_document(std::string_view bytes, const ParseSettings& settings
   inputs.pages_spec = settings.selection.normalized();
   inputs.pdfium_build = pdfium_build;
   std::string document = pdf::assemble_document(std::move(pages), inputs);
-  if (cache) cache->store(key, document);
+  if (cache) cache->store(key, source_sha256, document);
   return document;
 }
 
@@ -195,11 +210,14 @@ std::vector<OptionSpec> parse_options() {
       {"--workers", "N", false, {}, "Parse worker processes (default: by cores and page count)."},
       {"--cache-dir", "DIR", false, {}, "Parsed-document cache (default: $ETHOS_CACHE_DIR, else ~/.cache/ethos/documents)."},
       {"--no-cache", "", false, {}, "Neither read nor write the cache."},
+      {"--cache-decrypted", "", false, {}, "Also cache a password-protected PDF's parse (its decrypted text; off by default)."},
       {"--diagnostics", "", false, {}, "Add runtime facts (cache, timing, workers, a worker's failure) to the output."},
+      {"--quiet", "", false, {}, "Draw no progress bar (drawn on stderr only when it is a terminal)."},
   };
 }
 
 int run_doc_parse(const ParsedArgs& args) {
+  die_with_parent_if_asked();
   const ParseSettings settings = read_settings(args);
   ParseRun run;
   return with_failure_diagnostics(settings, run, [&] {
@@ -225,6 +243,7 @@ int run_doc_parse(const ParsedArgs& args) {
 }
 
 int run_fingerprint(const ParsedArgs& args) {
+  die_with_parent_if_asked();
   const ParseSettings settings = read_settings(args);
   ParseRun run;
   return with_failure_diagnostics(settings, run, [&] {

@@ -5,12 +5,14 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <map>
 #include <optional>
 
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -325,6 +327,19 @@ int available_cores() {
 
 }  // namespace
 
+void die_with_parent_if_asked() {
+  const char* text = std::getenv("ETHOS_PARENT_PID");
+  if (text == nullptr || *text == '\0') return;
+  char* end = nullptr;
+  const long parent = std::strtol(text, &end, 10);
+  // Only the parent that asked: a variable inherited further down (a shell started from ethos,
+  // say) names a grandparent and is ignored.
+  if (*end != '\0' || parent <= 1 || parent != static_cast<long>(::getppid())) return;
+  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+  // The parent may have died before prctl: then the signal was missed, so act on it now.
+  if (static_cast<long>(::getppid()) != parent) ::raise(SIGTERM);
+}
+
 int worker_count(int requested, std::size_t pages, int cores) {
   if (pages == 0) return 0;
   std::size_t count = requested > 0 ? static_cast<std::size_t>(requested)
@@ -362,9 +377,13 @@ std::vector<std::string> supervise_parse(const ParseJob& job) {
   // It then stays on as the first worker, so a small document loads PDFium only once.
   std::optional<std::int64_t> page_count;
   std::map<int, std::string> layouts;
+  std::size_t selected = 0;  // known after the probe
   auto collect = [&](const Frame& frame) {
     if (frame.type == FrameType::kPageCount) page_count = frame.page;
-    if (frame.type == FrameType::kPage) layouts[static_cast<int>(frame.page)] = frame.payload;
+    if (frame.type == FrameType::kPage) {
+      layouts[static_cast<int>(frame.page)] = frame.payload;
+      if (job.on_progress && selected > 0) job.on_progress(layouts.size(), selected);
+    }
   };
   WorkerTask probe = base;
   probe.probe = true;
@@ -376,6 +395,8 @@ std::vector<std::string> supervise_parse(const ParseJob& job) {
     throw host_error("page_limit_exceeded", {{"max_pages", job.limits.max_pages}});
   }
   const std::vector<int> pages = job.selection.resolve(*page_count);
+  selected = pages.size();
+  if (job.on_progress && selected > 0) job.on_progress(0, selected);
 
   // Phase 2: contiguous page runs across the workers; results are keyed by page, so the order in
   // which workers finish never shows in the output.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +42,8 @@ struct ParseJob {
   // Set: the workers render these crops instead of laying pages out, and each page's result is
   // its PNGs (crop_render.hpp) — the same processes and limits serve both.
   const CropRenderJob* render = nullptr;
+  // Called with (pages done, pages selected) once the selection is known and after each page.
+  std::function<void(std::size_t, std::size_t)> on_progress;
 };
 
 // Workers for `pages` selected pages: `requested` when positive, else min(available cores,
@@ -55,5 +58,11 @@ std::vector<std::vector<int>> split_pages(const std::vector<int>& pages, int wor
 // page_limit_exceeded, invalid_arguments (--pages beyond the document), parse_timeout,
 // memory_limit_exceeded, or internal_error for a worker that died without a result.
 std::vector<std::string> supervise_parse(const ParseJob& job);
+
+// With $ETHOS_PARENT_PID naming this process's parent (the ethos command sets it), this process
+// is sent SIGTERM when that parent dies, so killing `ethos doc parse` ends ethos-core too (and
+// with it its workers, which die with it). Without the variable nothing changes: an ethos-core
+// started from a shell outlives that shell as any program does.
+void die_with_parent_if_asked();
 
 }  // namespace ethos::cli

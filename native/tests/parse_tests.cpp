@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,6 +26,7 @@
 #include "pdf/pdfium_document.hpp"
 #include "pdf/pdfium_geometry.hpp"
 #include "process_memory.hpp"
+#include "progress_bar.hpp"
 #include "test_check.hpp"
 
 namespace {
@@ -115,6 +117,16 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
+mode_t mode_of(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0;
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
 void test_cache_store_and_load(const std::string& example_document, const std::string& scratch) {
   std::string dir_template = scratch + "/ethos-cache-test-XXXXXX";
   const char* made = ::mkdtemp(dir_template.data());
@@ -126,28 +138,129 @@ void test_cache_store_and_load(const std::string& example_document, const std::s
   const std::string source = "fc0221416382bdb4365b663c143905257413fa927e8057a8602931a120ef645a";
   const std::string key(64, 'b');
 
-  ethos::cli::ParseCache cache(root + "/nested/dir");
+  const mode_t old_mask = ::umask(022);  // a usual umask: files would be 0644 without care
+  const std::string dir = root + "/nested/dir";
+  ethos::cli::ParseCache cache(dir);
   CHECK(!cache.load(key, source).has_value());  // missing directory: a miss, not an error
-  cache.store(key, document);                    // creates the directories
+  cache.store(key, source, document);            // creates the directories
   CHECK(cache.load(key, source) == std::optional<std::string>(document));
   CHECK(!cache.load(key, std::string(64, 'c')).has_value());  // another source's entry is never served
+  CHECK(!cache.load(std::string(64, 'd'), source).has_value());
 
-  // A tampered entry fails the strict loader's hash check and is a miss.
-  std::string tampered = document;
-  const std::size_t at = tampered.find("\"config_sha256\"");
-  CHECK(at != std::string::npos);
-  if (at != std::string::npos) {
-    const std::size_t digit = tampered.find('"', at + 15) + 1;  // first hex digit of the value
-    tampered[digit] = tampered[digit] == '0' ? '1' : '0';
-  }
-  cache.store(key, tampered);
+  // Private: the directory 0700, the entry and the MAC key 0600, whatever the umask.
+  CHECK(mode_of(dir) == 0700);
+  CHECK(mode_of(dir + "/" + key + ".entry") == 0600);
+  CHECK(mode_of(dir + "/.ethos-cache-key") == 0600);
+  // A directory made by an earlier version (0755) is tightened before use.
+  CHECK(::chmod(dir.c_str(), 0755) == 0);
+  CHECK(cache.load(key, source).has_value());
+  CHECK(mode_of(dir) == 0700);
+  // An entry others could read or write is not trusted.
+  CHECK(::chmod((dir + "/" + key + ".entry").c_str(), 0644) == 0);
   CHECK(!cache.load(key, source).has_value());
+  CHECK(::chmod((dir + "/" + key + ".entry").c_str(), 0600) == 0);
+
+  // Tampering: any changed content byte, or a planted entry that is a valid document with a
+  // recomputed header but no knowledge of the MAC key, is a miss.
+  const std::string entry_file = dir + "/" + key + ".entry";
+  const std::string entry = read_file(entry_file);
+  const std::size_t newline = entry.find('\n');
+  std::string changed = entry;
+  changed[newline + 10] = changed[newline + 10] == 'a' ? 'b' : 'a';
+  write_text(entry_file, changed);
+  CHECK(!cache.load(key, source).has_value());
+  std::string header = entry.substr(0, newline);
+  const std::size_t mac_at = header.find("\"mac\":\"") + 7;
+  header[mac_at] = header[mac_at] == '0' ? '1' : '0';
+  write_text(entry_file, header + entry.substr(newline));
+  CHECK(!cache.load(key, source).has_value());
+  // An entry of another key, copied under this key's name, is a miss (the header names its key).
+  const std::string other_key(64, 'e');
+  cache.store(other_key, source, document);
+  write_text(entry_file, read_file(dir + "/" + other_key + ".entry"));
+  CHECK(!cache.load(key, source).has_value());
+  CHECK(cache.load(other_key, source).has_value());
+  // Another MAC key (a cache written by someone else, copied in): every entry is a miss.
+  write_text(dir + "/.ethos-cache-key", std::string(32, 'k'));
+  CHECK(!cache.load(other_key, source).has_value());
+  ::umask(old_mask);
 
   // An unwritable cache (its path is a file) is silently skipped.
-  ethos::cli::ParseCache blocked(root + "/nested/dir/" + key + ".json/sub");
-  blocked.store(key, document);
+  ethos::cli::ParseCache blocked(dir + "/" + key + ".entry/sub");
+  blocked.store(key, source, document);
   CHECK(!blocked.load(key, source).has_value());
   std::filesystem::remove_all(root);
+}
+
+void test_cache_bound_info_clear(const std::string& scratch) {
+  std::string dir_template = scratch + "/ethos-cache-bound-XXXXXX";
+  const char* made = ::mkdtemp(dir_template.data());
+  CHECK(made != nullptr);
+  if (made == nullptr) return;
+  const std::string dir = made;
+  const std::string source(64, 'a');
+  const std::string doc(1000, 'x');
+  // Room for two entries (each 1000 bytes plus a header of about 400).
+  ethos::cli::ParseCache cache(dir, 3000);
+  const std::string k1(64, '1'), k2(64, '2'), k3(64, '3');
+  cache.store(k1, source, doc);
+  ::usleep(20000);  // distinct modification times
+  cache.store(k2, source, doc);
+  ::usleep(20000);
+  CHECK(cache.load(k1, source).has_value());  // a hit makes k1 the most recently used
+  ::usleep(20000);
+  cache.store(k3, source, doc);               // over the limit: k2, the least recently used, goes
+  CHECK(cache.load(k1, source).has_value());
+  CHECK(!cache.load(k2, source).has_value());
+  CHECK(cache.load(k3, source).has_value());
+  ethos::cli::CacheStats stats = cache.info();
+  CHECK(stats.entries == 2);
+  CHECK(stats.bytes > 2000 && stats.bytes <= 3000);
+  // A document larger than the whole limit is not stored (and evicts nothing).
+  cache.store(std::string(64, '4'), source, std::string(4000, 'y'));
+  CHECK(cache.info().entries == 2);
+
+  // clear removes entries of this and the earlier format and leaves other files alone.
+  write_text(dir + "/" + std::string(64, 'f') + ".json", "{}");
+  write_text(dir + "/notes.txt", "mine");
+  CHECK(cache.info().entries == 3);
+  const ethos::cli::CacheStats removed = cache.clear();
+  CHECK(removed.entries == 3);
+  CHECK(removed.bytes == stats.bytes + 2);
+  CHECK(cache.info().entries == 0 && cache.info().bytes == 0);
+  CHECK(read_file(dir + "/notes.txt") == "mine");
+  CHECK(!cache.load(k1, source).has_value());
+
+  // The limit's variable: bytes or K/M/G; anything else names the variable.
+  ::setenv("ETHOS_CACHE_MAX_BYTES", "500M", 1);
+  CHECK(ethos::cli::cache_max_bytes() == 500ULL << 20);
+  ::setenv("ETHOS_CACHE_MAX_BYTES", "4096", 1);
+  CHECK(ethos::cli::cache_max_bytes() == 4096);
+  for (const char* bad : {"0", "-1", "1T", "lots", "1.5G", "99999999999999999999"}) {
+    ::setenv("ETHOS_CACHE_MAX_BYTES", bad, 1);
+    CHECK(error_of([] { ethos::cli::cache_max_bytes(); }).find(R"("argument":"ETHOS_CACHE_MAX_BYTES")") !=
+          std::string::npos);
+  }
+  ::unsetenv("ETHOS_CACHE_MAX_BYTES");
+  CHECK(ethos::cli::cache_max_bytes() == ethos::cli::kDefaultCacheMaxBytes);
+  std::filesystem::remove_all(dir);
+}
+
+void test_progress_render() {
+  using ethos::cli::ProgressBar;
+  // Half done in 10 s: 0.5 pages/s, 10 s left; the line fills the width exactly.
+  const std::string line = ProgressBar::render("parse", "pages", 5, 10, 10.0, 80);
+  CHECK(line.size() == 79);
+  CHECK(line.rfind("parse:  50%|", 0) == 0);
+  CHECK(line.find(" 5/10 pages [00:10<00:10, 0.5 pages/s]") != std::string::npos);
+  CHECK(line.find(std::string(13, '#')) != std::string::npos);
+  const std::string start = ProgressBar::render("parse", "pages", 0, 10, 0.0, 80);
+  CHECK(start.find("0/10 pages [00:00<?, ? pages/s]") != std::string::npos);
+  CHECK(ProgressBar::render("parse", "pages", 10, 10, 2.0, 80).find("100%|") != std::string::npos);
+  // Not a terminal (the test's stderr is a file or a pipe under ctest) and no progress fd: off.
+  ::unsetenv("ETHOS_PROGRESS_FD");
+  if (::isatty(STDERR_FILENO) == 0) CHECK(!ProgressBar("parse", "pages", false).enabled());
+  CHECK(!ProgressBar("parse", "pages", true).enabled());
 }
 
 void test_frames() {
@@ -272,7 +385,7 @@ void test_supervisor_pdfium_missing() {
   job.pdf = pdf;
   job.library_path = "/nonexistent/libpdfium.so";
   const std::string error = error_of([&] { ethos::cli::supervise_parse(job); });
-  CHECK(error == R"({"error":{"code":"internal_error","details":{"reason":"not_found"},"message":"PDFium not found"}})");
+  CHECK(error == R"({"error":{"code":"internal_error","details":{"reason":"not_found"},"message":"PDFium not found: install pypdfium2 (pip install pypdfium2), or name the library with --pdfium-library or ETHOS_PDFIUM_LIBRARY_PATH"}})");
 }
 
 // The supervisor against a fake PDFium (fake_pdfium.c) whose "PDF" names its misbehaviour.
@@ -346,7 +459,7 @@ void test_supervisor_limits(const std::string& fake, const std::string& incomple
   CHECK(ethos::cli::supervise_parse(empty).empty());
 
   CHECK(fake_parse(incomplete_fake, "%PDF-fake pages 1") ==
-        R"({"error":{"code":"internal_error","details":{"reason":"missing_symbol","symbol":"FPDFAction_GetURIPath"},"message":"PDFium not found"}})");
+        R"({"error":{"code":"internal_error","details":{"reason":"missing_symbol","symbol":"FPDFAction_GetURIPath"},"message":"PDFium not found: install pypdfium2 (pip install pypdfium2), or name the library with --pdfium-library or ETHOS_PDFIUM_LIBRARY_PATH"}})");
 }
 
 }  // namespace
@@ -359,6 +472,8 @@ int main(int argc, char** argv) {
   test_pages_spec();
   test_cache_key();
   test_cache_store_and_load(argv[1], argv[2]);
+  test_cache_bound_info_clear(argv[2]);
+  test_progress_render();
   test_cache_dir_resolution();
   test_frames();
   test_process_memory();
