@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
@@ -317,6 +316,12 @@ Every failure prints one JSON error envelope on stderr, nothing on stdout."""
 
 def _parse_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Adds the parse limits and settings shared by `doc parse` and `fingerprint`."""
+    command = click.option("--quiet", is_flag=True, help="Draw no progress bar (drawn on stderr only when it is a terminal).")(
+        command
+    )
+    command = click.option(
+        "--cache-decrypted", is_flag=True, help="Also cache a password-protected PDF's parse (its decrypted text; off by default)."
+    )(command)
     command = click.option("--no-cache", "no_cache", is_flag=True, help="Neither read nor write the parse cache.")(
         command
     )
@@ -338,6 +343,9 @@ def _parse_arguments(options: dict[str, Any]) -> list[str]:
             arguments += [flag, value]
     if options.get("no_cache"):
         arguments.append("--no-cache")
+    for flag in ("--cache-decrypted", "--quiet"):
+        if options.get(flag.lstrip("-").replace("-", "_")):
+            arguments.append(flag)
     return arguments
 
 
@@ -374,14 +382,11 @@ def _run_core(arguments: Sequence[str], environment: dict[str, str] | None = Non
     binary = find_core_binary()
     if binary is None:
         raise _host_error("internal_error", {"reason": "core_unavailable"})
+    from .progress import run_core_process
+
     try:
-        completed = subprocess.run(
-            [os.fspath(binary), *arguments],
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            env=parse_environment(environment),
-            check=False,
-        )
+        # With a progress bar on a terminal; ethos-core dies with us (ethos_py/progress.py).
+        completed = run_core_process([os.fspath(binary), *arguments], parse_environment(environment))
     except OSError as error:
         raise _host_error("internal_error", {"reason": "core_unavailable"}) from error
     if completed.returncode < 0 or (completed.returncode != 0 and not completed.stderr):
@@ -902,6 +907,11 @@ def run(argv: Sequence[str] | None = None) -> int:
     except Exception:  # noqa: BLE001 - no traceback ever reaches the user (docs/cli.md §5.1)
         return _fail_with("internal_error")
     return result if isinstance(result, int) else 0
+
+
+from .cache_command import add_cache_commands  # noqa: E402  (uses the helpers above)
+
+add_cache_commands(ethos)
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:

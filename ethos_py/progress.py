@@ -1,0 +1,95 @@
+"""progress - runs ethos-core for the ``ethos`` command, showing its progress with tqdm on a terminal.
+
+ethos-core draws its own bar when its stderr is a terminal, but the ``ethos`` command captures that
+stderr (to pass on exactly one envelope), so ethos-core would never see a terminal. Instead, when
+our stderr is a terminal and ``--quiet`` is not given, ethos-core reports its steps as lines
+``progress UNIT DONE TOTAL`` on a pipe named by ``$ETHOS_PROGRESS_FD`` and tqdm draws them here.
+The bar is erased before anything else reaches stderr, so an error envelope stays one clean line.
+
+Every ethos-core started here also gets ``$ETHOS_PARENT_PID``: it then dies with this process, so
+killing ``ethos doc parse`` does not leave ethos-core and its parse workers running.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Mapping, Sequence
+from typing import IO, Any
+
+__all__ = ["run_core_process", "wants_progress"]
+
+
+def wants_progress(arguments: Sequence[str], stream: IO[Any] | None = None) -> bool:
+    """True when a bar should be drawn: ``stream`` (stderr) is a terminal and the command line,
+    before any ``--``, has no ``--quiet``."""
+    stream = sys.stderr if stream is None else stream
+    options = list(arguments)
+    if "--" in options:
+        options = options[: options.index("--")]
+    if "--quiet" in options:
+        return False
+    try:
+        return stream is not None and stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def _draw(read_fd: int, label: str) -> None:
+    """Reads progress lines until ethos-core (and its workers) close the pipe; one tqdm bar."""
+    from tqdm import tqdm
+
+    bar: Any = None
+    with os.fdopen(read_fd, "rb") as lines:
+        for raw in lines:
+            fields = raw.split()
+            if len(fields) != 4 or fields[0] != b"progress" or not fields[2].isdigit() or not fields[3].isdigit():
+                continue  # not ours to interpret: never let a display line fail the command
+            done, total = int(fields[2]), int(fields[3])
+            if bar is None:
+                bar = tqdm(total=total, desc=label, unit=" " + fields[1].decode("ascii", "replace"), leave=False,
+                           file=sys.stderr, dynamic_ncols=True)
+            bar.total = total
+            bar.update(done - bar.n)
+    if bar is not None:
+        bar.close()  # leave=False: the line is erased
+
+
+def run_core_process(command: Sequence[str], environment: Mapping[str, str]) -> subprocess.CompletedProcess[bytes]:
+    """Runs ``command`` (ethos-core and its arguments) with stdout and stderr captured, as
+    ``subprocess.run`` would, drawing its progress on our stderr when ``wants_progress``."""
+    env = dict(environment)
+    env["ETHOS_PARENT_PID"] = str(os.getpid())
+    env.pop("ETHOS_PROGRESS_FD", None)  # only a pipe opened here may be named
+    arguments = list(command)
+    if not wants_progress(arguments[1:]):
+        return subprocess.run(arguments, stdin=subprocess.DEVNULL, capture_output=True, env=env, check=False)
+    read_fd, write_fd = os.pipe()
+    env["ETHOS_PROGRESS_FD"] = str(write_fd)
+    try:
+        process = subprocess.Popen(
+            arguments,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            pass_fds=(write_fd,),
+        )
+    except BaseException:
+        os.close(read_fd)
+        raise
+    finally:
+        os.close(write_fd)  # the child holds its own copy; EOF comes when it (and its workers) end
+    label = " ".join(arguments[1:3]) if arguments[1:2] == ["doc"] else (arguments[1] if len(arguments) > 1 else "ethos")
+    drawer = threading.Thread(target=_draw, args=(read_fd, label), daemon=True)
+    drawer.start()
+    try:
+        stdout, stderr = process.communicate()
+    except BaseException:
+        process.kill()
+        process.wait()
+        raise
+    drawer.join()
+    return subprocess.CompletedProcess(arguments, process.returncode, stdout, stderr)
