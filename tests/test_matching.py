@@ -293,9 +293,14 @@ def test_report_fingerprints_name_the_policy_in_force() -> None:
         },
     }
     assert schema_errors("policy", public_policy) == []
-    assert public["policy_fingerprint"] == "sha256:" + _sha256(_c14n(public_policy))
-    for report in (no_config, public, strict):
+    # An explicit public config keeps the public top-level members only (strict public readers
+    # accept it): the fingerprint and the Unicode version sit in attestation instead.
+    assert "policy_fingerprint" not in public and "verifier" not in public
+    assert public["attestation"]["policy_fingerprint"] == "sha256:" + _sha256(_c14n(public_policy))
+    assert public["attestation"]["verifier"]["unicode_version"] == unicodedata.unidata_version
+    for report in (no_config, strict):
         assert report["verifier"] == {"name": "ethos", "unicode_version": unicodedata.unidata_version, "version": "0.1.0"}
+    for report in (no_config, public, strict):
         assert schema_errors("verification-report", report) == []
 
 

@@ -265,11 +265,19 @@ void write_dispersion(CanonicalWriter& out, const Source& source, const Verdicts
 
 // The report's members that depend on the source and the config alone, in three runs; each is
 // either written in place or (verify-batch) written once and copied as bytes into every report.
+// An explicit public config (no matching.policy, no --policy) keeps its exact public meaning, so
+// its report has the public top-level members only: strict public readers (ethos-pdf's
+// project_evidence_states) refuse any other. The policy fingerprint and the Unicode version move
+// into attestation, which those readers do not inspect, so the report still names both.
+bool extension_header(const VerificationConfig& config) { return config.policy.has_value(); }
+
 void write_attestation_run(CanonicalWriter& out, const VerificationConfig& config) {
   out.member("config_version", config.config_version);
+  if (!extension_header(config)) out.member("policy_fingerprint", config.policy_fingerprint);
   out.key("verifier");
   out.begin_object();
   out.member("name", kVerifierName);
+  if (!extension_header(config)) out.member("unicode_version", unicode::tables_version());
   out.member("version", ETHOS_VERSION_STRING);
   out.end_object();
 }
@@ -277,18 +285,20 @@ void write_attestation_run(CanonicalWriter& out, const VerificationConfig& confi
 void write_grounding_run(CanonicalWriter& out, const VerificationConfig& config, const ReportConstants& constants) {
   out.key("grounding");
   out.raw(constants.grounding);
-  out.member("policy_fingerprint", config.policy_fingerprint);
+  if (extension_header(config)) out.member("policy_fingerprint", config.policy_fingerprint);
   out.member("schema_version", config.hardening.any() ? "1.1.0" : "1.0.0");
 }
 
 void write_tail_run(CanonicalWriter& out, const VerificationConfig& config, const ReportConstants& constants) {
   out.member("verification_config_sha256", config.sha256);
-  out.key("verifier");
-  out.begin_object();
-  out.member("name", "ethos");
-  out.member("unicode_version", unicode::tables_version());
-  out.member("version", ETHOS_VERSION_STRING);
-  out.end_object();
+  if (extension_header(config)) {
+    out.key("verifier");
+    out.begin_object();
+    out.member("name", "ethos");
+    out.member("unicode_version", unicode::tables_version());
+    out.member("version", ETHOS_VERSION_STRING);
+    out.end_object();
+  }
   out.key("warnings");
   write_strings(out, constants.limits.empty() ? std::vector<std::string>{}
                                               : std::vector<std::string>{"capability_limited"});
