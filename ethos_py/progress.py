@@ -37,6 +37,13 @@ def wants_progress(arguments: Sequence[str], stream: IO[Any] | None = None) -> b
         return False
 
 
+def _terminal_columns() -> int:
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns
+    except (AttributeError, ValueError, OSError):
+        return 0
+
+
 def _draw(read_fd: int, label: str) -> None:
     """Reads progress lines until ethos-core (and its workers) close the pipe; one tqdm bar."""
     from tqdm import tqdm
@@ -49,8 +56,10 @@ def _draw(read_fd: int, label: str) -> None:
                 continue  # not ours to interpret: never let a display line fail the command
             done, total = int(fields[2]), int(fields[3])
             if bar is None:
+                # A terminal that reports no size (0 columns) would get an empty bar: assume 80.
+                sized = _terminal_columns() > 0
                 bar = tqdm(total=total, desc=label, unit=" " + fields[1].decode("ascii", "replace"), leave=False,
-                           file=sys.stderr, dynamic_ncols=True)
+                           file=sys.stderr, dynamic_ncols=sized, ncols=None if sized else 80)
             bar.total = total
             bar.update(done - bar.n)
     if bar is not None:
