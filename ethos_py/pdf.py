@@ -67,6 +67,7 @@ class ParseOptions:
     use_cache: bool = True
     pdfium_library: PathLike | None = None
     diagnostics: bool = False
+    cache_decrypted: bool = False
 
     def __post_init__(self) -> None:
         if self.output_format not in PARSE_FORMATS:
@@ -115,6 +116,8 @@ class ParseOptions:
             arguments += ["--cache-dir", os.fspath(self.cache_dir)]
         if not self.use_cache:
             arguments.append("--no-cache")
+        if self.cache_decrypted:
+            arguments.append("--cache-decrypted")
         if self.pdfium_library is not None:
             arguments += ["--pdfium-library", os.fspath(self.pdfium_library)]
         if self.diagnostics:
@@ -168,6 +171,7 @@ def parse_pdf(
     use_cache: bool = True,
     pdfium_library: PathLike | None = None,
     diagnostics: bool = False,
+    cache_decrypted: bool = False,
     timeout_seconds: float | None = None,
     ethos_bin: PathLike | None = None,
     env: Mapping[str, str] | None = None,
@@ -185,6 +189,8 @@ def parse_pdf(
     - ``workers``: parse processes (default: by page count and cores); never changes the output.
     - ``cache_dir``/``use_cache``: parsed documents are cached by the PDF's hash and the options
       (default directory ``$ETHOS_CACHE_DIR``, else ``~/.cache/ethos/documents``).
+    - ``cache_decrypted``: with a ``password``, cache the parse too (off by default: the entry
+      would be a decrypted copy of what the password protects).
     - ``pdfium_library``: another PDFium than pypdfium2's (``ETHOS_PDFIUM_LIBRARY_PATH`` too).
     - ``timeout_seconds``: kills the whole ethos-core process from here (``EthosTimeoutError``);
       ``max_parse_ms`` is the limit that reports ``parse_timeout``.
@@ -209,6 +215,7 @@ def parse_pdf(
         cache_dir=cache_dir,
         use_cache=use_cache,
         pdfium_library=pdfium_library,
+        cache_decrypted=cache_decrypted,
     )
 
 

@@ -62,6 +62,19 @@ def test_a_password_protected_pdf_is_not_cached_unless_asked(name: str, cache: P
     assert _cache_state(_parse(program, pdf, "--password-file", str(password), "--cache-decrypted")) == "hit"
 
 
+def test_the_python_api_caches_a_password_protected_pdf_only_when_asked(cache: Path, tmp_path: Path) -> None:
+    import ethos_py
+
+    pdf = fx.write_pdf(tmp_path, "locked.pdf", fx.encrypted_pdf("s3cret"))
+    states = [ethos_py.parse_pdf_json(pdf, password="s3cret", diagnostics=True)["diagnostics"]["cache"] for _ in range(2)]
+    assert states == ["off", "off"] and _entries(cache) == []
+    asked = [
+        ethos_py.parse_pdf_json(pdf, password="s3cret", cache_decrypted=True, diagnostics=True)["diagnostics"]["cache"]
+        for _ in range(2)
+    ]
+    assert asked == ["miss", "hit"] and len(_entries(cache)) == 1
+
+
 def test_cache_files_are_private_whatever_the_umask(cache: Path, tmp_path: Path) -> None:
     pdf = fx.write_pdf(tmp_path, "a.pdf", fx.text_pdf([[fx.VISIBLE_SENTENCE]]))
     old = os.umask(0o022)
