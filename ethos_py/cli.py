@@ -801,6 +801,7 @@ def evidence_anchor_command(
 @click.option("--fail-on-ungrounded", is_flag=True, help="Exit 1 when any report is not all grounded.")
 @click.option("--statement", is_flag=True, help="Wrap each report in an in-toto Statement.")
 @click.option("--out", metavar="FILE", default=None, help="Write the output atomically to FILE instead of stdout.")
+@click.option("--quiet", is_flag=True, help="Draw no progress bar (drawn on stderr only when it is a terminal).")
 @click.pass_context
 def verify_batch_command(
     ctx: click.Context,
@@ -813,6 +814,7 @@ def verify_batch_command(
     fail_on_ungrounded: bool,
     statement: bool,
     out: str | None,
+    quiet: bool,
 ) -> int:
     """Verify every line of --citations-ndjson (one citations JSON request per line) against SOURCE, which is loaded and indexed once, and write one verification report per line (NDJSON, in input order), or with --merged one report for all lines.
 
@@ -825,6 +827,12 @@ def verify_batch_command(
     from .document import Document
 
     _reject_extra_args(ctx)
+    from .progress import verify_batch_core_arguments, wants_progress
+
+    if not merged and not quiet and wants_progress([]):
+        # A bar of records done needs the core to report them: on a terminal the batch runs in
+        # ethos-core, which prints the same bytes and envelopes (docs/cli.md §3.9).
+        return _run_core(verify_batch_core_arguments(ctx.params))
     # Argument-level checks finish before any file is touched (docs/cli.md §5.2).
     subject_name = _subject_name(source) if statement else None
     source_bytes = _read(source, "SOURCE")

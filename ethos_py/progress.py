@@ -19,7 +19,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
-__all__ = ["run_core_process", "wants_progress"]
+__all__ = ["run_core_process", "verify_batch_core_arguments", "wants_progress"]
 
 
 def wants_progress(arguments: Sequence[str], stream: IO[Any] | None = None) -> bool:
@@ -35,6 +35,20 @@ def wants_progress(arguments: Sequence[str], stream: IO[Any] | None = None) -> b
         return stream is not None and stream.isatty()
     except (AttributeError, ValueError, OSError):
         return False
+
+
+def verify_batch_core_arguments(params: Mapping[str, Any]) -> list[str]:
+    """The ethos-core command line of ``ethos verify-batch`` with these click parameters."""
+    arguments = ["verify-batch", "--citations-ndjson", params["citations_ndjson"]]
+    for flag in ("--merged", "--fail-on-ungrounded", "--statement", "--quiet"):
+        if params.get(flag.lstrip("-").replace("-", "_")):
+            arguments.append(flag)
+    for flag in ("--grounding", "--config", "--policy", "--out"):
+        value = params.get(flag.lstrip("-"))
+        if value is not None:
+            arguments += [flag, value]
+    # "--" keeps a SOURCE that starts with "-" from being read as an option.
+    return [*arguments, "--", params["source"]]
 
 
 def _terminal_columns() -> int:

@@ -139,3 +139,42 @@ def test_progress_is_only_wanted_on_a_terminal_without_quiet() -> None:
         os.close(follower)
     with open(os.devnull, "w", encoding="utf-8") as not_a_terminal:
         assert not wants_progress(["doc", "parse", "a.pdf"], not_a_terminal)
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The sample document and 20,000 requests (the sample's citations, once per line)."""
+    import ethos_py
+
+    directory = tmp_path_factory.mktemp("batch")
+    source = directory / "sample.json"
+    source.write_bytes(ethos_py.parse_pdf_bytes(fx.REPO_DIR / "examples" / "sample" / "sample.pdf", use_cache=False))
+    citations = json.loads((fx.REPO_DIR / "examples" / "sample" / "citations.json").read_bytes())
+    requests = directory / "requests.ndjson"
+    requests.write_text((json.dumps(citations, separators=(",", ":")) + "\n") * 20000, encoding="utf-8")
+    return source, requests
+
+
+@pytest.mark.parametrize("name", ["ethos", "ethos-core"])
+def test_verify_batch_draws_records_done_on_a_terminal_only(name: str, batch: tuple[Path, Path], tmp_path: Path) -> None:
+    source, requests = batch
+    program = _programs()[name]
+    outputs = {}
+    for case, terminal, options in (("bar", True, []), ("quiet", True, ["--quiet"]), ("pipe", False, [])):
+        out = tmp_path / f"{case}.ndjson"
+        status, stdout, stderr = _run(
+            [*program, "verify-batch", os.fspath(source), "--citations-ndjson", os.fspath(requests), "--statement",
+             *options, "--out", os.fspath(out)],
+            terminal=terminal,
+        )
+        assert (status, stdout) == (0, b""), stderr
+        if case == "bar":
+            text = stderr.decode("utf-8", "replace")
+            assert "verify-batch" in text and "/20000" in text and "records/s" in text, text[-300:]
+            assert text.endswith("\r\x1b[K") if name == "ethos-core" else text.endswith("\r")
+        else:
+            assert stderr == b"", case
+        outputs[case] = out.read_bytes()
+    # The bar never changes the output (ethos runs the batch in ethos-core to draw it).
+    assert outputs["bar"] == outputs["quiet"] == outputs["pipe"]
+    assert outputs["pipe"].count(b"\n") == 20000

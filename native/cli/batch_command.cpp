@@ -7,13 +7,17 @@
 #include <nlohmann/json.hpp>
 
 #include "core/api.hpp"
+#include "core/batch_verify.hpp"
 #include "request_options.hpp"
 #include "host_io.hpp"
+#include "parse_supervisor.hpp"
+#include "progress_bar.hpp"
 
 namespace ethos::cli {
 namespace {
 
 int run_verify_batch(const ParsedArgs& args) {
+  die_with_parent_if_asked();
   const std::string& source_path = args.positionals.at(0);
   // Argument-level checks finish before any file is touched (docs/cli.md §5.2).
   nlohmann::json options = nlohmann::json::object();
@@ -28,8 +32,15 @@ int run_verify_batch(const ParsedArgs& args) {
   if (args.flag("--merged")) options["merged"] = true;
 
   const auto source = open_source(source_bytes, grounding_open_options(grounding));
-  std::string output = verify_batch(*source, ndjson, config ? std::optional<std::string_view>(*config) : std::nullopt,
-                                    options.empty() ? std::string() : options.dump());
+  std::string output;
+  {
+    // Records done on a terminal's stderr, erased before anything else is written there.
+    ProgressBar bar("verify-batch", "records", args.flag("--quiet"));
+    const BatchProgress progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
+    const BatchProgressScope scope(bar.enabled() ? &progress : nullptr);
+    output = verify_batch(*source, ndjson, config ? std::optional<std::string_view>(*config) : std::nullopt,
+                          options.empty() ? std::string() : options.dump());
+  }
   if (args.flag("--merged")) output += "\n";
   const bool ungrounded = args.flag("--fail-on-ungrounded") && !all_evidence_grounded(output);
   if (const std::string* out = args.value("--out")) {
@@ -63,6 +74,7 @@ CommandSpec verify_batch_command() {
           {"--fail-on-ungrounded", "", false, {}, "Exit 1 when any report is not all grounded."},
           {"--statement", "", false, {}, "Wrap each report in an in-toto Statement."},
           {"--out", "FILE", false, {}, "Write the output atomically to FILE instead of stdout."},
+          {"--quiet", "", false, {}, "Draw no progress bar (drawn on stderr only when it is a terminal)."},
       },
       run_verify_batch,
   };

@@ -19,6 +19,9 @@
 namespace ethos {
 namespace {
 
+// The progress observer of verify_each on this thread (BatchProgressScope), or none.
+thread_local const BatchProgress* t_batch_progress = nullptr;
+
 // Below this many lines a second thread costs more than it saves.
 constexpr std::size_t kParallelLines = 64;
 // Lines are handed to the threads in blocks of this many consecutive lines: a block's reports
@@ -188,6 +191,8 @@ BatchOutput verify_each_blocks(const BatchRun& run, std::string_view ndjson) {
   std::unique_ptr<EachWorker> workers[2];
   bool failed[2] = {false, false};
   std::vector<std::unique_ptr<BlockStore>> stores(2);
+  const BatchProgress* progress = t_batch_progress;  // worker 0 runs on this thread and reports
+  std::atomic<std::size_t> lines_done{0};
   run_blocks(lines.size(), [&](std::size_t id, std::size_t first, std::size_t last) {
     std::size_t i = first;
     try {
@@ -213,6 +218,10 @@ BatchOutput verify_each_blocks(const BatchRun& run, std::string_view ndjson) {
         out += '\n';
       }
       places[first / kBlockLines] = BlockPlace{id, stores[id]->finish_block()};
+      if (progress != nullptr) {
+        const std::size_t done = lines_done.fetch_add(last - first, std::memory_order_relaxed) + (last - first);
+        if (id == 0) (*progress)(done, lines.size());
+      }
     } catch (...) {
       failed[id] = true;
       return Failure{i, std::current_exception()};
@@ -229,6 +238,12 @@ BatchOutput verify_each_blocks(const BatchRun& run, std::string_view ndjson) {
   for (std::size_t b = 0; b < places.size(); ++b) blocks[b] = stores[places[b].store]->view(places[b].block);
   return BatchOutput(std::move(blocks), std::move(stores));
 }
+
+BatchProgressScope::BatchProgressScope(const BatchProgress* progress) : previous_(t_batch_progress) {
+  t_batch_progress = progress;
+}
+
+BatchProgressScope::~BatchProgressScope() { t_batch_progress = previous_; }
 
 std::string verify_each(const BatchRun& run, std::string_view ndjson) {
   return verify_each_blocks(run, ndjson).take_string();

@@ -1,6 +1,7 @@
 // batch_verify.hpp - verify-batch: many citations requests (NDJSON) against one source, one config.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,5 +44,21 @@ BatchOutput verify_each_blocks(const BatchRun& run, std::string_view ndjson);
 // without one): a line that differs is `source_mismatch` (exit 2). The config's max_checks
 // limits each line, not the total. No trailing newline.
 std::string verify_merged(const BatchRun& run, std::string_view ndjson);
+
+// Progress of verify_each on the calling thread, for a command-line progress bar: called there
+// with (lines done, lines) after each block of lines that thread finishes (the second thread's
+// blocks are counted, not reported). Set for the scope of a call; thread-local, so a host's other
+// threads are never observed, and nothing is called when unset (the library's callers).
+using BatchProgress = std::function<void(std::size_t done, std::size_t total)>;
+class BatchProgressScope {
+ public:
+  explicit BatchProgressScope(const BatchProgress* progress);
+  ~BatchProgressScope();
+  BatchProgressScope(const BatchProgressScope&) = delete;
+  BatchProgressScope& operator=(const BatchProgressScope&) = delete;
+
+ private:
+  const BatchProgress* previous_;
+};
 
 }  // namespace ethos
