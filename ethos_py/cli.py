@@ -827,9 +827,11 @@ def verify_batch_command(
     from .document import Document
 
     _reject_extra_args(ctx)
+    from ._locate import find_core_binary
     from .progress import verify_batch_core_arguments, wants_progress
 
-    if not merged and not quiet and wants_progress([]):
+    # (Without a bundled ethos-core the batch runs here as always, without a bar.)
+    if not merged and not quiet and wants_progress([]) and find_core_binary() is not None:
         # A bar of records done needs the core to report them: on a terminal the batch runs in
         # ethos-core, which prints the same bytes and envelopes (docs/cli.md §3.9).
         return _run_core(verify_batch_core_arguments(ctx.params))
