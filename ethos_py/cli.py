@@ -129,9 +129,9 @@ def _all_evidence_grounded(report: bytes) -> bool:
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if not value or ctx.resilient_parsing:
         return
-    from . import _ffi
+    from ._version_text import version_text
 
-    _write_stdout(f"ethos {_ffi.version()}\n".encode())
+    _write_stdout(version_text().encode())
     ctx.exit(0)
 
 

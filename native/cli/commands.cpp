@@ -17,8 +17,10 @@
 #include "host_io.hpp"
 #include "json/sha256.hpp"
 #include "parse_command.hpp"
+#include "pdf/pdfium_library.hpp"
 #include "release_command.hpp"
 #include "sources/grounding_json.hpp"
+#include "text/unicode_props.hpp"
 
 namespace ethos::cli {
 namespace {
@@ -102,12 +104,22 @@ int run_explain(const ParsedArgs& args) {
   return 0;
 }
 
+// --version names the three things that decide reports and fingerprints: this build, the PDFium
+// build documents are parsed with (read beside the library, as parsing does) and the Unicode tables.
+// `ethos --version` prints the same lines.
+std::string version_text() {
+  const std::string pdfium = pdf::pdfium_build_beside(pdf::resolve_pdfium_library_path(nullptr));
+  return std::string("ethos " ETHOS_VERSION_STRING "\npdfium ") + (pdfium.empty() ? "not found" : pdfium) +
+         "\nunicode " + unicode::tables_version() + "\n";
+}
+
 }  // namespace
 
 const ProgramSpec& program_spec() {
+  static const std::string version_line = version_text();
   static const ProgramSpec spec{
       "ethos-core",
-      "ethos " ETHOS_VERSION_STRING "\n",
+      version_line,
       "Ethos: a deterministic evidence verifier for AI answers.\n\n"
       "Every failure prints one JSON error envelope on stderr; see docs/cli.md for the exit codes.",
       {
