@@ -460,6 +460,8 @@ def check_summary(case: Case, text: str) -> list[str]:
         "needs_review_checks",
         "proof_limitations",
         "recovery_hint",
+        "policy",
+        "policy_fingerprint",
         "document_fingerprint",
         "grounding",
         # optional (§1.5): only when the source names an adapter

@@ -1,9 +1,12 @@
 // proof_summary.cpp - proof status, reusable checks, limitations, and the `--format summary` text.
 #include "core/proof_summary.hpp"
 
+#include <cstdint>
+#include <functional>
 #include <map>
 
 #include "core/error.hpp"
+#include "match/policy.hpp"
 
 namespace ethos {
 namespace {
@@ -32,6 +35,11 @@ const std::map<std::string, const char*>& diagnostics() {
       {"table_cell_not_found", "The cited table has no cell covering the cited row and column."},
       {"text_mismatch", "The claim text was not found in the cited target."},
       {"locator_conflict", "The citation's locators point at different targets."},
+      {"stitched_quotation", "The quote joins fragments with an elision mark, and a fragment was not found or a guard blocked the join."},
+      {"near_miss", "Only a near match was found: the source says something close to, but not the same as, the claim."},
+      {"numeric_guard", "A near match changes a figure, so it is not accepted."},
+      {"polarity_guard", "A near match adds or drops a negation or reverses a direction word, so it is not accepted."},
+      {"token_boundary", "The claim text occurs only as part of longer words in the source, not as whole words."},
   };
   return kDiagnostics;
 }
@@ -49,18 +57,21 @@ std::string join(const json& list) {
 std::string locator_label(const json& citation) {
   std::string out;
   const auto add = [&](const std::string& part) { out += (out.empty() ? "" : ";") + part; };
-  if (citation.contains("page")) add("page:" + citation["page"].get<std::string>());
-  if (citation.contains("element_id")) add("element_id:" + citation["element_id"].get<std::string>());
-  if (citation.contains("span_id")) add("span_id:" + citation["span_id"].get<std::string>());
-  if (citation.contains("table_id")) add("table_id:" + citation["table_id"].get<std::string>());
+  // at(), never operator[]: on a const json a missing key or index is undefined behaviour, and a
+  // malformed report (e.g. "bbox": []) must be an invalid_input error, not a crash of the host.
+  if (citation.contains("page")) add("page:" + citation.at("page").get<std::string>());
+  if (citation.contains("element_id")) add("element_id:" + citation.at("element_id").get<std::string>());
+  if (citation.contains("span_id")) add("span_id:" + citation.at("span_id").get<std::string>());
+  if (citation.contains("table_id")) add("table_id:" + citation.at("table_id").get<std::string>());
   if (citation.contains("cell")) {
-    add("cell:" + std::to_string(citation["cell"]["row"].get<std::int64_t>()) + "," +
-        std::to_string(citation["cell"]["col"].get<std::int64_t>()));
+    add("cell:" + std::to_string(citation.at("cell").at("row").get<std::int64_t>()) + "," +
+        std::to_string(citation.at("cell").at("col").get<std::int64_t>()));
   }
   if (citation.contains("bbox")) {
-    const json& b = citation["bbox"];
-    add("bbox:[" + std::to_string(b[0].get<std::int64_t>()) + "," + std::to_string(b[1].get<std::int64_t>()) + "," +
-        std::to_string(b[2].get<std::int64_t>()) + "," + std::to_string(b[3].get<std::int64_t>()) + "]");
+    const json& b = citation.at("bbox");
+    if (!b.is_array() || b.size() != 4) throw invalid_input("not a verification report", "$");
+    add("bbox:[" + std::to_string(b.at(0).get<std::int64_t>()) + "," + std::to_string(b.at(1).get<std::int64_t>()) + "," +
+        std::to_string(b.at(2).get<std::int64_t>()) + "," + std::to_string(b.at(3).get<std::int64_t>()) + "]");
   }
   return out.empty() ? "none" : out;
 }
@@ -82,8 +93,24 @@ std::string recovery_hint(const json& summary, const json& report) {
   if (status == "partially_verified") {
     return "Reuse only the reusable grounded checks; fix or drop the claims listed under non_grounded_checks.";
   }
-  if (report["fingerprint_stale"].get<bool>() || has("stale_fingerprint")) {
+  if (report.at("fingerprint_stale").get<bool>() || has("stale_fingerprint")) {
     return "Re-run retrieval against the current document and cite its fingerprint, then verify again.";
+  }
+  // A whole citations file without document_fingerprint fails every check the same way: say so,
+  // rather than asking to correct claim texts that were never compared.
+  const auto any_reason = [&](const char* reason) {
+    for (const json& check : report.at("checks")) {
+      if (check.value("reason", std::string()) == reason) return true;
+    }
+    return false;
+  };
+  if (any_reason("missing_citation_fingerprint")) {
+    return "The citations file has no document_fingerprint: add the document's fingerprint (document_fingerprint "
+           "above) to it, then verify again.";
+  }
+  if (any_reason("missing_source_fingerprint")) {
+    return "The citations name a document_fingerprint but the source has none: verify against a source with a "
+           "fingerprint, or remove document_fingerprint from the citations.";
   }
   if (has("capability_limited")) {
     return "Use a source with the missing capabilities or cite with locators the source supports.";
@@ -92,6 +119,86 @@ std::string recovery_hint(const json& summary, const json& report) {
     return "A quote was only found across adjacent elements; have a person confirm it or cite each part separately.";
   }
   return "Correct the claim text or its locator so it matches the source, then verify again.";
+}
+
+// The claim or source text on one line: whitespace runs become one space, at most kShortText
+// Unicode scalars (cut on a scalar boundary) with "…" when shortened, in double quotes.
+constexpr std::size_t kShortText = 80;
+std::string shortened(const std::string& text) {
+  std::string out;
+  std::size_t scalars = 0;
+  bool space = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const unsigned char byte = static_cast<unsigned char>(text[i]);
+    if (byte < 0x20 || byte == ' ') {
+      space = !out.empty();
+      continue;
+    }
+    const bool starts_scalar = (byte & 0xC0) != 0x80;
+    if (starts_scalar) {
+      if (scalars + (space ? 1 : 0) >= kShortText) return "\"" + out + "…\"";
+      if (space) {
+        out += ' ';
+        ++scalars;
+        space = false;
+      }
+      ++scalars;
+    }
+    out += static_cast<char>(byte);
+  }
+  return "\"" + out + "\"";
+}
+
+std::string percent_bp(std::int64_t basis_points) {
+  const std::string fraction = std::to_string(basis_points % 100);
+  return std::to_string(basis_points / 100) + "." + (fraction.size() < 2 ? "0" : "") + fraction + "%";
+}
+
+// The policy in force, named when its fingerprint is a preset's or a public config's (the report
+// records only the fingerprint).
+std::string policy_label(const std::string& fingerprint) {
+  for (const std::string& name : match::preset_names()) {
+    const match::Policy* preset = match::preset_policy(name);
+    if (preset != nullptr && preset->fingerprint == fingerprint) return name;
+  }
+  for (const char* normalization : {"none", "collapse_whitespace", "unicode_compat_v1"}) {
+    for (const bool case_sensitive : {true, false}) {
+      if (match::policy_fingerprint_of(match::public_config_policy_json(normalization, case_sensitive)) == fingerprint) {
+        return std::string("config matching (text_normalization=") + normalization +
+               ", case_sensitive=" + (case_sensitive ? "true" : "false") + ")";
+      }
+    }
+  }
+  return "custom";
+}
+
+// What the matcher caught, from the check's match detail: blocking guards with their detail, the
+// near miss's source text, fragments not found, a clipped or not-accepted occurrence, and the
+// nearest element when the config asked for it.
+void explain_check(const json& check, const std::function<void(const std::string&)>& line) {
+  if (check.contains("match")) {
+    const json& match = check.at("match");
+    for (const json& guard : match.value("guards", json::array())) {
+      if (guard.at("verdict") != "block") continue;
+      line("  " + guard.at("name").get<std::string>() + " guard: " + guard.value("detail", std::string("blocked")));
+    }
+    for (const json& fragment : match.value("fragments", json::array())) {
+      if (!fragment.at("found").get<bool>()) line("  fragment not found: " + shortened(fragment.at("quote").get<std::string>()));
+    }
+    if (match.contains("score")) {
+      line("  nearest source text: " + shortened(match.at("source_text").get<std::string>()) +
+           " (similarity " + percent_bp(match.at("score").get<std::int64_t>()) + ")");
+    } else if (!match.contains("fragments") && match.contains("tier")) {
+      line("  closest source text: " + shortened(match.at("source_text").get<std::string>()) + " (tier " +
+           match.at("tier").get<std::string>() + ")");
+    }
+  }
+  if (check.contains("nearest_match")) {
+    const json& nearest = check.at("nearest_match");
+    line("  nearest element: " + nearest.at("element_id").get<std::string>() + " " +
+         shortened(nearest.at("text").get<std::string>()) + " (similarity " +
+         percent_bp(nearest.at("similarity_bp").get<std::int64_t>()) + ")");
+  }
 }
 
 }  // namespace
@@ -157,7 +264,18 @@ std::string render_summary_text(const json& input) {
   line("needs_review_checks: " + join(summary["needs_review_check_ids"]));
   line("proof_limitations: " + join(summary["proof_limitations"]));
   line("recovery_hint: " + recovery_hint(summary, report));
-  if (report.contains("document_fingerprint")) line("document_fingerprint: " + report["document_fingerprint"].get<std::string>());
+  // Under an explicit public config the fingerprint sits in attestation (the report keeps the
+  // public top-level members only, see report.cpp).
+  const json* attestation = report.contains("attestation") ? &report.at("attestation") : nullptr;
+  const json* policy = report.contains("policy_fingerprint") ? &report.at("policy_fingerprint")
+                       : attestation != nullptr && attestation->contains("policy_fingerprint")
+                           ? &attestation->at("policy_fingerprint")
+                           : nullptr;
+  if (policy != nullptr) {
+    line("policy: " + policy_label(policy->get<std::string>()));
+    line("policy_fingerprint: " + policy->get<std::string>());
+  }
+  if (report.contains("document_fingerprint")) line("document_fingerprint: " + report.at("document_fingerprint").get<std::string>());
   const json& parser = report.at("grounding").at("parser");
   line("grounding: " + parser.at("name").get<std::string>() + " " + parser.at("version").get<std::string>());
   if (parser.contains("adapter")) line("grounding_adapter: " + parser["adapter"].get<std::string>());
@@ -184,13 +302,17 @@ std::string render_summary_text(const json& input) {
   for (const json& check : checks) {
     if (check.at("status") == "grounded") continue;
     any = true;
-    const std::string reason = check.value("reason", std::string("unspecified"));
+    const std::string reason = check.at("reason").get<std::string>();
     line("- " + check.at("id").get<std::string>() + " status=" + check.at("status").get<std::string>() +
          " reason=" + reason + " kind=" + check.at("claim").at("kind").get<std::string>() +
          " locator=" + locator_label(check.at("claim").at("citation")) +
          " match_method=" + check.at("match_method").get<std::string>());
+    const json& claim = check.at("claim");
+    if (claim.contains("text")) line("  claim: " + shortened(claim.at("text").get<std::string>()));
     auto diagnostic = diagnostics().find(reason);
-    line(std::string("  diagnostic: ") + (diagnostic == diagnostics().end() ? "unspecified" : diagnostic->second));
+    if (diagnostic == diagnostics().end()) throw invalid_input("not a verification report", "$");  // not a schema reason
+    line(std::string("  diagnostic: ") + diagnostic->second);
+    explain_check(check, line);
   }
   if (!any) line("- none");
   return out;
