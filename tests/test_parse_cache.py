@@ -91,6 +91,32 @@ def test_cache_files_are_private_whatever_the_umask(cache: Path, tmp_path: Path)
     assert stat.S_IMODE(cache.stat().st_mode) == 0o700
 
 
+def _forge(document: bytes, tmp_path: Path) -> bytes:
+    """``document`` with "committee" changed to "attackers" and its hashes recomputed: a document
+    the strict loader accepts, for the same PDF (source fingerprint kept)."""
+    sys.path.insert(0, os.fspath(fx.REPO_DIR / "tools"))
+    import make_native_document as tool
+
+    parsed = json.loads(document)
+    parsed["payload"] = json.loads(json.dumps(parsed["payload"]).replace("committee", "attackers"))
+    parsed["payload_sha256"] = tool.payload_sha256(parsed["payload"])
+    parsed["fingerprint"] = tool.document_fingerprint(
+        config_sha256=parsed["config_sha256"],
+        payload_sha256=parsed["payload_sha256"],
+        profile_id=parsed["profile"]["id"],
+        profile_sha256=parsed["profile"]["sha256"],
+        schema_version=parsed["schema_version"],
+        source_fingerprint=parsed["source"]["fingerprint"],
+    )
+    forged: bytes = tool.c14n(parsed)
+    assert forged != document
+    planted = tmp_path / "planted.json"
+    planted.write_bytes(forged)
+    accepted = fx.run_program([*fx.programs()["ethos-core"], "fingerprint", os.fspath(planted)])
+    assert accepted.returncode == 0, accepted.stderr  # valid: only the MAC can tell it apart
+    return forged
+
+
 @pytest.mark.parametrize("name", ["ethos", "ethos-core"])
 def test_a_planted_entry_is_never_served(name: str, cache: Path, tmp_path: Path) -> None:
     program = fx.programs()[name]
@@ -99,11 +125,12 @@ def test_a_planted_entry_is_never_served(name: str, cache: Path, tmp_path: Path)
     assert _cache_state(genuine) == "miss"
     (entry,) = _entries(cache)
 
-    # Whoever writes the directory edits the text and recomputes every hash the entry names; the
-    # keyed MAC (whose key they do not have) still fails, so the PDF is parsed again.
+    # Whoever writes the directory plants a valid document for this PDF with other text (every
+    # unkeyed hash recomputed, so the strict loader accepts it: the old cache served it) and
+    # recomputes the hashes the entry's header names; the keyed MAC, whose key they do not
+    # have, still fails, so the PDF is parsed again.
     header_line, _, document = entry.read_bytes().partition(b"\n")
-    forged = document.replace(b"committee", b"attackers")
-    assert forged != document
+    forged = _forge(document, tmp_path)
     header = json.loads(header_line)
     header["content_sha256"] = __import__("hashlib").sha256(forged).hexdigest()
     entry.write_bytes(json.dumps(header, separators=(",", ":"), sort_keys=True).encode() + b"\n" + forged)
