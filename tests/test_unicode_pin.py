@@ -7,12 +7,13 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATOR = ROOT / "tools" / "gen_unicode_tables.py"
 
 
-def load_generator():
+def load_generator() -> ModuleType:
     spec = importlib.util.spec_from_file_location("gen_unicode_tables", GENERATOR)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

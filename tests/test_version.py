@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import harness
+import pytest
 from conftest import REPO_DIR
 
 import ethos_py
@@ -51,7 +52,7 @@ def test_a_missing_pdfium_is_named_not_hidden(tmp_path: Path) -> None:
         assert result.stdout.decode().splitlines()[1] == "pdfium not found"
 
 
-def test_the_pdfium_build_is_read_like_the_core_reads_it(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_pdfium_build_is_read_like_the_core_reads_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     library = tmp_path / "libpdfium.so"
     monkeypatch.setenv(PDFIUM_ENV_VAR, str(library))
     for text, expected in (
