@@ -495,6 +495,9 @@ class EthosCli:
         if run_env is None and self.env is not None:
             run_env = dict(os.environ)
             run_env.update(self.env)
+        # ethos-core ends (with its parse workers) when this process dies, not only on a timeout.
+        run_env = dict(os.environ) if run_env is None else run_env
+        run_env["ETHOS_PARENT_PID"] = str(os.getpid())
         try:
             completed = _run_process_group(list(command), cwd=self.cwd, env=run_env, timeout=timeout)
         except (FileNotFoundError, PermissionError, NotADirectoryError) as error:

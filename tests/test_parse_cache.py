@@ -223,19 +223,30 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def test_killing_ethos_doc_parse_ends_ethos_core_and_its_workers(tmp_path: Path) -> None:
-    # Long enough (seconds with one worker) that ethos-core is still parsing when its parent dies.
-    pdf = fx.write_pdf(
-        tmp_path, "long.pdf", fx.text_pdf([[f"Line {i} of page {p} with some words." for i in range(40)] for p in range(1500)])
-    )
+@pytest.fixture(scope="module")
+def long_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Long enough (seconds with one worker) that ethos-core is still parsing when its parent dies."""
+    pages = [[f"Line {i} of page {p} with some words." for i in range(100)] for p in range(1500)]
+    return fx.write_pdf(tmp_path_factory.mktemp("long"), "long.pdf", fx.text_pdf(pages, size=5))
+
+
+_API_PARSE = (
+    "import sys, ethos_py; "
+    "ethos_py.parse_pdf_bytes(sys.argv[1], use_cache=False, workers=1); print('finished')"
+)
+
+
+@pytest.mark.parametrize("surface", ["ethos doc parse", "python api"])
+def test_killing_the_parent_ends_ethos_core_and_its_workers(surface: str, long_pdf: Path, tmp_path: Path) -> None:
     from ethos_py._pdfium import parse_environment
 
     env = parse_environment()
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [os.fspath(fx.REPO_DIR), env.get("PYTHONPATH")]))
-    parent = subprocess.Popen(
-        [*ETHOS, "doc", "parse", "--no-cache", "--workers", "1", "--out", os.fspath(tmp_path / "out.json"), str(pdf)],
-        env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
+    if surface == "ethos doc parse":
+        argv = [*ETHOS, "doc", "parse", "--no-cache", "--workers", "1", "--out", os.fspath(tmp_path / "out.json"), str(long_pdf)]
+    else:
+        argv = [sys.executable, "-c", _API_PARSE, str(long_pdf)]
+    parent = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     core: list[int] = []
     workers: list[int] = []
     deadline = time.monotonic() + 60
@@ -246,7 +257,8 @@ def test_killing_ethos_doc_parse_ends_ethos_core_and_its_workers(tmp_path: Path)
     assert core and workers, "ethos-core never started its workers"
     parent.send_signal(signal.SIGKILL)
     parent.wait()
-    deadline = time.monotonic() + 5
+    # The parse has seconds left; ending with the parent takes milliseconds.
+    deadline = time.monotonic() + 1.0
     while time.monotonic() < deadline and any(_alive(pid) for pid in core + workers):
         time.sleep(0.02)
     assert not any(_alive(pid) for pid in core + workers), "ethos-core or a worker outlived ethos doc parse"
