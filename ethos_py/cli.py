@@ -27,9 +27,10 @@ _GROUNDINGS = ("ethos-native", "ethos-grounding-json", "opendataloader-json", "d
 _GROUNDING_HELP = (
     "Source loader (default: ethos-grounding-json for an ethos.grounding.v1 artifact, else ethos-native; docs/sources.md)."
 )
-_CONTEXT = {"help_option_names": ["--help"]}
+# -h works like --help everywhere, as it does in ethos-core.
+_CONTEXT = {"help_option_names": ["-h", "--help"]}
 # Extra positionals are collected instead of rejected by click, so the error can name them.
-_COMMAND_CONTEXT = {"help_option_names": ["--help"], "allow_extra_args": True}
+_COMMAND_CONTEXT = {"help_option_names": ["-h", "--help"], "allow_extra_args": True}
 
 
 class _ArgumentError(click.UsageError):
@@ -53,6 +54,25 @@ class _EthosGroup(click.Group):
         return name, command, args[1:]
 
 
+def _print_group_help(ctx: click.Context) -> None:
+    """A group run without a command lists its commands on stdout and exits 0, like pip and
+    ethos-core (click 8.2 would exit 2 with usage on stderr, which breaks the one-envelope rule)."""
+    _write_stdout((ctx.get_help() + "\n").encode())
+    ctx.exit(0)
+
+
+def _io_details(argument: str, error: OSError, path: str) -> dict[str, Any]:
+    """The details of a host_io envelope: the path only when it is UTF-8, as in ethos-core."""
+    from ._host_io import io_reason
+
+    details: dict[str, Any] = {"argument": argument, "reason": io_reason(error)}
+    try:
+        details["path"] = os.fsencode(path).decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    return details
+
+
 def _host_error(code: str, details: dict[str, Any] | None = None) -> EthosError:
     from . import _ffi
 
@@ -60,12 +80,12 @@ def _host_error(code: str, details: dict[str, Any] | None = None) -> EthosError:
 
 
 def _read(path: str, argument: str) -> bytes:
-    from ._host_io import io_reason, read_input_file
+    from ._host_io import read_input_file
 
     try:
         return read_input_file(path, argument=argument)
     except OSError as error:
-        raise _host_error("host_io", {"argument": argument, "reason": io_reason(error)}) from error
+        raise _host_error("host_io", _io_details(argument, error, path)) from error
 
 
 def _silence_stdout() -> None:
@@ -93,12 +113,12 @@ def _emit(data: bytes, out: str | None) -> None:
     if out is None:
         _write_stdout(data)
         return
-    from ._host_io import io_reason, write_file_atomic
+    from ._host_io import write_file_atomic
 
     try:
         write_file_atomic(out, data)
     except OSError as error:
-        raise _host_error("host_io", {"argument": "--out", "reason": io_reason(error)}) from error
+        raise _host_error("host_io", _io_details("--out", error, out)) from error
 
 
 def _reject_extra_args(ctx: click.Context) -> None:
@@ -160,7 +180,7 @@ def ethos(ctx: click.Context) -> None:
     details.
     """
     if ctx.invoked_subcommand is None:
-        raise _ArgumentError("COMMAND")
+        _print_group_help(ctx)
 
 
 _POLICY_PRESETS = ("strict", "default", "permissive")
@@ -316,6 +336,11 @@ Every failure prints one JSON error envelope on stderr, nothing on stdout."""
 
 def _parse_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Adds the parse limits and settings shared by `doc parse` and `fingerprint`."""
+    command = click.option(
+        "--diagnostics",
+        is_flag=True,
+        help="Add runtime facts (cache, timing, workers, a worker's failure) to the output; never cached or hashed.",
+    )(command)
     command = click.option("--quiet", is_flag=True, help="Draw no progress bar (drawn on stderr only when it is a terminal).")(
         command
     )
@@ -346,6 +371,8 @@ def _parse_arguments(options: dict[str, Any]) -> list[str]:
     for flag in ("--cache-decrypted", "--quiet"):
         if options.get(flag.lstrip("-").replace("-", "_")):
             arguments.append(flag)
+    if options.get("diagnostics"):
+        arguments.append("--diagnostics")
     return arguments
 
 
@@ -414,7 +441,7 @@ def _looks_like_pdf(path: str) -> bool:
 def doc_group(ctx: click.Context) -> None:
     """Turn source documents into Ethos documents (`doc parse`)."""
     if ctx.invoked_subcommand is None:
-        raise _ArgumentError("COMMAND")
+        _print_group_help(ctx)
 
 
 @doc_group.command("parse", context_settings=_COMMAND_CONTEXT, epilog=_PARSE_EXIT_CODES, short_help="Parse a PDF.")
@@ -450,7 +477,7 @@ def doc_parse_command(ctx: click.Context, /, pdf: str, output_format: str | None
 def rag_group(ctx: click.Context) -> None:
     """Prepare parsed documents for retrieval (`rag chunk`)."""
     if ctx.invoked_subcommand is None:
-        raise _ArgumentError("COMMAND")
+        _print_group_help(ctx)
 
 
 @rag_group.command("chunk", context_settings=_COMMAND_CONTEXT, short_help="Export chunks as chunks.jsonl.")
@@ -479,7 +506,7 @@ def rag_chunk_command(ctx: click.Context, doc: str, out: str | None) -> int:
 def grounding_group(ctx: click.Context) -> None:
     """Grounding JSON v1 artifacts (`grounding check`)."""
     if ctx.invoked_subcommand is None:
-        raise _ArgumentError("COMMAND")
+        _print_group_help(ctx)
 
 
 @grounding_group.command("check", context_settings=_COMMAND_CONTEXT, short_help="Validate a Grounding JSON v1 artifact.")
@@ -511,7 +538,7 @@ def grounding_check_command(ctx: click.Context, file: str, source_artifact: str 
 def security_group(ctx: click.Context) -> None:
     """Inspect parsed documents for hidden or risky content (`security report`)."""
     if ctx.invoked_subcommand is None:
-        raise _ArgumentError("COMMAND")
+        _print_group_help(ctx)
 
 
 @security_group.command("report", context_settings=_COMMAND_CONTEXT, short_help="Report security findings.")
@@ -754,7 +781,7 @@ def release_command(
 def evidence_group(ctx: click.Context) -> None:
     """Bind evidence refs to grounding sources (`evidence anchor`)."""
     if ctx.invoked_subcommand is None:
-        raise _ArgumentError("COMMAND")
+        _print_group_help(ctx)
 
 
 @evidence_group.command("anchor", context_settings=_COMMAND_CONTEXT, short_help="Bind evidence refs to a grounding source.")
@@ -889,6 +916,14 @@ def _fail_with(code: str, details: dict[str, Any] | None = None) -> int:
         return _fail(EthosError(code, "the native core could not report this failure", details, 12))
 
 
+def _exception_details(error: BaseException) -> dict[str, str]:
+    """``details.exception`` of an unexpected failure: what a bug report needs, as valid UTF-8."""
+    kind = type(error)
+    name = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+    message = str(error).encode("utf-8", "backslashreplace").decode("utf-8")
+    return {"message": message, "type": name}
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """Runs the ``ethos`` command and returns its exit status (never raises, never exits).
 
@@ -914,8 +949,13 @@ def run(argv: Sequence[str] | None = None) -> int:
         return _fail(error)
     except MemoryError:
         return _fail_with("memory_limit_exceeded")
-    except Exception:  # noqa: BLE001 - no traceback ever reaches the user (docs/cli.md §5.1)
-        return _fail_with("internal_error")
+    except Exception as error:  # noqa: BLE001 - no traceback unless asked for (docs/cli.md §5.1)
+        if os.environ.get("ETHOS_DEBUG") == "1":
+            # Before the envelope, so that the envelope stays the last line of stderr.
+            import traceback
+
+            _write_stderr("".join(traceback.format_exception(error)).encode("utf-8", "backslashreplace"))
+        return _fail_with("internal_error", {"exception": _exception_details(error)})
     return result if isinstance(result, int) else 0
 
 

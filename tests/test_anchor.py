@@ -446,9 +446,9 @@ def test_cli_host_errors(tmp_path: Path, files: dict[str, Path]) -> None:
 
     missing = tmp_path / "missing.json"
     assert_failure(["evidence", "anchor", files["source"], "--evidence-refs", missing], "host_io", 2,
-                   details={"argument": "--evidence-refs", "reason": "not_found"})
+                   details={"argument": "--evidence-refs", "path": str(missing), "reason": "not_found"})
     assert_failure(["evidence", "anchor", missing, "--evidence-refs", files["refs"]], "host_io", 2,
-                   details={"argument": "SOURCE", "reason": "not_found"})
+                   details={"argument": "SOURCE", "path": str(missing), "reason": "not_found"})
     assert_failure(["evidence", "anchor", files["source"]], "invalid_arguments", 2, identical=False)
     assert_failure(["evidence", "anchor", files["source"], "--evidence-refs", files["refs"], "--grounding", "odl"],
                    "invalid_arguments", 2, identical=False)

@@ -156,7 +156,7 @@ def files(tmp_path: Path, document: dict[str, Any], document_tool: Any) -> dict[
         (["fingerprint", "SRC", "extra"], "extra"),
         (["explain", "extra"], "extra"),
         (["frobnicate"], "COMMAND"),
-        ([], "COMMAND"),
+        (["doc", "frobnicate"], "COMMAND"),
     ],
 )
 def test_argument_errors(files: dict[str, Path], args: list[str], argument: str) -> None:
@@ -210,12 +210,15 @@ def test_missing_file(files: dict[str, Path], tmp_path: Path, which: str) -> Non
     args: list[Arg] = ["verify", source, "--citations", citations]
     if which == "--config":
         args += ["--config", missing]
-    assert_failure(args, "host_io", 2, details={"argument": which, "reason": "not_found"})
+    assert_failure(args, "host_io", 2, details={"argument": which, "path": str(missing), "reason": "not_found"})
 
 
 def test_missing_doc_for_fingerprint(tmp_path: Path) -> None:
     assert_failure(
-        ["fingerprint", tmp_path / "nope.json"], "host_io", 2, details={"argument": "DOC", "reason": "not_found"}
+        ["fingerprint", tmp_path / "nope.json"],
+        "host_io",
+        2,
+        details={"argument": "DOC", "path": str(tmp_path / "nope.json"), "reason": "not_found"},
     )
 
 
@@ -227,7 +230,7 @@ def test_directory_given(files: dict[str, Path], tmp_path: Path, which: str) -> 
         ["verify", source, "--citations", citations],
         "host_io",
         2,
-        details={"argument": which, "reason": "is_directory"},
+        details={"argument": which, "path": str(tmp_path), "reason": "is_directory"},
     )
 
 
@@ -256,7 +259,7 @@ def test_exactly_the_limit_is_not_too_large(files: dict[str, Path], tmp_path: Pa
 
 def test_first_failing_file_wins(files: dict[str, Path], tmp_path: Path) -> None:
     missing = tmp_path / "missing.json"
-    not_found = {"reason": "not_found"}
+    not_found = {"path": str(missing), "reason": "not_found"}
     assert_failure(
         ["verify", missing, "--citations", missing, "--config", missing],
         "host_io",
@@ -279,7 +282,7 @@ def test_files_are_read_before_the_source_is_opened(files: dict[str, Path], tmp_
         ["verify", bad_source, "--citations", files["grounded"], "--config", tmp_path / "missing.json"],
         "host_io",
         2,
-        details={"argument": "--config", "reason": "not_found"},
+        details={"argument": "--config", "path": str(tmp_path / "missing.json"), "reason": "not_found"},
     )
 
 
@@ -463,7 +466,7 @@ def test_out_in_missing_directory_leaves_nothing(files: dict[str, Path], tmp_pat
         ["verify", files["source"], "--citations", files["grounded"], "--out", out],
         "host_io",
         2,
-        details={"argument": "--out", "reason": "not_found"},
+        details={"argument": "--out", "path": str(out), "reason": "not_found"},
     )
     assert not out.parent.exists()
 
@@ -476,7 +479,7 @@ def test_out_onto_a_directory_leaves_it_untouched(files: dict[str, Path], tmp_pa
         ["verify", files["source"], "--citations", files["grounded"], "--out", target],
         "host_io",
         2,
-        details={"argument": "--out", "reason": "is_directory"},
+        details={"argument": "--out", "path": str(target), "reason": "is_directory"},
     )
     assert sorted(os.listdir(target)) == ["keep.txt"]
     assert _leftovers(tmp_path) == []
@@ -495,7 +498,7 @@ def test_failed_write_leaves_the_old_file_untouched(files: dict[str, Path], tmp_
         ["verify", files["source"], "--citations", files["grounded"], "--out", out],
         "host_io",
         2,
-        details={"argument": "--out", "reason": "io_error"},
+        details={"argument": "--out", "path": str(out), "reason": "io_error"},
         preexec_fn=_small_file_limit,
     )
     assert out.read_text() == "old\n"
@@ -555,3 +558,191 @@ def test_python_cli_without_library_prints_an_envelope(tmp_path: Path) -> None:
     error = Result(12, b"", completed.stderr).envelope()
     assert error["code"] == "internal_error" and error["details"]["reason"] == "library_unavailable"
     assert b"Traceback" not in completed.stderr
+
+
+# -- messages a person can act on (issue 22): the same sentence from both programs ----------------
+
+
+def test_missing_option_names_it_and_points_at_help(files: dict[str, Path]) -> None:
+    error = assert_failure(["verify", files["source"]], "invalid_arguments", 2, details={"argument": "--citations"})
+    assert "--citations" in error["message"] and "--help" in error["message"]
+
+
+def test_unknown_command_points_at_help() -> None:
+    error = assert_failure(["frobnicate"], "invalid_arguments", 2, details={"argument": "COMMAND"})
+    assert error["message"] == "the command is missing or unknown: run with --help to list the commands"
+
+
+def test_unexpected_argument_is_quoted(files: dict[str, Path]) -> None:
+    error = assert_failure(["explain", "extra"], "invalid_arguments", 2, details={"argument": "extra"})
+    assert error["message"].startswith('unexpected argument "extra"') and "--help" in error["message"]
+
+
+def test_host_io_names_the_path(files: dict[str, Path], tmp_path: Path) -> None:
+    missing = tmp_path / "my citations.json"
+    error = assert_failure(["verify", files["source"], "--citations", missing], "host_io", 2)
+    assert error["message"] == f'cannot find "{missing}" (--citations): check the path'
+
+
+def test_host_io_leaves_out_a_non_utf8_path(files: dict[str, Path], tmp_path: Path) -> None:
+    # JSON holds only UTF-8: both programs then name the argument alone, with the same bytes.
+    missing = os.fsencode(tmp_path) + b"/caf\xe9.json"
+    error = assert_failure(
+        ["verify", files["source"], "--citations", missing], "host_io", 2,
+        details={"argument": "--citations", "reason": "not_found"},
+    )
+    assert error["message"] == "cannot find a file (--citations): check the path"
+
+
+@pytest.mark.parametrize("command", [["verify", "PDF", "--citations", "CIT"], ["rag", "chunk", "PDF"], ["security", "report", "PDF"]])
+def test_a_pdf_where_a_document_json_belongs_says_to_parse_it(files: dict[str, Path], tmp_path: Path, command: list[str]) -> None:
+    pdf = tmp_path / "report.pdf"
+    pdf.write_bytes(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n%%EOF\n")
+    args = [str(pdf) if a == "PDF" else str(files["grounded"]) if a == "CIT" else a for a in command]
+    error = assert_failure(args, "invalid_input", 2)
+    assert error["message"].startswith("this is a PDF: run `ethos doc parse` first")
+
+
+def _pdf_failure(args: list[str]) -> dict[str, Any]:
+    """Both programs fail the same way on a PDF command (PDFium from pypdfium2); the envelope."""
+    import pdf_fixtures as fx
+
+    results = [fx.run_program([*prefix, *args]) for prefix in fx.programs().values()]
+    for done in results:
+        assert done.stdout == b"" and done.stderr.count(b"\n") == 1, done.stderr
+    assert results[0].stderr == results[1].stderr
+    assert results[0].returncode == results[1].returncode
+    error: dict[str, Any] = json.loads(results[0].stderr)["error"]
+    return error
+
+
+def test_password_protected_names_every_way_to_give_the_password(tmp_path: Path) -> None:
+    import pdf_fixtures as fx
+
+    pdf = fx.write_pdf(tmp_path, "locked.pdf", fx.encrypted_pdf("s3cret"))
+    error = _pdf_failure(["doc", "parse", "--no-cache", str(pdf)])
+    assert error["code"] == "password_protected"
+    for way in ("--password", "--password-file", "ETHOS_PDF_PASSWORD"):
+        assert way in error["message"]
+
+
+def test_pages_beyond_the_end_says_how_many_pages_there_are(tmp_path: Path) -> None:
+    import pdf_fixtures as fx
+
+    pdf = fx.write_pdf(tmp_path, "two.pdf", fx.text_pdf([["page one"], ["page two"]]))
+    error = _pdf_failure(["doc", "parse", "--no-cache", "--pages", "2-5", str(pdf)])
+    assert error == {
+        "code": "invalid_arguments",
+        "details": {"argument": "--pages", "page_count": 2},
+        "message": "--pages names a page the PDF does not have: it has 2 pages",
+    }
+
+
+def test_not_a_pdf_says_to_give_the_pdf(tmp_path: Path) -> None:
+    text = tmp_path / "notes.pdf"
+    text.write_text("just text\n")
+    error = _pdf_failure(["doc", "parse", "--no-cache", str(text)])
+    assert error["code"] == "invalid_pdf" and "give the PDF itself" in error["message"]
+
+
+# -- an unexpected exception: internal_error with details.exception; ETHOS_DEBUG=1 adds a traceback --
+
+_FAULTY_DEMO = (
+    "import sys, ethos_py.demo, ethos_py.cli\n"
+    "def broken(out_dir):\n"
+    "    raise RuntimeError('boom: caf\\u00e9')\n"
+    "ethos_py.demo.run_demo = broken\n"
+    "ethos_py.cli.main(['demo'])\n"
+)
+
+
+def _run_faulty_demo(debug: bool) -> Result:
+    env = _child_env()
+    env.pop("ETHOS_DEBUG", None)
+    if debug:
+        env["ETHOS_DEBUG"] = "1"
+    done = subprocess.run(
+        [sys.executable, "-c", _FAULTY_DEMO], env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=120, check=False
+    )
+    return Result(done.returncode, done.stdout, done.stderr)
+
+
+def test_unexpected_exception_is_an_internal_error_with_the_exception() -> None:
+    from conftest import schema_errors
+
+    result = _run_faulty_demo(debug=False)
+    assert result.returncode == 12 and result.stdout == b""
+    error = result.envelope()
+    assert error["code"] == "internal_error"
+    assert error["details"] == {"exception": {"message": "boom: café", "type": "RuntimeError"}}
+    assert "ETHOS_DEBUG=1" in error["message"]
+    assert schema_errors("error-envelope", json.loads(result.stderr)) == []
+
+
+def test_ethos_debug_prints_the_traceback_before_the_envelope() -> None:
+    result = _run_faulty_demo(debug=True)
+    assert result.returncode == 12 and result.stdout == b""
+    lines = result.stderr.decode().splitlines()
+    assert lines[0] == "Traceback (most recent call last):"
+    assert "RuntimeError: boom: café" in lines
+    assert json.loads(lines[-1])["error"]["details"]["exception"]["type"] == "RuntimeError"
+
+
+# -- the command list, -h, python -m ethos_py --------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [[], ["doc"], ["evidence"]])
+def test_a_program_or_group_alone_lists_its_commands(args: list[str]) -> None:
+    # Like pip (and click before 8.2): the list on stdout, exit 0; `--help` prints the same.
+    for program in PROGRAMS:
+        result = run(program, args)
+        assert result.returncode == 0 and result.stderr == b"", result.stderr
+        assert b"Commands:" in result.stdout
+        assert result.stdout == run(program, [*args, "--help"]).stdout
+    listed = run("ethos", args).stdout.decode()
+    if args == ["doc"]:
+        assert "parse" in listed
+    elif not args:
+        assert "verify" in listed and "doc" in listed
+
+
+@pytest.mark.parametrize("args", [["-h"], ["verify", "-h"], ["doc", "parse", "-h"], ["evidence", "anchor", "-h"]])
+def test_short_help_is_help(args: list[str]) -> None:
+    for program in PROGRAMS:
+        short = run(program, args)
+        assert short.returncode == 0 and short.stderr == b""
+        assert short.stdout == run(program, [*args[:-1], "--help"]).stdout
+        assert b"-h, --help" in short.stdout
+
+
+def test_python_dash_m_ethos_py_runs_the_cli(files: dict[str, Path]) -> None:
+    module = subprocess.run(
+        [sys.executable, "-m", "ethos_py", "verify", str(files["source"]), "--citations", str(files["grounded"])],
+        env=_child_env(), stdin=subprocess.DEVNULL, capture_output=True, timeout=120, check=False,
+    )
+    cli = run("ethos", ["verify", files["source"], "--citations", files["grounded"]])
+    assert module.returncode == cli.returncode == 0
+    assert module.stdout == cli.stdout and module.stdout.startswith(b"{")
+    failing = subprocess.run(
+        [sys.executable, "-m", "ethos_py", "frobnicate"], env=_child_env(), capture_output=True, timeout=120, check=False
+    )
+    assert failing.returncode == 2 and failing.stderr == run("ethos", ["frobnicate"]).stderr
+    usage = subprocess.run([sys.executable, "-m", "ethos_py", "--help"], env=_child_env(), capture_output=True, timeout=120, check=False)
+    assert usage.stdout.startswith(b"Usage: ethos ")
+
+
+def test_doc_parse_diagnostics_on_both_programs(tmp_path: Path) -> None:
+    import pdf_fixtures as fx
+
+    pdf = fx.write_pdf(tmp_path, "one.pdf", fx.text_pdf([["Revenue grew to $12.4M"]]))
+    outputs = {}
+    for name, prefix in fx.programs().items():
+        done = fx.run_program([*prefix, "doc", "parse", "--no-cache", "--diagnostics", str(pdf)])
+        assert done.returncode == 0, done.stderr
+        outputs[name] = json.loads(done.stdout)
+    for document in outputs.values():
+        assert document["diagnostics"]["cache"] == "off" and document["diagnostics"]["page_count"] == 1
+    # Runtime facts aside, the documents are the same.
+    assert {k: v for k, v in outputs["ethos"].items() if k != "diagnostics"} == {
+        k: v for k, v in outputs["ethos-core"].items() if k != "diagnostics"
+    }

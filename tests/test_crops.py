@@ -260,7 +260,7 @@ def test_a_pdf_that_is_not_the_source_is_rejected_and_nothing_is_written(workspa
             "error": {
                 "code": "source_mismatch",
                 "details": {"argument": "--crop-source-pdf", "input": "source_pdf_fingerprint"},
-                "message": "the inputs do not belong to the same source",
+                "message": "the inputs do not belong to the same source: give the document, PDF and requests of one source",
             }
         }
         assert not crop_dir.exists() or list(crop_dir.iterdir()) == []

@@ -331,7 +331,7 @@ def test_docling_page_of_another_shape_or_beyond_the_pdf_is_source_mismatch(tmp_
             done = verify_cli(program, source, citations, crop_dir, "--crop-source-pdf", pdf, grounding="docling-json")
             assert done.returncode == 2 and done.stdout == b"", done.stderr
             assert json.loads(done.stderr) == {"error": {
-                "code": "source_mismatch", "message": "the inputs do not belong to the same source",
+                "code": "source_mismatch", "message": "the inputs do not belong to the same source: give the document, PDF and requests of one source",
                 "details": {"argument": "--crop-source-pdf", "input": reason}}}
             assert not crop_dir.exists() or list(crop_dir.iterdir()) == []
 

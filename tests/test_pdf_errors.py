@@ -156,7 +156,7 @@ def test_the_password_comes_from_a_file_or_the_environment_not_argv(tmp_path: Pa
     missing = fx.run_program([*core, "doc", "parse", "--password-file", str(tmp_path / "nope"), str(pdf)])
     assert json.loads(missing.stderr)["error"] == {
         "code": "host_io",
-        "details": {"argument": "--password-file", "reason": "not_found"},
+        "details": {"argument": "--password-file", "path": str(tmp_path / "nope"), "reason": "not_found"},
         "message": json.loads(missing.stderr)["error"]["message"],
     }
 

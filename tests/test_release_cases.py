@@ -257,9 +257,9 @@ def test_invalid_claims_leave_no_out_file(tmp_path: Path) -> None:
     ("args", "code", "details"),
     [
         pytest.param(["release", "missing.json", "--question", "Q", "--claims", "claims.json"], "host_io",
-                     {"argument": "REPORT", "reason": "not_found"}, id="missing-report"),
+                     {"argument": "REPORT", "path": "missing.json", "reason": "not_found"}, id="missing-report"),
         pytest.param(["release", "report.json", "--question", "Q", "--claims", "nope.json"], "host_io",
-                     {"argument": "--claims", "reason": "not_found"}, id="missing-claims"),
+                     {"argument": "--claims", "path": "nope.json", "reason": "not_found"}, id="missing-claims"),
     ],
 )
 def test_host_errors_are_identical(tmp_path: Path, args: list[str], code: str, details: dict[str, Any]) -> None:

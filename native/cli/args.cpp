@@ -9,6 +9,7 @@ namespace ethos::cli {
 namespace {
 
 constexpr std::string_view kHelpFlag = "--help";
+constexpr std::string_view kShortHelpFlag = "-h";  // like --help, as in click (`ethos`) and most tools
 constexpr std::string_view kVersionFlag = "--version";
 
 EthosError argument_error(std::string_view argument) {
@@ -100,20 +101,35 @@ std::string command_help(const ProgramSpec& program, const CommandSpec& command)
     if (option.required) help += " (required)";
     rows.emplace_back(option_label(option), help);
   }
-  rows.emplace_back(std::string(kHelpFlag), "Show this message and exit.");
+  rows.emplace_back("-h, " + std::string(kHelpFlag), "Show this message and exit.");
   out += "\nOptions:\n" + render_rows(rows);
   return out;
 }
 
-std::string program_help(const ProgramSpec& program) {
-  std::string out = "Usage: " + std::string(program.name) + " [OPTIONS] COMMAND [ARGS]...\n\n" +
-                    indent_paragraphs(program.description);
+// The program's help; with a `group` ("doc"), only the commands whose first word it is.
+std::string program_help(const ProgramSpec& program, std::string_view group = {}) {
+  std::string out = "Usage: " + std::string(program.name) + (group.empty() ? "" : " " + std::string(group)) +
+                    " [OPTIONS] COMMAND [ARGS]...\n\n" + indent_paragraphs(program.description);
   std::vector<std::pair<std::string, std::string>> rows;
-  for (const CommandSpec& command : program.commands) rows.emplace_back(command.name, command.summary);
+  for (const CommandSpec& command : program.commands) {
+    if (!group.empty() && command.name.substr(0, command.name.find(' ')) != group) continue;
+    rows.emplace_back(command.name, command.summary);
+  }
   out += "\nCommands:\n" + render_rows(rows);
-  out += "\nOptions:\n" + render_rows({{std::string(kVersionFlag), "Print the version and exit."},
-                                       {std::string(kHelpFlag), "Show this message and exit."}});
+  std::vector<std::pair<std::string, std::string>> options;
+  if (group.empty()) options.emplace_back(std::string(kVersionFlag), "Print the version and exit.");
+  options.emplace_back("-h, " + std::string(kHelpFlag), "Show this message and exit.");
+  out += "\nOptions:\n" + render_rows(options);
   return out;
+}
+
+// The group a multi-word command name starts with ("doc" of "doc parse"), when `token` is one.
+bool is_group(const ProgramSpec& program, std::string_view token) {
+  for (const CommandSpec& command : program.commands) {
+    const std::size_t space = command.name.find(' ');
+    if (space != std::string_view::npos && command.name.substr(0, space) == token) return true;
+  }
+  return false;
 }
 
 // Returns false when --help was given (the caller prints help instead of running).
@@ -135,7 +151,7 @@ bool parse_command(const CommandSpec& command, const std::vector<std::string>& t
     const std::size_t eq = token.find('=');
     const std::string name = token.substr(0, eq);
     const bool inline_value = eq != std::string::npos;
-    if (name == kHelpFlag) {
+    if (name == kHelpFlag || name == kShortHelpFlag) {
       if (inline_value) throw argument_error(name);
       help = true;
       continue;
@@ -202,8 +218,8 @@ int dispatch(const ProgramSpec& program, const std::vector<std::string>& tokens)
   std::string_view early_exit;  // the first of --help / --version, printed only if all else parses
   for (; index < tokens.size() && is_option_token(tokens[index]); ++index) {
     const std::string& token = tokens[index];
-    if (token == kHelpFlag || token == kVersionFlag) {
-      if (early_exit.empty()) early_exit = token == kHelpFlag ? kHelpFlag : kVersionFlag;
+    if (token == kHelpFlag || token == kShortHelpFlag || token == kVersionFlag) {
+      if (early_exit.empty()) early_exit = token == kVersionFlag ? kVersionFlag : kHelpFlag;
       continue;
     }
     if (token == "--") {
@@ -220,7 +236,12 @@ int dispatch(const ProgramSpec& program, const std::vector<std::string>& tokens)
     write_stdout(program.version_line);
     return 0;
   }
-  if (index >= tokens.size()) throw argument_error("COMMAND");
+  // No command: the command list, on stdout with exit 0, as `ethos` (and pip, and click before
+  // 8.2) does; a script that forgot the command sees it at once in its output.
+  if (index >= tokens.size()) {
+    write_stdout(program_help(program));
+    return 0;
+  }
 
   for (const CommandSpec& command : program.commands) {
     const std::size_t words = command_words_matched(command.name, tokens, index);
@@ -231,6 +252,17 @@ int dispatch(const ProgramSpec& program, const std::vector<std::string>& tokens)
       return 0;
     }
     return command.run(args);
+  }
+  // A group alone ("doc", "doc --help", "doc -h") lists its commands, like `ethos doc`.
+  if (is_group(program, tokens[index])) {
+    bool only_help = true;
+    for (std::size_t i = index + 1; i < tokens.size(); ++i) {
+      only_help = only_help && (tokens[i] == kHelpFlag || tokens[i] == kShortHelpFlag);
+    }
+    if (only_help) {
+      write_stdout(program_help(program, tokens[index]));
+      return 0;
+    }
   }
   throw argument_error("COMMAND");
 }

@@ -30,8 +30,16 @@ const char* io_reason(int err) {
   }
 }
 
-EthosError io_error(const std::string& argument, int err) {
-  return host_error("host_io", {{"argument", argument}, {"reason", io_reason(err)}});
+// The path goes into the details (and so the message) when it is UTF-8, as JSON requires; the
+// Python CLI applies the same rule, so both print the same envelope.
+EthosError io_error(const std::string& argument, int err, const std::string& path) {
+  nlohmann::json details{{"argument", argument}, {"reason", io_reason(err)}};
+  try {
+    (void)nlohmann::json(path).dump();
+    details["path"] = path;
+  } catch (const nlohmann::json::exception&) {
+  }
+  return host_error("host_io", std::move(details));
 }
 
 EthosError too_large(const std::string& argument, std::uint64_t max_bytes) {
@@ -95,7 +103,8 @@ EthosError host_error(const std::string& code, nlohmann::json details) {
   const ErrorCodeInfo* info = find_error_code(code);
   // Every code passed here is a literal from the table; a miss is our bug, reported as such.
   if (info == nullptr) return EthosError("internal_error", find_error_code("internal_error")->default_message);
-  return EthosError(code, info->default_message, std::move(details));
+  std::string message = error_message(*info, details);
+  return EthosError(code, std::move(message), std::move(details));
 }
 
 std::string read_input_file(const std::string& path, const std::string& argument) {
@@ -105,13 +114,13 @@ std::string read_input_file(const std::string& path, const std::string& argument
 std::string read_input_file(const std::string& path, const std::string& argument, std::uint64_t max_bytes) {
   // stat first: a directory or an oversized file is rejected without opening or reading it.
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) throw io_error(argument, errno);
-  if (S_ISDIR(st.st_mode)) throw io_error(argument, EISDIR);
+  if (::stat(path.c_str(), &st) != 0) throw io_error(argument, errno, path);
+  if (S_ISDIR(st.st_mode)) throw io_error(argument, EISDIR, path);
   const bool regular = S_ISREG(st.st_mode);
   if (regular && static_cast<std::uint64_t>(st.st_size) > max_bytes) throw too_large(argument, max_bytes);
 
   int raw = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (raw < 0) throw io_error(argument, errno);
+  if (raw < 0) throw io_error(argument, errno, path);
   FdGuard fd(raw);
 
   std::string data;
@@ -121,7 +130,7 @@ std::string read_input_file(const std::string& path, const std::string& argument
     ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      throw io_error(argument, errno);
+      throw io_error(argument, errno, path);
     }
     if (n == 0) break;
     data.append(buffer.data(), static_cast<std::size_t>(n));
@@ -137,16 +146,16 @@ void write_file_atomic(const std::string& path, std::string_view bytes, const st
   struct stat target {};
   if (::stat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode) && !S_ISDIR(target.st_mode)) {
     FdGuard fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
-    if (fd.get() < 0) throw io_error(argument, errno);
+    if (fd.get() < 0) throw io_error(argument, errno, path);
     int err = write_all(fd.get(), bytes);
     if (fd.close_now() != 0 && err == 0) err = errno;
-    if (err != 0) throw io_error(argument, err);
+    if (err != 0) throw io_error(argument, err, path);
     return;
   }
   // The temp file lives next to the target so rename() stays within one filesystem (atomic).
   std::string temp = dirname_of(path) + "/.ethos-out-XXXXXX";
   int raw = ::mkstemp(temp.data());
-  if (raw < 0) throw io_error(argument, errno);
+  if (raw < 0) throw io_error(argument, errno, path);
   FdGuard fd(raw);
 
   int err = 0;
@@ -158,7 +167,7 @@ void write_file_atomic(const std::string& path, std::string_view bytes, const st
   if (err == 0 && ::rename(temp.c_str(), path.c_str()) != 0) err = errno;
   if (err != 0) {
     ::unlink(temp.c_str());
-    throw io_error(argument, err);
+    throw io_error(argument, err, path);
   }
 
   // Persist the directory entry too. The new file is already in place, so a failure here cannot

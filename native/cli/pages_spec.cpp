@@ -87,7 +87,10 @@ std::vector<int> PageSelection::resolve(std::int64_t page_count) const {
   }
   for (const PageRange& range : ranges_) {
     const std::int64_t last = range.last == 0 ? page_count : range.last;
-    if (range.first > page_count || last > page_count) throw pages_error();
+    if (range.first > page_count || last > page_count) {
+      // The page count goes into the details so the message can say which pages there are.
+      throw host_error("invalid_arguments", {{"argument", "--pages"}, {"page_count", page_count}});
+    }
     for (std::int64_t p = range.first; p <= last; ++p) pages.push_back(static_cast<int>(p - 1));
   }
   return pages;

@@ -67,7 +67,7 @@ int guarded(char** out_error, Body body) noexcept {
     }
   } catch (...) {
     try {
-      if (out_error != nullptr) *out_error = to_c_string(ethos::EthosError("internal_error", "an internal error occurred").envelope());
+      if (out_error != nullptr) *out_error = to_c_string(ethos::EthosError("internal_error", ethos::find_error_code("internal_error")->default_message).envelope());
       return ETHOS_ERROR;
     } catch (...) {
       return ETHOS_OUT_OF_MEMORY;
@@ -204,7 +204,8 @@ ETHOS_EXPORT int ethos_error_envelope(const char* code, size_t code_len, const c
       details = ethos::parse_strict_dom(view(details_json, details_len), "details");
       if (!details.is_object()) throw ethos::invalid_input("expected an object", "$", {{"input", "details"}});
     }
-    const ethos::EthosError error(info->code, info->default_message, std::move(details));
+    std::string message = ethos::error_message(*info, details);
+    const ethos::EthosError error(info->code, std::move(message), std::move(details));
     *out_envelope = to_c_string(error.envelope());
     if (out_exit_code != nullptr) *out_exit_code = error.exit_code();
   });

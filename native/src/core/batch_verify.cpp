@@ -256,7 +256,7 @@ std::string verify_merged(const BatchRun& run, std::string_view ndjson) {
   for (std::size_t i = 0; i < sets.size(); ++i) {
     // One merged report speaks for one document: every line must pin the same fingerprint.
     if (sets[i].document_fingerprint != merged.document_fingerprint) {
-      throw EthosError("source_mismatch", "the inputs do not belong to the same source",
+      throw EthosError("source_mismatch", find_error_code("source_mismatch")->default_message,
                        {{"line", static_cast<std::int64_t>(i + 1)}, {"path", "$.document_fingerprint"}});
     }
   }

@@ -147,7 +147,7 @@ void load_citations_into(simdjson::dom::parser& parser, std::string_view bytes, 
   if (document.is_array()) set.document_fingerprint.reset();
   if (claims.size() == 0) throw invalid_input("list must not be empty", claims_path);
   if (static_cast<std::int64_t>(claims.size()) > max_checks) {
-    throw EthosError("input_limit_exceeded", "an input exceeds a configured limit",
+    throw EthosError("input_limit_exceeded", find_error_code("input_limit_exceeded")->default_message,
                      {{"path", claims_path}, {"limit", max_checks}, {"input", "citations"}});
   }
   // Sized once; the claims kept from a previous set are overwritten field by field.

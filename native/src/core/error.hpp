@@ -13,15 +13,20 @@ namespace ethos {
 struct ErrorCodeInfo {
   const char* code;
   int exit_code;
-  const char* default_message;  // fixed template used when no more specific one is given
+  const char* default_message;  // what to do, used when the details make nothing more specific
 };
 
 // Looks up a code; returns nullptr for an unknown code.
 const ErrorCodeInfo* find_error_code(std::string_view code);
 
+// The message of a failure reported by its code: the code's default, made specific (the option,
+// path, limit or page count to act on) from `details`. The one source of these messages, so
+// ethos-core and the Python CLI (via ethos_error_envelope) print the same bytes.
+std::string error_message(const ErrorCodeInfo& info, const nlohmann::json& details);
+
 class EthosError : public std::runtime_error {
  public:
-  // message must be a fixed template (no paths, no values); specifics go into details.
+  // message says what to do (error_message() for the CLI's own failures); details carry the specifics.
   EthosError(std::string code, std::string message, nlohmann::json details = nlohmann::json::object());
 
   const std::string& code() const { return code_; }

@@ -131,12 +131,21 @@ class StrictDomBuilder final : public nlohmann::json_sax<json> {
 // otherwise accept a BOM silently or fail with a less helpful message).
 void check_envelope(std::string_view bytes, const char* what, const JsonLimits& limits) {
   if (bytes.size() > limits.max_bytes) {
-    throw EthosError("input_limit_exceeded", "an input exceeds a configured limit",
+    throw EthosError("input_limit_exceeded", find_error_code("input_limit_exceeded")->default_message,
                      {{"input", what}, {"limit_bytes", static_cast<std::int64_t>(limits.max_bytes)}});
   }
   if (bytes.size() >= 3 && static_cast<unsigned char>(bytes[0]) == 0xEF &&
       static_cast<unsigned char>(bytes[1]) == 0xBB && static_cast<unsigned char>(bytes[2]) == 0xBF) {
     throw invalid_input("byte order mark not allowed", "$", {{"input", what}});
+  }
+  // A PDF where its parsed document belongs is the most common first mistake: say what to run.
+  const std::string_view name(what);
+  if ((name == "source" || name == "document") && bytes.substr(0, 1024 + 5).find("%PDF-") < 1024) {
+    const std::size_t first = bytes.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos || (bytes[first] != '{' && bytes[first] != '[')) {
+      throw invalid_input("this is a PDF: run `ethos doc parse` first and give the document JSON it writes", "$",
+                          {{"input", what}});
+    }
   }
 }
 

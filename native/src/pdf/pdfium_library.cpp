@@ -50,7 +50,7 @@ static_assert(sizeof(pdfium::Api) == kSymbolCount * sizeof(void (*)()),
 EthosError pdfium_not_found(const char* reason, const char* symbol = nullptr) {
   nlohmann::json details{{"reason", reason}};
   if (symbol != nullptr) details["symbol"] = symbol;
-  return EthosError("internal_error", "PDFium not found", std::move(details));
+  return EthosError("internal_error", "PDFium not found: install pypdfium2 (pip install pypdfium2), or name the library with --pdfium-library or ETHOS_PDFIUM_LIBRARY_PATH", std::move(details));
 }
 
 std::string executable_dir() {

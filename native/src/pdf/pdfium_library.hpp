@@ -17,7 +17,7 @@ std::string pdfium_build_beside(const std::string& library_path);
 
 // dlopens the library, resolves every symbol of pdfium::Api and calls FPDF_InitLibraryWithConfig,
 // once per process (later calls return the same table). Only ever called in parse workers.
-// Failure throws internal_error with the fixed message "PDFium not found".
+// Failure throws internal_error with a message that starts "PDFium not found" and says how to fix it.
 const pdfium::Api& load_pdfium(const std::string& library_path);
 
 }  // namespace ethos::pdf
