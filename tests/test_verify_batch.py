@@ -100,8 +100,8 @@ def test_input_forms_and_final_newline(doc: Any, document: dict[str, Any], tmp_p
     assert ethos_py.verify_batch(doc, requests) == [json.loads(line) for line in expected.splitlines()]
     with pytest.raises(ValueError):
         doc.verify_batch_json(['{"claims":\n[]}'])
-    with pytest.raises(TypeError):
-        doc.verify_batch_json(data.decode())
+    assert doc.verify_batch_json(data.decode()) == expected  # a str starting with { is NDJSON text
+    assert doc.verify_batch_json(str(path)) == expected  # ... any other str is a path
 
 
 def test_many_lines_use_both_threads_and_stay_in_order(doc: Any, document: dict[str, Any]) -> None:
@@ -526,7 +526,7 @@ def test_cli_argument_and_host_errors(files: dict[str, Path], tmp_path: Path) ->
     from test_cli_errors import assert_failure, run
 
     assert_failure(["verify-batch", files["source"], "--citations-ndjson", tmp_path / "none.ndjson"], "host_io", 2,
-                   details={"argument": "--citations-ndjson", "reason": "not_found"})
+                   details={"argument": "--citations-ndjson", "path": str(tmp_path / "none.ndjson"), "reason": "not_found"})
     assert_failure(["verify-batch", files["source"]], "invalid_arguments", 2, identical=False)
     assert_failure(["verify-batch", files["source"], "--citations-ndjson", files["batch"], "--merged=yes"], "invalid_arguments", 2,
                    identical=False)
