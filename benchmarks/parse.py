@@ -366,7 +366,7 @@ def main() -> int:
     # The ethos-core beside ETHOS_LIBRARY for a dev build, else the installed one.
     found = _locate.find_core_binary()
     if found is None:
-        print("ethos-core not found: install ethos-py or set ETHOS_LIBRARY to a dev build", file=sys.stderr)
+        print("ethos-core not found: install ethos-verify or set ETHOS_LIBRARY to a dev build", file=sys.stderr)
         return 2
     core = str(found)
     env = _pdfium.parse_environment()  # ETHOS_PDFIUM_LIBRARY_PATH = pypdfium2's libpdfium

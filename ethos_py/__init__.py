@@ -80,7 +80,7 @@ if TYPE_CHECKING:
     from .crops import crop_descriptors, crop_element
 
 try:
-    __version__ = _distribution_version("ethos-py")
+    __version__ = _distribution_version("ethos-verify")
 except PackageNotFoundError:  # a source checkout that was never installed
     __version__ = "0+unknown"
 

@@ -76,7 +76,7 @@ def _load() -> tuple[cffi.FFI, Any, Path, Path]:
     if actual != expected:
         raise ImportError(
             f"ethos_py: {location} implements C ABI version {actual}, but {header} declares "
-            f"version {expected}; rebuild the library or reinstall ethos_py so both match"
+            f"version {expected}; rebuild the library or reinstall ethos-verify so both match"
         )
     return ffi_, lib_, location, header
 

@@ -1,6 +1,6 @@
 """langchain - Ethos chunks as LangChain ``Document`` objects, and the citation helpers for LangChain retrieval results.
 
-    pip install 'ethos-py[langchain]'
+    pip install 'ethos-verify[langchain]'
 
 A retriever built over these documents returns documents whose metadata already follows the Ethos
 contract, so ``emit_langchain_citations(retrieved, answer, claims)`` hydrates the model's citations

@@ -1,6 +1,6 @@
 """llamaindex - Ethos chunks as LlamaIndex ``TextNode`` objects, and the citation helpers for LlamaIndex retrieval results.
 
-    pip install 'ethos-py[llamaindex]'
+    pip install 'ethos-verify[llamaindex]'
 
 Nodes carry the Ethos metadata contract; it is kept out of the embedding text (ids are not
 meaning) but the page and element ids are shown to the LLM, which must cite them (the fingerprint
