@@ -36,10 +36,15 @@ RUN_HERE = {"ethos", "cd", "echo"}
 NOT_RUN_HERE = {
     "pip": "installation: the user-path stage of .ci/run installs the wheel alone and runs the docs",
     "sudo": "installation of system packages: .ci/run",
+    "sh": "tools/install-build-deps.sh and the install: .ci/user-path runs README's first command as written",
     "python": "benchmarks and the test suite themselves (minutes); the examples' scripts run in test_examples/test_integrations",
     "eval": "shell completion: test_shell_completion below",
     "_ETHOS_COMPLETE": "shell completion: test_shell_completion below",
 }
+
+# The user-path stage of .ci/run sets this to the python of a fresh environment holding only the
+# installed wheel: the snippets then run there (with that environment's `ethos`), as a user's would.
+SNIPPET_PYTHON = os.environ.get("ETHOS_DOCS_PYTHON") or sys.executable
 
 # Directories that hold no documentation of ours (build trees, caches, environments).
 NOT_DOCS = {".git", "build", "_skbuild", "dist", "node_modules", ".cache", ".venv", "venv", ".pytest_cache", ".mypy_cache"}
@@ -99,13 +104,13 @@ def ethos_env(bin_dir: Path, workspace: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def bin_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A directory whose ``ethos`` is this environment's command (a shim when not installed as a script)."""
-    installed = Path(sys.executable).parent / "ethos"
+    """A directory whose ``ethos`` is the snippets' environment's command (a shim when not installed as a script)."""
+    installed = Path(SNIPPET_PYTHON).parent / "ethos"
     if installed.exists():
         return installed.parent
     directory = tmp_path_factory.mktemp("bin")
     shim = directory / "ethos"
-    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m ethos_py.cli "$@"\n', encoding="utf-8")
+    shim.write_text(f'#!/bin/sh\nexec "{SNIPPET_PYTHON}" -m ethos_py.cli "$@"\n', encoding="utf-8")
     shim.chmod(0o755)
     return directory
 
@@ -195,7 +200,7 @@ def test_the_docs_have_python_snippets() -> None:
 def test_python_snippet_runs(block: Block, workspace: Path, bin_dir: Path) -> None:
     cwd = workspace / PYTHON_CWD.get(block.page, "")
     completed = subprocess.run(
-        [sys.executable, "-c", block.body],
+        [SNIPPET_PYTHON, "-c", block.body],
         cwd=cwd,
         env=ethos_env(bin_dir, workspace),
         capture_output=True,
