@@ -80,10 +80,11 @@ def crop_descriptors_json(
         options = json.dumps({"crop_source_pdf_fingerprint": fingerprint}).encode()
 
     def call(opened: Any) -> bytes:
-        result: bytes = _ffi.call_string(
-            _ffi.lib.ethos_crop_descriptors_with_options,
-            opened._live_handle(), data, len(data), options or _ffi.ffi.NULL, len(options),
-        )
+        with opened._borrowed_handle() as handle:  # close() on another thread waits for this call
+            result: bytes = _ffi.call_string(
+                _ffi.lib.ethos_crop_descriptors_with_options,
+                handle, data, len(data), options or _ffi.ffi.NULL, len(options),
+            )
         return result
 
     if isinstance(document, Document):
@@ -128,9 +129,9 @@ def crop_element_json(document: Input, request: Input, *, check_id: str = "v0001
     check = check_id.encode()
     from . import _ffi
 
-    with _open(document) as opened:
+    with _open(document) as opened, opened._borrowed_handle() as handle:
         return _ffi.call_string(
-            _ffi.lib.ethos_crop_element, opened._live_handle(), request_bytes, len(request_bytes), check, len(check)
+            _ffi.lib.ethos_crop_element, handle, request_bytes, len(request_bytes), check, len(check)
         )
 
 

@@ -6,8 +6,10 @@ import copy
 import hashlib
 import json
 import os
+import threading
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from . import _ffi
@@ -37,8 +39,9 @@ class Document:
 
     The document is immutable once open, so any number of threads may verify against it at once
     (the core runs without the GIL). Release it with ``close()`` or a ``with`` block; a document
-    that is simply dropped is released by its finalizer. Do not close a document while another
-    thread is still using it.
+    that is simply dropped is released by its finalizer. ``close()`` from one thread while others
+    are verifying is safe: it waits for the calls already running to finish (their results are
+    complete), and every call that starts after it raises ``ValueError`` ("closed").
 
     Create documents with ``Document.open`` or ``Document.from_bytes``:
 
@@ -59,6 +62,11 @@ class Document:
         self._finalizer = weakref.finalize(self, _ffi.lib.ethos_document_free, handle)
         self._name = name
         self._description: dict[str, Any] | None = None
+        # Native calls in flight on the handle and whether close() began: close() waits for the
+        # count to reach zero before freeing, so no call ever runs on a freed document.
+        self._calls = threading.Condition(threading.Lock())
+        self._in_flight = 0
+        self._closing = False
 
     @classmethod
     def open(cls, source: SourceInput, grounding: str | None = DEFAULT_GROUNDING) -> Document:
@@ -93,11 +101,16 @@ class Document:
 
     @property
     def closed(self) -> bool:
-        """True once ``close()`` ran (or the finalizer did)."""
-        return not self._finalizer.alive
+        """True once ``close()`` was called (or the finalizer ran)."""
+        return self._closing or not self._finalizer.alive
 
     def close(self) -> None:
-        """Releases the native document. Closing twice is harmless."""
+        """Releases the native document, after the calls other threads have in flight on it
+        finished; calls that start later raise ``ValueError``. Closing twice is harmless."""
+        with self._calls:
+            self._closing = True
+            while self._in_flight:
+                self._calls.wait()
         self._finalizer()
 
     def __enter__(self: _DocumentT) -> _DocumentT:
@@ -111,9 +124,27 @@ class Document:
         return f"<ethos_py.Document name={self._name!r} {state}>"
 
     def _live_handle(self) -> Any:
+        """The handle, or ``ValueError`` when closed: only for a check or a call that cannot race
+        close(); native calls hold it with ``_borrowed_handle``."""
         if self.closed:
             raise ValueError("operation on a closed ethos_py.Document")
         return self._handle
+
+    @contextmanager
+    def _borrowed_handle(self) -> Iterator[Any]:
+        """The handle for one native call: close() waits until the block ends (shared within the
+        package; every call into the core on this document goes through it)."""
+        with self._calls:
+            if self.closed:
+                raise ValueError("operation on a closed ethos_py.Document")
+            self._in_flight += 1
+        try:
+            yield self._handle
+        finally:
+            with self._calls:
+                self._in_flight -= 1
+                if self._in_flight == 0:
+                    self._calls.notify_all()
 
     def _request_options(
         self,
@@ -139,7 +170,8 @@ class Document:
 
     def describe_json(self) -> bytes:
         """The core's description as canonical JSON bytes (what ``ethos fingerprint`` prints)."""
-        return _ffi.call_string(_ffi.lib.ethos_document_describe, self._live_handle())
+        with self._borrowed_handle() as handle:
+            return _ffi.call_string(_ffi.lib.ethos_document_describe, handle)
 
     def describe(self) -> dict[str, Any]:
         """The core's description: fingerprints, grounding identity and counts (a fresh dict)."""
@@ -183,7 +215,7 @@ class Document:
         path or the bytes; needs ``crop_refs``) is ``--crop-source-pdf``: the PDF the crops come
         from, which names them when the source has no fingerprint (docs/sources.md "Crops").
         """
-        handle = self._live_handle()
+        self._live_handle()  # a closed document refuses before any input is read
         citations_bytes = json_input(citations)
         config_bytes = None if config is None else json_input(config)
         options: dict[str, Any] = {"crop_refs": True} if crop_refs else {}
@@ -192,16 +224,17 @@ class Document:
         options_bytes = self._request_options(options, statement, subject_name, claim_validation, policy)
         config_ptr, config_len = _ffi.buffer_argument(config_bytes)
         options_ptr, options_len = _ffi.buffer_argument(options_bytes)
-        return _ffi.call_string(
-            _ffi.lib.ethos_verify,
-            handle,
-            citations_bytes,
-            len(citations_bytes),
-            config_ptr,
-            config_len,
-            options_ptr,
-            options_len,
-        )
+        with self._borrowed_handle() as handle:
+            return _ffi.call_string(
+                _ffi.lib.ethos_verify,
+                handle,
+                citations_bytes,
+                len(citations_bytes),
+                config_ptr,
+                config_len,
+                options_ptr,
+                options_len,
+            )
 
     def verify(
         self,
@@ -249,22 +282,23 @@ class Document:
         ``EthosError`` whose ``details["line"]`` is its 1-based position; other arguments are
         those of ``verify_json``. Safe to call from several threads on one document at once.
         """
-        handle = self._live_handle()
+        self._live_handle()  # a closed document refuses before any input is read
         ndjson = _ndjson(requests)
         config_bytes = None if config is None else json_input(config)
         options: dict[str, Any] = {"merged": True} if merged else {}
         options_bytes = self._request_options(options, statement, subject_name, claim_validation, policy)
         config_ptr, config_len = _ffi.buffer_argument(config_bytes)
         options_ptr, options_len = _ffi.buffer_argument(options_bytes)
-        return _ffi.call_batch_output(
-            handle,
-            ndjson,
-            len(ndjson),
-            config_ptr,
-            config_len,
-            options_ptr,
-            options_len,
-        )
+        with self._borrowed_handle() as handle:
+            return _ffi.call_batch_output(
+                handle,
+                ndjson,
+                len(ndjson),
+                config_ptr,
+                config_len,
+                options_ptr,
+                options_len,
+            )
 
     def verify_batch(
         self,

@@ -30,10 +30,10 @@ def _anchor_with(document: Document, request: bytes, statement: bool, subject_na
     # No options at all is the call ethos-core makes without --statement: the same bytes.
     options_bytes = dumps(options) if options else None
     options_ptr, options_len = _ffi.buffer_argument(options_bytes)
-    # The private handle accessor is shared within the package: Document owns the handle's life.
-    return _ffi.call_string(
-        _ffi.lib.ethos_anchor, document._live_handle(), request, len(request), options_ptr, options_len
-    )
+    # The private handle accessor is shared within the package: Document owns the handle's life
+    # (close() on another thread waits for this call).
+    with document._borrowed_handle() as handle:
+        return _ffi.call_string(_ffi.lib.ethos_anchor, handle, request, len(request), options_ptr, options_len)
 
 
 def anchor_json(
