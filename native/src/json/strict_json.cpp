@@ -15,6 +15,8 @@ using json = nlohmann::json;
 
 constexpr std::int64_t kMaxSafeInteger = 9007199254740991;  // 2^53 - 1: exact in every JSON reader
 
+thread_local std::uint64_t thread_key_comparisons = 0;
+
 // Builds the DOM like nlohmann's own dom parser, but knows where it is (for error paths) and
 // refuses what the contracts forbid instead of silently keeping the last duplicate or a float.
 class StrictDomBuilder final : public nlohmann::json_sax<json> {
@@ -154,6 +156,8 @@ void check_envelope(std::string_view bytes, const char* what, const JsonLimits& 
 class RuleWalk {
  public:
   RuleWalk(const char* what, std::size_t max_depth) : what_(what), max_depth_(max_depth) {}
+  // Counted once per walk (not per key): the hot loop only bumps a member.
+  ~RuleWalk() { thread_key_comparisons += comparisons_; }
 
   void walk(JsonValue value) {
     switch (value.type()) {
@@ -161,28 +165,32 @@ class RuleWalk {
         if (depth_ >= max_depth_) fail("nesting too deep", {{"limit", static_cast<std::int64_t>(max_depth_)}});
         ++depth_;
         const simdjson::dom::object object = value.get_object().value_unsafe();
-        // Objects are small; a linear scan beats hashing until they are not. The keys of an
+        // Objects are small; a linear scan beats sorting until they are not. The keys of an
         // object of at most kFewKeys members are kept on the stack (no allocation per object).
+        // A larger object is checked once, before its values are walked: its keys sorted
+        // (n log n, deterministic, no hash an attacker can flood) give the position of the
+        // first key that repeats an earlier one, which fails when the walk reaches it, so the
+        // first violation in document order is still the one reported.
         constexpr std::size_t kFewKeys = 32;
         std::string_view few[kFewKeys];
         std::size_t few_count = 0;
-        std::vector<std::string_view> keys;  // larger objects (size() saturates, so never too small)
-        const bool large = object.size() > kFewKeys;
-        if (large) keys.reserve(object.size());
+        const bool large = object.size() > kFewKeys;  // size() saturates, so never too small
+        const std::size_t first_duplicate = large ? first_duplicate_position(object) : kNoDuplicate;
+        std::size_t position = 0;
         for (auto field : object) {
           push_segment(Segment{field.key, 0, true});
           bool duplicate = false;
           if (!large) {
+            comparisons_ += few_count;
             duplicate = std::find(few, few + few_count, field.key) != few + few_count;
             few[few_count++] = field.key;
           } else {
-            duplicate = keys.size() < kFewKeys ? std::find(keys.begin(), keys.end(), field.key) != keys.end()
-                                               : seen_in_sorted(keys, field.key);
-            keys.push_back(field.key);
+            duplicate = position == first_duplicate;
           }
           if (duplicate) fail("duplicate key");
           walk(field.value);
           pop_segment();
+          ++position;
         }
         --depth_;
         return;
@@ -221,9 +229,27 @@ class RuleWalk {
     bool is_key;
   };
 
-  static bool seen_in_sorted(std::vector<std::string_view> keys, std::string_view key) {
-    std::sort(keys.begin(), keys.end());
-    return std::binary_search(keys.begin(), keys.end(), key);
+  static constexpr std::size_t kNoDuplicate = static_cast<std::size_t>(-1);
+
+  // Position (in document order) of the first key equal to an earlier key of `object`, or
+  // kNoDuplicate: the keys sorted by (key, position), the second of each run of equal keys is a
+  // repeat, and the smallest such position is the first the walk meets.
+  std::size_t first_duplicate_position(const simdjson::dom::object& object) {
+    std::vector<std::pair<std::string_view, std::size_t>> keys;
+    for (auto field : object) keys.emplace_back(field.key, keys.size());
+    std::sort(keys.begin(), keys.end(), [this](const auto& a, const auto& b) {
+      ++comparisons_;
+      const int order = a.first.compare(b.first);
+      return order != 0 ? order < 0 : a.second < b.second;
+    });
+    std::size_t first = kNoDuplicate;
+    for (std::size_t i = 1; i < keys.size(); ++i) {
+      if (keys[i].first == keys[i - 1].first) {
+        first = std::min(first, keys[i].second);
+      }
+    }
+    comparisons_ += keys.size();
+    return first;
   }
 
   [[noreturn]] void fail(const char* message, json extra = json::object()) {
@@ -242,11 +268,14 @@ class RuleWalk {
   const char* what_;
   std::size_t max_depth_;
   std::size_t depth_ = 0;
+  std::uint64_t comparisons_ = 0;  // key comparisons of the duplicate check (see strict_key_comparisons)
   // The path (spelled out only for an error): verify-batch walks a request of depth 4 per line.
   InlineStack<Segment, 16> path_;
 };
 
 }  // namespace
+
+std::uint64_t strict_key_comparisons() { return thread_key_comparisons; }
 
 ParsedJson::ParsedJson() = default;
 ParsedJson::~ParsedJson() = default;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -56,5 +57,10 @@ void enforce_rules(const ParsedJson& parsed, const char* what, const JsonLimits&
 // The same rules, building a nlohmann::json DOM (for reports read back by the summary commands
 // and host-supplied error details, where a DOM is convenient and speed does not matter).
 nlohmann::json parse_strict_dom(std::string_view bytes, const char* what, const JsonLimits& limits = {});
+
+// Key comparisons the duplicate-key checks of this thread's strict parses made so far: a
+// complexity test reads it around parses of growing inputs (it must grow near-linearly, an
+// operation count rather than a wall time, so a quadratic check fails on any machine).
+std::uint64_t strict_key_comparisons();
 
 }  // namespace ethos
