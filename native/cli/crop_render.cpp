@@ -43,7 +43,50 @@ pdf::DisplayTransform display_of(const pdf::pdfium::Api& api, pdf::pdfium::Docum
   return display;
 }
 
+EthosError crop_too_large(const pdf::CropRequest& request, nlohmann::json limit) {
+  limit["input"] = "crop";
+  limit["page_index"] = request.page + 1;
+  return EthosError("input_limit_exceeded", error_message(*find_error_code("input_limit_exceeded"), limit), limit);
+}
+
+EthosError crop_off_page(const pdf::CropRequest& request) {
+  return invalid_input("crop rectangle lies outside its page", "$", {{"input", "crop"}, {"page_index", request.page + 1}});
+}
+
+constexpr std::int64_t kMaxCoordinate = 9007199254740991;  // 2^53 - 1, as every strict input
+
+bool in_range(const Bbox& box) {
+  for (const std::int64_t v : {box.x0, box.y0, box.x1, box.y1}) {
+    if (v < -kMaxCoordinate || v > kMaxCoordinate) return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+void check_crop_request(const pdf::CropRequest& request) {
+  // The page first, in quanta (a side of kMaxCropSidePx pixels), so its pixel size is small.
+  constexpr std::int64_t kMaxSideQ = kMaxCropSidePx * 7200 / pdf::kCropDpi;
+  if (request.page_width < 0 || request.page_height < 0 || request.page_width > kMaxSideQ ||
+      request.page_height > kMaxSideQ) {
+    throw crop_too_large(request, {{"limit_side_px", kMaxCropSidePx}});
+  }
+  // The rectangle must touch the page: crop_pixel_rect clamps its far edges to the page, and a
+  // near edge on the page keeps the render offset small too.
+  const Bbox& box = request.bbox;
+  if (!in_range(box) || box.x0 > box.x1 || box.y0 > box.y1 || box.x0 > request.page_width ||
+      box.y0 > request.page_height || box.x1 < 0 || box.y1 < 0) {
+    throw crop_off_page(request);
+  }
+  for (const Bbox& highlight : request.highlights) {
+    if (!in_range(highlight)) throw crop_off_page(request);  // bounded: page_pixels multiplies them
+  }
+  const pdf::PixelRect rect = pdf::crop_pixel_rect(request);  // every input bounded above: no overflow
+  const std::int64_t width = rect.x1 - rect.x0, height = rect.y1 - rect.y0;
+  if (width > kMaxCropSidePx || height > kMaxCropSidePx || width * height > kMaxCropPixels) {
+    throw crop_too_large(request, {{"limit_pixels", kMaxCropPixels}, {"width_px", width}, {"height_px", height}});
+  }
+}
 
 std::string render_page_crops(const pdf::pdfium::Api& api, pdf::pdfium::Document* document, int page,
                               const CropRenderJob& job) {
@@ -53,6 +96,7 @@ std::string render_page_crops(const pdf::pdfium::Api& api, pdf::pdfium::Document
     if (original.page != page) continue;
     if (original.geometry != CropGeometry::display_quanta && !display) display = display_of(api, document, page);
     const pdf::CropRequest request = display ? pdf::map_crop_request(original, *display) : original;
+    check_crop_request(request);  // before render_crop sizes any bitmap from it
     const std::string png = encode_png(pdf::render_crop(api, document, request));
     const pdf::PixelRect rect = pdf::crop_pixel_rect(request);
     put(out, static_cast<std::uint64_t>(rect.x1 - rect.x0), 4);
@@ -73,6 +117,9 @@ std::vector<RenderedCrop> render_crops(std::string_view pdf, const std::string& 
   for (const CropPlan& plan : plans) {
     job.requests.push_back(pdf::CropRequest{static_cast<int>(plan.page_index - 1), plan.page_width, plan.page_height,
                                             plan.bbox, plan.highlights, plan.geometry});
+    // A native document's boxes are the PDF's display space already: refused here, before any
+    // worker starts (foreign boxes are checked by the worker once mapped onto the PDF page).
+    if (plan.geometry == CropGeometry::display_quanta) check_crop_request(job.requests.back());
     pages.insert(plan.page_index);
   }
   std::string spec;

@@ -2,6 +2,7 @@
 // `doc parse` runs them, each worker sends one frame per page with that page's PNGs.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,20 @@ struct ParseLimits;
 struct CropRenderJob {
   std::vector<pdf::CropRequest> requests;
 };
+
+// The largest crop rendered: a page side of at most kMaxCropSidePx pixels at the crop resolution
+// (28,800 px: 14,400 pt, the largest page side PDF allows) and at most kMaxCropPixels pixels in
+// all (64 Mi: ~0.5 GiB of bitmaps, well inside a render worker's memory limit).
+constexpr std::int64_t kMaxCropSidePx = 28800;
+constexpr std::int64_t kMaxCropPixels = std::int64_t{64} << 20;
+
+// Checks a crop's geometry (in display quanta) before anything is allocated for it: a document's
+// page sizes and boxes are untrusted (a native document is only integrity-hashed), and the
+// renderer sizes its bitmaps from them. A page side or crop over the limits is
+// input_limit_exceeded (details: input "crop", page_index, the limit and the crop's size in
+// pixels), a rectangle off its page or beyond ±(2^53-1) invalid_input. Every value is bounded
+// before it is multiplied, so no arithmetic here or in the renderer can overflow.
+void check_crop_request(const pdf::CropRequest& request);
 
 // Worker side: the frame payload of one page, the PNG of every request on `page` in order, each
 // as u32 width, u32 height, u64 length (little-endian) and the bytes.
