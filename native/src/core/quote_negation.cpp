@@ -64,4 +64,36 @@ std::optional<match::Guard> negation_before_quote(std::string_view target_utf8, 
   return match::negation_before(text.substr(from), shifted);
 }
 
+std::optional<match::Guard> negation_after_quote(std::string_view text, const match::Located& where,
+                                                 std::size_t start_byte, bool ascii) {
+  std::size_t end_byte = std::min(start_byte, text.size());
+  if (ascii) {
+    end_byte = std::min<std::size_t>(where.end, text.size());
+  } else {
+    for (std::uint32_t k = where.start; k < where.end && end_byte < text.size(); ++k) utf8::next(text, end_byte);
+  }
+  if (end_byte == 0 || end_byte >= text.size()) return std::nullopt;
+  // Nearly every quote ends before no hyphen: only '-' and U+2010/U+2011 (E2 80 90/91) go on.
+  const auto lead = static_cast<unsigned char>(text[end_byte]);
+  if (lead != '-' && !(lead == 0xE2 && text.substr(end_byte, 2) == "\xE2\x80" && end_byte + 2 < text.size() &&
+                       (static_cast<unsigned char>(text[end_byte + 2]) == 0x90 ||
+                        static_cast<unsigned char>(text[end_byte + 2]) == 0x91))) {
+    return std::nullopt;
+  }
+  // The window: the scalar before the end, the hyphen, the white space after it, and at most six
+  // scalars more (a suffix has at most four letters, so a longer word is none either way).
+  std::size_t pos = end_byte - 1;
+  while (pos > 0 && (static_cast<unsigned char>(text[pos]) & 0xC0) == 0x80) --pos;
+  std::u32string window;
+  window.push_back(utf8::next(text, pos));
+  window.push_back(utf8::next(text, pos));
+  std::size_t more = 0;
+  while (pos < text.size() && more < 6) {
+    const char32_t c = utf8::next(text, pos);
+    window.push_back(c);
+    if (!(more == 0 && (c == U' ' || c == U'\n' || c == U'\r'))) ++more;
+  }
+  return match::negation_after_end(window, 1);
+}
+
 }  // namespace ethos

@@ -20,4 +20,10 @@ namespace ethos {
 std::optional<match::Guard> negation_before_quote(std::string_view target_utf8, const match::Located& where,
                                                   std::size_t* start_byte = nullptr, bool ascii = false);
 
+// match::negation_after(target_utf8, where) (a negating suffix after the hyphen right after the
+// quote: "sugar" from "sugar-free"), reading only the scalar before the quote's end and the few
+// after it. start_byte: the byte offset of where.start (negation_before_quote gives it); ascii as there.
+std::optional<match::Guard> negation_after_quote(std::string_view target_utf8, const match::Located& where,
+                                                 std::size_t start_byte, bool ascii = false);
+
 }  // namespace ethos

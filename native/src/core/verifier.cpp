@@ -617,13 +617,17 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
       result.located = found.whole;  // at a tier the policy does not accept
     }
   }
-  // A quote cut right after a negation ("all methods fit" from "Not all methods fit") is in the
+  // A quote cut right after a negation ("all methods fit" from "Not all methods fit"), or inside a
+  // compound whose other part negates ("negative entries" from "non-negative entries") is in the
   // text but says the opposite: the polarity guard refuses it (match and tier kept). In a table's
   // column reading the text before a cell is another row's cell, which negates nothing in it.
   std::optional<match::Guard> cut_negation;
   if (matched && config_.policy && config_.policy->polarity_guard && claim.kind == "quote"sv && result.located && target.text &&
       !(target.columns && starts_cell(*target.columns, result.located->start))) {
     cut_negation = negation_before_quote(*target.text, *result.located, &result.located_start_byte, target.ascii);
+    if (!cut_negation) {
+      cut_negation = negation_after_quote(*target.text, *result.located, result.located_start_byte, target.ascii);
+    }
     matched = !cut_negation;
   }
   result.match_method = method_for(claim, config_, matched || cut_negation ? result.located : std::nullopt);

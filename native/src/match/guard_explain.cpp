@@ -35,7 +35,9 @@ void append_guard_assumptions(const Policy& policy, nlohmann::json& assumptions)
                             ? "Polarity guard: a near miss that adds or drops a negation (English, German, French, "
                               "Spanish) or swaps a direction word for its antonym (rose/fell, above/below ...) blocks "
                               "with reason polarity_guard, and so does a quote that starts right after a negation in the "
-                              "source (\"approve\" cut from \"did not approve\", \"don't\" and \"don\u2019t\" alike); "
+                              "source (\"approve\" cut from \"did not approve\", \"don't\" and \"don\u2019t\" alike) or inside "
+                              "a hyphenated compound whose other part negates it (\"negative\" cut from \"non-negative\", "
+                              "\"sugar\" from \"sugar-free\", \"2020\" from \"pre-2020\"); "
                               "an elision that removes a negation or a qualifier (only, all, except ...) is flagged."
                             : "Polarity guard off: added or dropped negations are not named.");
 }

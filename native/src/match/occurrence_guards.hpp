@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -25,6 +26,15 @@ OccurrenceGuards guard_occurrence(std::string_view target_utf8, std::string_view
 
 // A polarity block when the word right before an occurrence (only white space between, same
 // sentence) is a negator: the quote dropped it ("Not all X" quoted as "all X").
+// Also a block when the occurrence starts right after the hyphen of a compound whose part before
+// it negates ("negative real entries" from "non-negative real entries": non, un, in, anti, dis, de,
+// counter ...) or, before a digit, bounds a figure ("2020 levels" from "pre-2020 levels").
 std::optional<Guard> negation_before(std::string_view target_utf8, const Located& where);
+
+// A polarity block when the occurrence ends right before the hyphen of a compound whose part after
+// it negates the part before ("contains sugar" from "contains sugar-free syrup": free, less).
+std::optional<Guard> negation_after(std::string_view target_utf8, const Located& where);
+// The same on decoded scalars, `end` the occurrence's end (what the windowed check reads).
+std::optional<Guard> negation_after_end(const std::u32string& text, std::size_t end);
 
 }  // namespace ethos::match

@@ -1,0 +1,69 @@
+"""test_matching_quote_edges - where a quote's edges fall, on a PDF drawn here and cited by page: a quote cut
+inside a hyphenated compound whose other part negates it is refused by the polarity guard, an ordinary
+compound's hyphen is a token edge (docs/matching.md, "A quote cut inside a compound")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import schema_errors
+from pdf_fixtures import text_pdf
+
+import ethos_py
+
+LINES = [
+    "A stochastic matrix is a square matrix with non-negative real entries",
+    "whose row sums are all equal to one. Its non-zero entries lie on a path.",
+    "Emission levels returned to pre-2020 values in the second year.",
+    "The new syrup is sugar-free and costs the same as the old one.",
+    "A state-of-the-art method was used for a well-known result.",
+]
+
+#: (quote, expected: "grounded" or the mismatch reason)
+CLAIMS: list[tuple[str, str]] = [
+    ("negative real entries whose row sums", "polarity_guard"),
+    ("non-negative real entries whose row sums", "grounded"),
+    ("real entries whose row sums", "grounded"),
+    ("zero entries lie on a path", "polarity_guard"),
+    ("2020 values in the second year", "polarity_guard"),
+    ("pre-2020 values in the second year", "grounded"),
+    ("The new syrup is sugar", "polarity_guard"),
+    ("The new syrup is sugar-free", "grounded"),
+    ("art method was used", "grounded"),
+    ("known result", "grounded"),
+]
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    directory: Path = tmp_path_factory.mktemp("quote-edges")
+    (directory / "edges.pdf").write_bytes(text_pdf([LINES]))
+    document = ethos_py.parse_pdf_json(directory / "edges.pdf")
+    (directory / "document.json").write_text(json.dumps(document))
+    with ethos_py.Document.open(directory / "document.json") as opened:
+        claims = [{"kind": "quote", "text": text, "citation": {"page": "p0001"}} for text, _ in CLAIMS]
+        citations = {"document_fingerprint": opened.fingerprint, "claims": claims}
+        result: dict[str, Any] = json.loads(opened.verify_json(citations))
+    assert schema_errors("verification-report", result) == []
+    return result
+
+
+@pytest.mark.parametrize("index", range(len(CLAIMS)), ids=[quote for quote, _ in CLAIMS])
+def test_compound_edges(report: dict[str, Any], index: int) -> None:
+    quote, expected = CLAIMS[index]
+    check = report["checks"][index]
+    if expected == "grounded":
+        assert check["status"] == "grounded", check
+    else:
+        assert (check["status"], check.get("reason")) == ("mismatch", expected), check
+
+
+def test_the_guard_names_the_part_left_out(report: dict[str, Any]) -> None:
+    [guard] = report["checks"][0]["match"]["guards"]
+    assert (guard["name"], guard["verdict"]) == ("polarity", "block")
+    assert '"non-"' in guard["detail"]
+    [guard] = report["checks"][6]["match"]["guards"]
+    assert '"-free"' in guard["detail"]
