@@ -63,7 +63,8 @@ ParseSettings read_settings(const ParsedArgs& args) {
   ParseSettings s;
   s.diagnostics = args.flag("--diagnostics");
   s.limits.max_file_bytes = positive_integer(args, "--max-file-bytes", s.limits.max_file_bytes, 1ULL << 50);
-  s.limits.max_pages = static_cast<std::int64_t>(positive_integer(args, "--max-pages", 5000, 1'000'000'000));
+  // At most 9999: page ids are four digits (p0001..p9999) in the document contract.
+  s.limits.max_pages = static_cast<std::int64_t>(positive_integer(args, "--max-pages", 5000, 9999));
   s.limits.max_parse_ms = static_cast<std::int64_t>(positive_integer(args, "--max-parse-ms", 120000, 1ULL << 40));
   s.limits.max_memory_mib = positive_integer(args, "--max-memory-mib", s.limits.max_memory_mib, 1ULL << 30);
   s.limits.workers = static_cast<int>(positive_integer(args, "--workers", 0, 1024));

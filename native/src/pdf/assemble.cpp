@@ -28,7 +28,18 @@ constexpr std::int64_t kQuantumPerPoint = 100;
 
 std::string make_id(char prefix, std::size_t number, int digits) {
   const std::size_t limit = digits == 4 ? 9999 : 999999;
-  if (number > limit) throw EthosError("internal_error", "an identifier overflowed its digits");
+  if (number > limit) {
+    // Ids are fixed-width in the contracts (p0001, w0001, e000001 ...): a PDF with more of one
+    // kind than its digits hold is over a limit of the document format, not a bug.
+    static const std::map<char, const char*> kKinds = {{'p', "pages"},  {'e', "elements"}, {'t', "tables"},
+                                                       {'r', "regions"}, {'s', "spans"},    {'w', "warnings"},
+                                                       {'c', "chunks"}};
+    const auto kind = kKinds.find(prefix);
+    const nlohmann::json details{{"input", "PDF"},
+                                 {"identifiers", kind != kKinds.end() ? kind->second : "ids"},
+                                 {"limit", static_cast<std::int64_t>(limit)}};
+    throw EthosError("input_limit_exceeded", error_message(*find_error_code("input_limit_exceeded"), details), details);
+  }
   char buffer[16];
   std::snprintf(buffer, sizeof buffer, "%c%0*zu", prefix, digits, number);
   return buffer;
