@@ -6,6 +6,7 @@ import copy
 import hashlib
 import json
 import os
+import stat
 import threading
 import weakref
 from collections.abc import Iterator, Mapping, Sequence
@@ -352,14 +353,31 @@ def _ndjson(requests: Sequence[JsonInput] | bytes | os.PathLike[str]) -> bytes:
     return b"".join(line + b"\n" for line in lines)
 
 
+#: The largest policy file or policy bytes (1 MiB, as ethos-core's --policy): a policy is a few KB,
+#: and its bytes are carried twice over (Latin-1 scalars in the options JSON, then parsed).
+MAX_POLICY_BYTES = 1 << 20
+
+
+def _policy_too_large() -> Exception:
+    return _ffi.host_error("file_too_large", {"argument": "--policy", "max_bytes": MAX_POLICY_BYTES})
+
+
 def policy_options(policy: str | bytes | os.PathLike[str] | None) -> dict[str, str]:
     """The verify/explain options naming a policy: a preset name, or the policy file's exact
-    bytes carried as Latin-1 scalars so the core alone parses them (core/api.hpp)."""
+    bytes carried as Latin-1 scalars so the core alone parses them (core/api.hpp). Policy bytes
+    over ``MAX_POLICY_BYTES`` raise ``EthosError`` ``file_too_large`` (argument ``--policy``)."""
     if policy is None:
         return {}
     if isinstance(policy, str):
         return {"policy": policy}
+    if not isinstance(policy, bytes):
+        # A regular file over the limit is refused before it is read.
+        info = os.stat(policy)
+        if stat.S_ISREG(info.st_mode) and info.st_size > MAX_POLICY_BYTES:
+            raise _policy_too_large()
     data = policy if isinstance(policy, bytes) else read_input_file(policy, argument="--policy")
+    if len(data) > MAX_POLICY_BYTES:
+        raise _policy_too_large()
     return {"policy_bytes_latin1": data.decode("latin-1")}
 
 

@@ -35,11 +35,16 @@ nlohmann::json with_statement(const std::string& source_path, nlohmann::json opt
   return options;
 }
 
+// The largest --policy file (1 MiB; ethos_py's MAX_POLICY_BYTES is the same).
+constexpr std::uint64_t kMaxPolicyBytes = 1ULL << 20;
+
 nlohmann::json policy_options(const ParsedArgs& args) {
   const std::string* policy = args.value("--policy");
   if (policy == nullptr) return nlohmann::json::object();
   if (*policy == "strict" || *policy == "default" || *policy == "permissive") return {{"policy", *policy}};
-  const std::string bytes = read_input_file(*policy, "--policy");
+  // A policy is a few KB; the file is carried twice over (Latin-1 scalars in the options JSON,
+  // then parsed), so an unbounded one multiplied its size in memory. ethos_py bounds it alike.
+  const std::string bytes = read_input_file(*policy, "--policy", kMaxPolicyBytes);
   std::string latin1;
   latin1.reserve(bytes.size());
   for (unsigned char byte : bytes) {
