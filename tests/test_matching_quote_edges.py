@@ -1,6 +1,8 @@
 """test_matching_quote_edges - where a quote's edges fall, on a PDF drawn here and cited by page: a quote cut
 inside a hyphenated compound whose other part negates it is refused by the polarity guard, an ordinary
-compound's hyphen is a token edge (docs/matching.md, "A quote cut inside a compound")."""
+compound's hyphen is a token edge (docs/matching.md, "A quote cut inside a compound"); an ellipsis at a
+quote's start or end marks truncation, only one between fragments stitches, and TeX's spaced ". . ." reads
+as an ellipsis (docs/matching.md, "Stitched quotation")."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ LINES = [
     "Emission levels returned to pre-2020 values in the second year.",
     "The new syrup is sugar-free and costs the same as the old one.",
     "A state-of-the-art method was used for a well-known result.",
+    "The terms a1, a2, . . . , an are summed in the order given.",
 ]
 
 #: (quote, expected: "grounded" or the mismatch reason)
@@ -34,6 +37,16 @@ CLAIMS: list[tuple[str, str]] = [
     ("The new syrup is sugar-free", "grounded"),
     ("art method was used", "grounded"),
     ("known result", "grounded"),
+    # 10- ellipses
+    ("\u2026 real entries whose row sums", "grounded"),
+    ("A stochastic matrix is a square matrix with ...", "grounded"),
+    ("... square matrix with non-negative real entries ...", "grounded"),
+    ("\u2026 negative real entries", "polarity_guard"),
+    ("A stochastic matrix \u2026 real entries", "stitched_quotation"),
+    ("\u2026 real entries whose row sums are all equal to two", "numeric_guard"),
+    ("a1, a2, \u2026 , an are summed", "grounded"),
+    ("a1, a2, ... , an are summed", "grounded"),
+    ("a1, a2, . . . , an are summed", "grounded"),
 ]
 
 
@@ -67,3 +80,23 @@ def test_the_guard_names_the_part_left_out(report: dict[str, Any]) -> None:
     assert '"non-"' in guard["detail"]
     [guard] = report["checks"][6]["match"]["guards"]
     assert '"-free"' in guard["detail"]
+
+
+def test_truncated_quotes_match_the_rest_at_its_own_tier(report: dict[str, Any]) -> None:
+    check = report["checks"][10]
+    assert (check["match"]["tier"], check["match"]["source_text"]) == ("exact", "real entries whose row sums")
+    check = report["checks"][11]
+    assert (check["match"]["tier"], check["match"]["source_text"]) == ("exact", "A stochastic matrix is a square matrix with")
+
+
+def test_the_spaced_ellipsis_is_a_typography_reading(report: dict[str, Any]) -> None:
+    assert report["checks"][16]["match"]["tier"] == "typography"
+    assert report["checks"][16]["match"]["source_text"] == "a1, a2, . . . , an are summed"
+    assert report["checks"][18]["match"]["tier"] == "exact"
+
+
+def test_a_truncated_quote_that_misses_is_the_near_miss_of_the_rest(report: dict[str, Any]) -> None:
+    check = report["checks"][15]
+    assert "fragments" not in check["match"]
+    assert [g["verdict"] for g in check["match"]["guards"] if g["name"] == "numeric"] == ["block"]
+    assert all("\u2026" not in op.get("quote", "") for op in check["match"]["diff"])

@@ -42,7 +42,20 @@ void test_elision_marks() {
   CHECK((split_at_elisions("the board [...] the budget") == V{"the board", "the budget"}));
   CHECK((split_at_elisions("the board [\xE2\x80\xA6] the budget (...) later") == V{"the board", "the budget", "later"}));
   CHECK((split_at_elisions("the board . . . the budget") == V{"the board", "the budget"}));
-  CHECK((split_at_elisions("... the budget....") == V{"the budget"}));
+  // A mark at the start or end only marks truncation: no stitched quotation.
+  CHECK((split_at_elisions("... the budget....") == V{}));
+  CHECK((split_at_elisions("\xE2\x80\xA6 the budget") == V{}));
+  CHECK((split_at_elisions("... the board ... the budget [...]") == V{"the board", "the budget"}));
+  using ethos::match::strip_truncation;
+  CHECK(strip_truncation("... the budget....") == "the budget");
+  CHECK(strip_truncation(" \xE2\x80\xA6the budget") == "the budget");
+  CHECK(strip_truncation("the budget . . .") == "the budget");
+  CHECK(strip_truncation("[...] the budget (\xE2\x80\xA6)") == "the budget");
+  CHECK(strip_truncation("the board ... the budget") == "the board ... the budget");
+  CHECK(strip_truncation("... the board ... the budget ...") == "the board ... the budget");
+  CHECK(strip_truncation("f(x, ...)") == "f(x, ...)");  // "...)" ends in a parenthesis: no truncation
+  CHECK(strip_truncation("...") == "...");                // nothing would remain
+  CHECK(strip_truncation("no mark") == "no mark");
   CHECK((split_at_elisions("a (note) and [1] stay") == V{}));
 }
 

@@ -649,6 +649,41 @@ void test_spacing_accents() {
   CHECK(code.whole && code.whole->tier == Tier::case_folded && code.whole->start == 6);
 }
 
+// TeX's spaced ellipsis (". . .", one white-space scalar between the full stops) reads as "..." at
+// the typography tier and above, each full stop mapped to itself; other dot runs stay as they are;
+// the one-pass readings agree with build_tier on random texts full of dots and spaces.
+void test_spaced_ellipsis() {
+  const ethos::match::LadderOptions options;
+  const auto typography = [&](const char* text) {
+    return ethos::match::normalize_for_tier(text, Tier::typography, options);
+  };
+  const auto reading = typography("a, b, . . . , z");
+  CHECK(reading.text == U"a, b, ... , z");
+  CHECK(reading.start[6] == 6 && reading.start[7] == 8 && reading.start[8] == 10);
+  CHECK(typography("x .\u00A0.\n. y").text == U"x ... y");
+  CHECK(typography("a . . b").text == U"a . . b");          // two stops: no ellipsis
+  CHECK(typography("a .  . . b").text == U"a . . . b");     // two spaces: none either
+  CHECK(typography("and so on . . . .").text == U"and so on ... .");
+  CHECK(ethos::match::normalize_for_tier("a . . . b", Tier::whitespace, options).text == U"a . . . b");
+  const std::vector<std::u32string> atoms = {U"a", U"b", U"ab", U"Z", U".", U". . .", U" ", U"  ", U"\n", U"\u00A0",
+                                             U" .", U"-", U"\"", U"\u2026", U"x"};
+  std::mt19937 rng(7);
+  for (int round = 0; round < 400; ++round) {
+    const std::u32string text = ethos_test::random_text(rng, rng() % 40, true, atoms);
+    const auto built = ethos::match::build_typographic_tiers(text, options, nullptr);
+    const auto expected = ethos::match::build_tier(text, Tier::typography, options, nullptr);
+    bool same = built.size() == 1 && expected.size() == 1 && built[0].typography.size() == expected[0].text.size();
+    for (std::size_t k = 0; same && k < expected[0].text.size(); ++k) {
+      same = built[0].typography[k].c == expected[0].text[k] && built[0].typography[k].start == expected[0].start[k] &&
+             built[0].typography[k].end == expected[0].end[k];
+    }
+    CHECK(same);
+    const std::string utf8 = ethos_test::utf8_of(text);
+    const ethos::match::Ladder claim = ethos::match::build_claim_ladder(utf8, options);
+    CHECK(claim.at(Tier::typography).front().text == expected[0].text);
+  }
+}
+
 int main(int argc, char** argv) {
   test_decoded_readings();
   test_rebuilt_claim_ladder();
@@ -665,6 +700,7 @@ int main(int argc, char** argv) {
   test_guards();  // guard_tests.hpp: stitched quotations, near misses, numeric and polarity guards
   test_negation_before();
   test_spacing_accents();
+  test_spaced_ellipsis();
   for (int i = 1; i < argc; ++i) test_vectors(argv[i]);
   return ethos_test::finish("match_tests");
 }

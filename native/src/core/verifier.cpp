@@ -13,6 +13,7 @@
 #include "match/document_index.hpp"
 #include "match/occurrence_guards.hpp"
 #include "match/seam_search.hpp"
+#include "match/stitch.hpp"
 #include "text/normalize.hpp"
 #include "text/utf8.hpp"
 
@@ -150,6 +151,7 @@ class ClaimVerifier {
         near_miss_budget_(kNearMissTextBytes) {}
 
   CheckResult run(const Claim& claim, Verdicts& verdicts);
+  CheckResult run_as_written(const Claim& claim, Verdicts& verdicts);
   // verify-batch (BatchVerifier): the next claims belong to `citations`; the memoized source
   // texts and ladders stay, and trim() bounds the caches that grow with the claims.
   void use(const CitationSet& citations) { citations_ = &citations; }
@@ -499,7 +501,24 @@ void ClaimVerifier::find_nearest(const std::string& expected, CheckResult& resul
   result.nearest = best;
 }
 
+// A quote with an elision mark at its start or end ("… the rest of it", "the start of it ...")
+// quotes part of a sentence: when it does not ground as written, it is verified without those
+// marks, and that check is reported (grounded, or the stitched quotation / near miss of the rest;
+// only a mark between fragments makes a stitched quotation).
 CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
+  CheckResult result = run_as_written(claim, verdicts);
+  if (std::string_view(result.status) != "mismatch" || !config_.policy || !config_.policy->elision ||
+      claim.kind != "quote"sv || !claim.text) {
+    return result;
+  }
+  const std::string_view kept = match::strip_truncation(*claim.text);
+  if (kept.size() == claim.text->size()) return result;
+  Claim truncated = claim;
+  truncated.text = std::string(kept);
+  return run_as_written(truncated, verdicts);
+}
+
+CheckResult ClaimVerifier::run_as_written(const Claim& claim, Verdicts& verdicts) {
   const Citation& c = claim.citation;
   // 1. No locator.
   if (!c.has_locator()) return fail("error", "missing_locator");

@@ -7,11 +7,12 @@ namespace ethos::match {
 
 void append_guard_assumptions(const Policy& policy, nlohmann::json& assumptions) {
   if (policy.elision) {
-    assumptions.push_back("A quote with elision marks (..., U+2026, [...], (...)) that does not match as written is a "
-                          "stitched quotation: its fragments are located in order at accepted tiers, whole tokens "
+    assumptions.push_back("A quote with elision marks (..., U+2026, [...], (...)) between fragments that does not "
+                          "match as written is a stitched quotation: its fragments are located in order at accepted tiers, whole tokens "
                           "only, each starting at most " + std::to_string(policy.elision_window_chars) +
                           " characters after the previous one; it is never grounded (mismatch, reason "
-                          "stitched_quotation) and the report lists each fragment and the elided source text.");
+                          "stitched_quotation) and the report lists each fragment and the elided source text. A mark "
+                          "at the start or end of a quote marks truncation: the quote is verified without it.");
   } else {
     assumptions.push_back("Elision marks are ordinary text: a stitched quotation is a mismatch without fragments.");
   }

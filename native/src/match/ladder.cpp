@@ -253,6 +253,16 @@ Units typography(const Units& in, const std::unordered_set<std::uint32_t>& hyphe
   const bool no_hyphens = hyphens.empty();
   for (std::size_t i = 0; i < in.size(); ++i) {
     const Unit& unit = in[i];
+    // TeX's \ldots as extractors read it, ". . ." (three full stops, one white-space scalar
+    // between each two): an ellipsis, read as "..." like U+2026; the spaces cover nothing.
+    if (unit.c == U'.' && i + 4 < in.size() && in[i + 2].c == U'.' && in[i + 4].c == U'.' &&
+        is_unicode_white_space(in[i + 1].c) && is_unicode_white_space(in[i + 3].c)) {
+      folded.push_back(unit);
+      folded.push_back(in[i + 2]);
+      folded.push_back(in[i + 4]);
+      i += 4;
+      continue;
+    }
     // Nearly every scalar of a document: ASCII other than a dash or a double quotation mark, with
     // no recorded hyphen, which none of the rules below changes (no fold, deletion or full-width
     // form lies in ASCII); asked first so the index build does not walk the rules per scalar.
@@ -597,7 +607,9 @@ namespace {
 // caller. Lowercase letters, most of a text, are answered by the first two tests.
 bool typography_keeps(char32_t c, char32_t before) {
   if (c > U'`') return c < 0x80;
-  return c != U'"' && c != U'`' && !(c == U'-' && before == U'-');
+  // A full stop after white space may be the second of a spaced ellipsis (". . .", read as "...").
+  return c != U'"' && c != U'`' && !(c == U'-' && before == U'-') &&
+         !(c == U'.' && before <= U' ' && is_unicode_white_space(before));
 }
 
 // The three readings of original[from, to) appended to `out` (offsets into original), for a

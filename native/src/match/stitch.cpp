@@ -90,7 +90,31 @@ std::vector<std::string> split_at_elisions(std::string_view quote) {
   if (!marked) return {};
   std::string last = trim(quote.substr(from));
   if (!last.empty()) fragments.push_back(std::move(last));
+  if (fragments.size() < 2) return {};  // truncated at an end only: one quote, not a stitched one
   return fragments;
+}
+
+std::string_view strip_truncation(std::string_view quote) {
+  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  const auto trimmed = [&](std::string_view text) {
+    while (!text.empty() && space(text.front())) text.remove_prefix(1);
+    while (!text.empty() && space(text.back())) text.remove_suffix(1);
+    return text;
+  };
+  std::string_view text = trimmed(quote);
+  for (std::size_t length; !text.empty() && (length = mark_at(text, 0)) > 0;) text = trimmed(text.substr(length));
+  for (bool found = true; found && !text.empty();) {
+    // The earliest mark that ends the text ("...." is one mark, from its first dot).
+    found = false;
+    for (std::size_t pos = 0; pos < text.size(); ++pos) {
+      if (mark_at(text, pos) == text.size() - pos) {
+        text = trimmed(text.substr(0, pos));
+        found = true;
+        break;
+      }
+    }
+  }
+  return text.empty() ? quote : text;
 }
 
 StitchResult locate_fragments(const Ladder& target, const std::vector<std::string>& fragments, const Policy& policy) {

@@ -20,8 +20,14 @@
 namespace ethos::match {
 
 // The quote's fragments between elision marks ("...", "…", ". . .", "[...]", "[…]", "(...)",
-// "(…)"), trimmed, empty ones dropped. Empty when the quote has no mark.
+// "(…)"), trimmed, empty ones dropped. Empty when fewer than two fragments remain: a mark only at
+// the start or the end marks truncation, not stitching (strip_truncation).
 std::vector<std::string> split_at_elisions(std::string_view quote);
+
+// The quote without the elision marks (and white space) at its start and end: "… the rest of it"
+// and "the start of it …" quote a part of a sentence. The quote itself when nothing would remain
+// or it has no such mark.
+std::string_view strip_truncation(std::string_view quote);
 
 struct FragmentMatch {
   std::string quote;               // the fragment as the claim wrote it
