@@ -2,7 +2,8 @@
 inside a hyphenated compound whose other part negates it is refused by the polarity guard, an ordinary
 compound's hyphen is a token edge (docs/matching.md, "A quote cut inside a compound"); an ellipsis at a
 quote's start or end marks truncation, only one between fragments stitches, and TeX's spaced ". . ." reads
-as an ellipsis (docs/matching.md, "Stitched quotation")."""
+as an ellipsis (docs/matching.md, "Stitched quotation"); the pronoun "one" is no figure to the numeric
+guard."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ LINES = [
     "The new syrup is sugar-free and costs the same as the old one.",
     "A state-of-the-art method was used for a well-known result.",
     "The terms a1, a2, . . . , an are summed in the order given.",
+    "Moreover, one may specify the range of the axes by hand.",
 ]
 
 #: (quote, expected: "grounded" or the mismatch reason)
@@ -47,6 +49,9 @@ CLAIMS: list[tuple[str, str]] = [
     ("a1, a2, \u2026 , an are summed", "grounded"),
     ("a1, a2, ... , an are summed", "grounded"),
     ("a1, a2, . . . , an are summed", "grounded"),
+    # 19- the numeric guard reads numbers, not the pronoun "one"
+    ("Moreover, we may specify the range of the axes by hand", "near_miss"),
+    ("Moreover, two may specify the range of the axes by hand", "numeric_guard"),
 ]
 
 
@@ -100,3 +105,10 @@ def test_a_truncated_quote_that_misses_is_the_near_miss_of_the_rest(report: dict
     assert "fragments" not in check["match"]
     assert [g["verdict"] for g in check["match"]["guards"] if g["name"] == "numeric"] == ["block"]
     assert all("\u2026" not in op.get("quote", "") for op in check["match"]["diff"])
+
+
+def test_the_pronoun_one_is_no_figure(report: dict[str, Any]) -> None:
+    guards = {g["name"]: g for g in report["checks"][19]["match"]["guards"]}
+    assert guards["numeric"]["verdict"] == "pass"
+    guards = {g["name"]: g for g in report["checks"][20]["match"]["guards"]}
+    assert guards["numeric"]["verdict"] == "block" and "figure changed" in guards["numeric"]["detail"]

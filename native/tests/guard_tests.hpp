@@ -94,6 +94,21 @@ void test_stitched_fragments() {
 }
 
 void test_numeric_guard() {
+  // "one" / "uno" alone is a pronoun or article as often as a figure: never added or dropped on
+  // its own, but still compared with a figure in its place; with a unit or beside a numeral it counts.
+  CHECK(!numeric("Moreover, one may specify the range", "Moreover, we may specify the range").block);
+  CHECK(!numeric("may specify the range", "Moreover, one may specify the range").block);
+  CHECK(!numeric("Uno de los paquetes", "de los paquetes").block);
+  Guard pronoun = numeric("two of the plants", "one of the plants");
+  CHECK(pronoun.block && contains(pronoun.detail, "figure changed"));
+  CHECK(numeric("one percent of plants", "of plants").block);
+  CHECK(numeric("one hundred plants", "plants").block);
+  CHECK(numeric("eins", "").block);  // "eins" is only the numeral
+  {
+    const auto t = tokens_of("Moreover, one may specify 3 options");
+    const auto mentions = ethos::match::numeric_mentions(t, 0, t.size());
+    CHECK(mentions.size() == 2 && mentions[0].pronoun && !mentions[1].pronoun);
+  }
   // Same figure, other spelling: pass.
   CHECK(!numeric("grew 1,234.5 units", "grew 1.234,5 units").block);
   CHECK(!numeric("a loss of (5) points", "a loss of -5 points").block);

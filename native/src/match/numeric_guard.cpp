@@ -203,6 +203,8 @@ std::vector<NumericMention> numeric_mentions(const std::vector<Token>& tokens, s
         }
       }
       mention.text = join_keys(tokens, text_begin, j);
+      mention.pronoun = token.kind != TokenKind::number && j == i + 1 && mention.unit.empty() &&
+                        (token.key == "one" || token.key == "uno");
       out.push_back(std::move(mention));
       i = j - 1;
       continue;
@@ -286,10 +288,10 @@ Guard numeric_guard(const std::vector<NumericMention>& quote, const std::vector<
       ++i;
       ++j;
     } else if (j < n && (i == m || at(i, j + 1) >= at(i + 1, j))) {
-      note("figure dropped: source \"" + source[j].text + "\"");
+      if (!source[j].pronoun) note("figure dropped: source \"" + source[j].text + "\"");
       ++j;
     } else {
-      note("figure added: quote \"" + quote[i].text + "\"");
+      if (!quote[i].pronoun) note("figure added: quote \"" + quote[i].text + "\"");
       ++i;
     }
   }

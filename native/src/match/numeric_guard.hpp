@@ -18,6 +18,10 @@ struct NumericMention {
   std::vector<std::string> values;  // canonical decimals "[-]digits[eExponent]", or date literals
   std::string unit;
   std::string text;
+  // "one" or "uno" alone (no unit, no scale, no other numeral beside it): as often a pronoun or an
+  // article ("Moreover, one may specify", "Uno de los ...") as a figure, so it is compared with a
+  // figure in its place but never added or dropped on its own.
+  bool pronoun = false;
 };
 
 // Numbers with their sign (leading or accounting parentheses), grouping convention, scale word
@@ -28,7 +32,8 @@ std::vector<NumericMention> numeric_mentions(const std::vector<Token>& tokens, s
 bool same_figure(const NumericMention& a, const NumericMention& b);
 
 // Blocks when the quote's figures differ from the source span's (added, dropped or changed:
-// value, decimal shift, sign, scale, unit, currency, date); passes when they agree.
+// value, decimal shift, sign, scale, unit, currency, date); passes when they agree. A pronoun
+// "one" that only one side has is no figure added or dropped.
 Guard numeric_guard(const std::vector<NumericMention>& quote, const std::vector<NumericMention>& source);
 
 }  // namespace ethos::match

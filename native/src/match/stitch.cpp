@@ -182,6 +182,7 @@ StitchResult stitch_fragments(ScalarView original, const std::vector<std::string
         match.elided = elided;
         const std::vector<Token> tokens = tokenize_text(elided, policy.ladder);
         for (const NumericMention& figure : numeric_mentions(tokens, 0, tokens.size())) {
+          if (figure.pronoun) continue;  // "one may specify": no figure
           note(numeric, "elision removed figure \"" + figure.text + "\"");
         }
         for (const std::string& word : negations_in(tokens, 0, tokens.size())) {
