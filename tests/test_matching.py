@@ -58,6 +58,11 @@ def is_cjk(ch: str) -> bool:
     return ideograph_or_kana or 0x3000 <= c <= 0x303F or 0xFF5F <= c <= 0xFF65 or ch in "\uff01\uff0c\uff0e\uff1a\uff1b\uff1f"
 
 
+def is_cjk_punct(ch: str) -> bool:
+    c = ord(ch)
+    return 0x3001 <= c <= 0x303F or 0xFF5F <= c <= 0xFF65 or ch in "\uff01\uff08\uff09\uff0c\uff0e\uff1a\uff1b\uff1f\uff3b\uff3d\uff5b\uff5d"
+
+
 def ref_whitespace(text: str) -> str:
     out: list[str] = []
     pending = False
@@ -65,7 +70,7 @@ def ref_whitespace(text: str) -> str:
         if ch in WHITE_SPACE:
             pending = True
             continue
-        if pending and out and not (is_cjk(out[-1]) and is_cjk(ch)):
+        if pending and out and not ((is_cjk(out[-1]) and is_cjk(ch)) or is_cjk_punct(out[-1]) or is_cjk_punct(ch)):
             out.append(" ")
         pending = False
         out.append(ch)
@@ -137,11 +142,27 @@ def ref_spacing_accents(text: str) -> str:
     return "".join(out)
 
 
+def _beside_cjk_punct(text: str, i: int) -> bool:
+    """Whether the white-space run holding text[i] touches CJK punctuation on either side."""
+    before, after = i, i
+    while before > 0 and text[before - 1] in WHITE_SPACE:
+        before -= 1
+    while after < len(text) and text[after] in WHITE_SPACE:
+        after += 1
+    return (before > 0 and is_cjk_punct(text[before - 1])) or (after < len(text) and is_cjk_punct(text[after]))
+
+
 def ref_typography(text: str) -> str:
     folded = []
     text = ref_spacing_accents(text)
     # "--" and "---" typed for en and em dashes are one dash; longer hyphen runs stay.
     text = re.sub(r"(?<!-)-{2,3}(?!-)", "-", text)
+    # White space beside CJK punctuation goes before full-width punctuation folds to ASCII.
+    space = "[" + "".join(sorted(WHITE_SPACE)) + "]"
+    text = "".join(ch for i, ch in enumerate(text)
+                   if not (ch in WHITE_SPACE and _beside_cjk_punct(text, i)))
+    # TeX's spaced ellipsis ". . ." reads as "...".
+    text = re.sub(r"\." + space + r"\." + space + r"\.", "...", text)
     for ch in text:
         if ch in DELETED:
             continue

@@ -112,3 +112,26 @@ def test_the_pronoun_one_is_no_figure(report: dict[str, Any]) -> None:
     assert guards["numeric"]["verdict"] == "pass"
     guards = {g["name"]: g for g in report["checks"][20]["match"]["guards"]}
     assert guards["numeric"]["verdict"] == "block" and "figure changed" in guards["numeric"]["detail"]
+
+
+def test_white_space_beside_cjk_punctuation_is_a_wrap() -> None:
+    """A wrap before "（" or "。", or an extractor's space after "、", is no difference (native document)."""
+    import sys
+
+    from conftest import TOOLS_DIR
+
+    sys.path.insert(0, str(TOOLS_DIR))
+    import make_native_document as tool
+
+    text = "\u8a3b\u8a18\u3092\u4f7f\u7528\u3067\u304d\u307e\u3059\n\uff08\u9805 5.6 \u53c2\u7167\uff09\n\u3002\u5217\u6319\u3057\u3066\u3001--list \u3067\u6307\u5b9a"
+    payload = {"pages": [{"height": 79200, "id": "p0001", "index": 1, "rotation": 0, "width": 61200}],
+               "elements": [{"bbox": [7200, 6000, 54000, 7400], "id": "e000001", "page": "p0001", "text": text,
+                             "type": "text_block"}]}
+    quotes = [("\u4f7f\u7528\u3067\u304d\u307e\u3059\uff08\u9805 5.6 \u53c2\u7167\uff09\u3002", "grounded"),
+              ("\u5217\u6319\u3057\u3066\u3001 --list \u3067\u6307\u5b9a", "grounded"),
+              ("\u5217\u6319\u3057\u3066\u3001 --lists \u3067\u6307\u5b9a", "mismatch")]
+    with ethos_py.Document.from_bytes(tool.render(tool.build_document(payload))) as document:
+        claims = [{"kind": "quote", "text": q, "citation": {"element_id": "e000001"}} for q, _ in quotes]
+        report = json.loads(document.verify_json({"document_fingerprint": document.fingerprint, "claims": claims}))
+    assert [c["status"] for c in report["checks"]] == [status for _, status in quotes]
+    assert report["checks"][0]["match"]["tier"] == "whitespace"

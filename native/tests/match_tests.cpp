@@ -666,7 +666,7 @@ void test_spaced_ellipsis() {
   CHECK(typography("and so on . . . .").text == U"and so on ... .");
   CHECK(ethos::match::normalize_for_tier("a . . . b", Tier::whitespace, options).text == U"a . . . b");
   const std::vector<std::u32string> atoms = {U"a", U"b", U"ab", U"Z", U".", U". . .", U" ", U"  ", U"\n", U"\u00A0",
-                                             U" .", U"-", U"\"", U"\u2026", U"x"};
+                                             U" .", U"-", U"\"", U"\u2026", U"\u3001", U"\uFF08", U"\u4E2D", U"x"};
   std::mt19937 rng(7);
   for (int round = 0; round < 400; ++round) {
     const std::u32string text = ethos_test::random_text(rng, rng() % 40, true, atoms);
@@ -682,6 +682,25 @@ void test_spaced_ellipsis() {
     const ethos::match::Ladder claim = ethos::match::build_claim_ladder(utf8, options);
     CHECK(claim.at(Tier::typography).front().text == expected[0].text);
   }
+}
+
+// White space beside CJK punctuation (a line wrap, or an extractor's space) reads as nothing from
+// the white-space tier on, before typography folds full-width punctuation to ASCII; not without
+// cjk_wrap_spaces; white space between CJK and Latin text stays.
+void test_cjk_punctuation_spaces() {
+  ethos::match::LadderOptions options;
+  const auto tier = [&](const char* text, Tier t) { return ethos::match::normalize_for_tier(text, t, options).text; };
+  CHECK(tier("\u307E\u3059\n\uFF08\u9805", Tier::whitespace) == U"\u307E\u3059\uFF08\u9805");  // ます⏎（項
+  CHECK(tier("\u307E\u3059\n\uFF08\u9805", Tier::typography) == U"\u307E\u3059(\u9805");
+  CHECK(tier("\u3001 --list", Tier::whitespace) == U"\u3001--list");                           // 、 --list
+  CHECK(tier("\u3001 --list", Tier::typography) == U"\u3001-list");
+  CHECK(tier("\uFF09\n\u3002", Tier::whitespace) == U"\uFF09\u3002");                            // ）⏎。
+  CHECK(tier("\u4E2D\u6587 text", Tier::whitespace) == U"\u4E2D\u6587 text");                 // CJK then Latin: a space
+  const ethos::match::Reading reading = ethos::match::normalize_for_tier("a\u3001 b", Tier::typography, options);
+  CHECK(reading.text == U"a\u3001b" && reading.start[2] == 3);
+  options.cjk_wrap_spaces = false;
+  CHECK(tier("\u3001 --list", Tier::whitespace) == U"\u3001 --list");
+  CHECK(tier("\u3001 --list", Tier::typography) == U"\u3001 -list");
 }
 
 int main(int argc, char** argv) {
@@ -701,6 +720,7 @@ int main(int argc, char** argv) {
   test_negation_before();
   test_spacing_accents();
   test_spaced_ellipsis();
+  test_cjk_punctuation_spaces();
   for (int i = 1; i < argc; ++i) test_vectors(argv[i]);
   return ethos_test::finish("match_tests");
 }

@@ -13,12 +13,12 @@ namespace ethos_test {
 
 // Pieces of text that exercise every tier and every edge rule: spaces of several kinds, line
 // breaks, hyphens and dash runs, ligatures, decomposed accents, curly quotes, sigma, CJK,
-// numbers, case, TeX's spacing accents and backticks, TeX's spaced ellipsis. The last one is beyond the BMP (a tier reading then needs 4 bytes per scalar).
+// numbers, case, TeX's spacing accents and backticks, TeX's spaced ellipsis, CJK punctuation. The last one is beyond the BMP (a tier reading then needs 4 bytes per scalar).
 inline const std::vector<std::u32string> kEdgeAtoms = {
     U"a", U"b", U"ab", U"The", U"result", U"fin", U"\uFB01n", U" ", U"  ", U"\u00A0", U"\n", U"-", U"--", U"---",
     U"\u2014", U"\u2013", U"e\u0301", U"\u00E9", U"\u201C", U"\u201D", U"'", U"\u2019", U"\u03A3", U"\u039F",
     U"\u4E2D", U"\u6587", U"1", U"12.5", U"%", U",", U".", U"\u00AD", U"x-", U"\uFF21", U"\u2026", U"(", U")",
-    U"A", U"RESULT", U"\u00B4", U"`", U"\u00B8", U"\u0131", U"\u02C7", U". . .", U"\U0001D400"};
+    U"A", U"RESULT", U"\u00B4", U"`", U"\u00B8", U"\u0131", U"\u02C7", U". . .", U"\u3001", U"\uFF08", U"\U0001D400"};
 
 // `count` atoms drawn from `atoms`; without the last one unless `with_last` (kEdgeAtoms: the
 // scalar beyond the BMP).

@@ -48,8 +48,8 @@ std::string explain_policy_json(const Policy& policy) {
                               "Katakana character is a token."
                             : "Token boundaries are not checked: a match may start or end inside a word or number.");
   assumptions.push_back(policy.ladder.cjk_wrap_spaces
-                            ? "White space between two CJK characters is a line wrap and is ignored from the "
-                              "whitespace tier on."
+                            ? "White space between two CJK characters, or beside CJK punctuation, is a line wrap and "
+                              "is ignored from the whitespace tier on."
                             : "White space between CJK characters counts like any other space.");
   std::string hyphenation = "Line-end hyphens recorded by the parser: ";
   if (policy.ladder.joined_reading && policy.ladder.hyphenated_reading) {

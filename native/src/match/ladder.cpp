@@ -34,7 +34,8 @@ Units exact_units(const std::u32string& original) {
 }
 
 // Runs of Unicode White_Space become one space (covering the run), the edges are trimmed, and a
-// run between two CJK characters disappears when the policy treats it as a line wrap.
+// run between two CJK characters, or beside CJK punctuation ("ます\n（項", "、 --list"),
+// disappears when the policy treats it as a line wrap.
 Units collapse_whitespace(const Units& in, bool cjk_wrap_spaces) {
   Units out;
   out.reserve(in.size());
@@ -48,7 +49,8 @@ Units collapse_whitespace(const Units& in, bool cjk_wrap_spaces) {
       continue;
     }
     if (pending && !out.empty()) {
-      const bool wrap = cjk_wrap_spaces && unicode::is_cjk_context(out.back().c) && unicode::is_cjk_context(unit.c);
+      const bool wrap = cjk_wrap_spaces && ((unicode::is_cjk_context(out.back().c) && unicode::is_cjk_context(unit.c)) ||
+                                            unicode::is_cjk_punctuation(out.back().c) || unicode::is_cjk_punctuation(unit.c));
       if (!wrap) out.push_back(run);
     }
     pending = false;
@@ -251,8 +253,19 @@ Units typography(const Units& in, const std::unordered_set<std::uint32_t>& hyphe
   folded.reserve(in.size());
   std::size_t plain_until = 0;  // units of a hyphen-minus run that stay as they are
   const bool no_hyphens = hyphens.empty();
+  // White space beside CJK punctuation goes here, before full-width punctuation folds to ASCII
+  // ("（" to "("), as collapse_whitespace drops it at the white-space tier.
+  bool after_cjk_punctuation = false;
   for (std::size_t i = 0; i < in.size(); ++i) {
     const Unit& unit = in[i];
+    if (after_cjk_punctuation) {
+      if (is_unicode_white_space(unit.c)) continue;
+      after_cjk_punctuation = false;
+    }
+    if (unit.c >= 0x3001 && options.cjk_wrap_spaces && unicode::is_cjk_punctuation(unit.c)) {
+      while (!folded.empty() && is_unicode_white_space(folded.back().c)) folded.pop_back();
+      after_cjk_punctuation = true;
+    }
     // TeX's \ldots as extractors read it, ". . ." (three full stops, one white-space scalar
     // between each two): an ellipsis, read as "..." like U+2026; the spaces cover nothing.
     if (unit.c == U'.' && i + 4 < in.size() && in[i + 2].c == U'.' && in[i + 4].c == U'.' &&

@@ -16,7 +16,7 @@ namespace ethos::match {
 
 // Choices of the policy that change how texts are normalized (match/policy.hpp).
 struct LadderOptions {
-  bool cjk_wrap_spaces = true;     // whitespace between two CJK characters is a line wrap, not a space
+  bool cjk_wrap_spaces = true;     // whitespace between two CJK characters, or beside CJK punctuation, is a line wrap
   bool joined_reading = true;      // line-end hyphen + line break removed: "hyphen-\nated" -> "hyphenated"
   bool hyphenated_reading = true;  // line break after the hyphen removed: "well-\nknown" -> "well-known"
 };

@@ -51,6 +51,19 @@ inline bool is_cjk_ideograph_or_kana(char32_t c) { return c >= 0x3040 && is_cjk_
 // CJK characters and CJK punctuation: a line-wrap space between two of these is not a word space.
 inline bool is_cjk_context(char32_t c) { return c >= 0x3000 && is_cjk_context_range(c); }
 
+// CJK punctuation (U+3001-U+303F) and the full-width punctuation CJK text sets (、。「」（）［］｛｝
+// ！，．：；？ and the half-width forms U+FF5F-U+FF65): it carries its own spacing, so white space
+// beside it is a line wrap or an extractor's, never a word space.
+inline bool is_cjk_punctuation(char32_t c) {
+  if (c < 0x3001) return false;
+  if (c <= 0x303F) return true;
+  switch (c) {
+    case 0xFF01: case 0xFF08: case 0xFF09: case 0xFF0C: case 0xFF0E: case 0xFF1A: case 0xFF1B: case 0xFF1F:
+    case 0xFF3B: case 0xFF3D: case 0xFF5B: case 0xFF5D: return true;
+    default: return c >= 0xFF5F && c <= 0xFF65;
+  }
+}
+
 // The Unicode version of the generated tables.
 const char* tables_version();
 
