@@ -23,7 +23,7 @@ __all__ = [
 
 #: The claim kinds a model may emit (``region`` and ``other`` are verifier-side only).
 CLAIM_KINDS = frozenset({"quote", "value", "presence", "table_cell"})
-#: The most claims one emission may carry (CONTRACTS.md §2.10).
+#: The most claims one emission may carry (docs/contracts.md#citation-emission-and-evidence-handles).
 MAX_CLAIMS = 256
 #: Source ids and evidence ids are opaque, but bounded so a model cannot smuggle prose in them.
 SOURCE_ID_MAX_CHARS = 256

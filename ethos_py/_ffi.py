@@ -207,7 +207,7 @@ def error_from_envelope(envelope: bytes) -> EthosError:
     """The ``EthosError`` for an envelope returned by a failing call."""
     parsed = parse_envelope(envelope)
     exit_code = None if parsed is None else _exit_code_of(parsed["code"])
-    # A code this library does not know: consumers tolerate it (CONTRACTS.md §1.4); it exits 12.
+    # A code this library does not know: consumers tolerate it (docs/contracts.md#errors-and-exit-codes); it exits 12.
     return EthosError.from_envelope(envelope, 12 if exit_code is None else exit_code)
 
 

@@ -32,7 +32,7 @@ __all__ = [
     "write_file_atomic",
 ]
 
-#: CONTRACTS.md §1.4: any input file above 256 MiB is ``file_too_large``, checked before reading.
+#: docs/contracts.md#errors-and-exit-codes: any input file above 256 MiB is ``file_too_large``, checked before reading.
 MAX_INPUT_BYTES = 256 * 1024 * 1024
 
 PathInput = str | os.PathLike[str]

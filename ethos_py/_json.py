@@ -1,4 +1,4 @@
-"""_json - the one JSON serializer ethos_py uses for inputs it builds (CONTRACTS.md §2.1 form)."""
+"""_json - the one JSON serializer ethos_py uses for inputs it builds (docs/contracts.md#conventions form)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 ethos-core loads PDFium itself (in its parse workers) from the path in ``ETHOS_PDFIUM_LIBRARY_PATH``.
 We never ask users for a PDFium: the one inside the ``pypdfium2_raw`` package is used, and the
-environment variable is honoured only as an explicit override (CONTRACTS.md §1.6).
+environment variable is honoured only as an explicit override (docs/pdf-parsing.md#process-limits-and-cache).
 """
 
 from __future__ import annotations

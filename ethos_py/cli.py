@@ -811,7 +811,7 @@ def evidence_anchor_command(
     request = _read(evidence_refs, "--evidence-refs")
     with Document.from_bytes(source_bytes, grounding) as document:
         report = anchor_json(document, request, statement=statement, subject_name=subject_name)
-    # Anchors that do not bind are report data: the run succeeded (CONTRACTS §1.3).
+    # Anchors that do not bind are report data: the run succeeded (docs/contracts.md#errors-and-exit-codes).
     _emit(report + b"\n", out)
     return 0
 

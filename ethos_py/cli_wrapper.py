@@ -1,6 +1,6 @@
 """cli_wrapper - ``EthosCli``: runs an Ethos command-line program as a subprocess (bundled ethos-core by default).
 
-Compatible with the public ``ethos_pdf.EthosCli`` (CONTRACTS.md §1.7): missing inputs raise
+Compatible with the public ``ethos_pdf.EthosCli`` (docs/python-api.md#ethoscli-subprocess): missing inputs raise
 ``FileNotFoundError`` before anything is spawned, ``--format`` is always passed, exit 1 is accepted
 only with ``fail_on_ungrounded``, and every other failure becomes an ``EthosCommandError``
 subclass chosen from the stderr envelope. Needs no native library in this process.

@@ -1,6 +1,6 @@
 """emit - citation emission v1: the model's citation output, the trusted retrieval vocabulary, and hydration into citations.json.
 
-The flow (CONTRACTS.md §2.10): retrieval results carry explicit Ethos metadata
+The flow (docs/contracts.md#citation-emission-and-evidence-handles): retrieval results carry explicit Ethos metadata
 (``document_fingerprint`` plus ``page_refs`` / ``element_refs`` / ``span_refs`` / ``table_cells``);
 the model answers with an emission v1 artifact naming only ids it was shown; hydration checks every
 id against the retrieval vocabulary, injects the fingerprint from trusted data and yields the

@@ -291,7 +291,7 @@ class ParseTimeoutError(EthosCommandError):
 
 
 # The classes below are ours (the public wrapper has none for these codes): one per remaining
-# parse failure of CONTRACTS.md §1.4, so callers need not compare ``error_code`` strings.
+# parse failure of docs/contracts.md#errors-and-exit-codes, so callers need not compare ``error_code`` strings.
 
 
 class PasswordProtectedError(EthosCommandError):

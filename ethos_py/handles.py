@@ -1,6 +1,6 @@
 """handles - the evidence-handle v2 bridge: the model cites opaque evidence_ids, trusted code owns locators and fingerprint.
 
-Flow (CONTRACTS.md §2.10): the application builds an ``ethos.evidence_handle_context.v1`` from its
+Flow (docs/contracts.md#citation-emission-and-evidence-handles): the application builds an ``ethos.evidence_handle_context.v1`` from its
 retrieval results (``build_evidence_handle_context``); the model sees only ``evidence_id`` (and
 optional display/excerpt text) and answers with citation output v2
 (``build_evidence_citation_emission``); ``hydrate_evidence_citations`` maps every handle back to its
@@ -12,7 +12,7 @@ context, a report that does not bind this exact hydration. Behaviour, codes and 
 public ``ethos_pdf.emit`` helpers (differential tests), except where ours is stricter or newer:
 a ``table_cell`` claim on a non-table handle is refused at hydration (ethos_pdf hands it to the
 verifier, which rejects the batch), an unhashable ``kind`` is a ``CitationEmissionError`` (not a
-``TypeError``), and the projection also accepts the additive report fields of CONTRACTS §4,
+``TypeError``), and the projection also accepts the additive report fields of docs/contracts.md#extensions,
 ``nearest_match``, and a proof Statement.
 """
 
@@ -68,7 +68,7 @@ _EMISSION_FIELDS = frozenset({"schema_version", "answer", "claims"})
 _CLAIM_FIELDS = frozenset({"kind", "text", "evidence_id"})
 
 # What a verification report may contain for the projection to trust it: the public fields
-# (0.3-0.6), plus our additive extensions (CONTRACTS §4) that carry no verdict of their own.
+# (0.3-0.6), plus our additive extensions (docs/contracts.md#extensions) that carry no verdict of their own.
 _REPORT_REQUIRED = frozenset({
     "schema_version", "document_fingerprint", "verification_config_sha256", "grounding", "capability_limits",
     "fingerprint_stale", "all_evidence_grounded", "checks", "unsupported_claim_kinds", "warnings",
@@ -91,7 +91,7 @@ _REASONS = frozenset({
     "missing_table_capability", "unknown_coordinate_origin", "element_not_found", "span_not_found",
     "page_not_found", "bbox_not_found", "locator_conflict", "missing_page_for_bbox", "missing_table_cell_locator",
     "table_not_found", "table_cell_not_found", "text_mismatch",
-    # CONTRACTS §4: more specific mismatch reasons of our matcher.
+    # docs/contracts.md#extensions: more specific mismatch reasons of our matcher.
     "stitched_quotation", "near_miss", "numeric_guard", "polarity_guard", "token_boundary",
 })
 _CONFIG_HASH = re.compile(r"[0-9a-f]{64}")
@@ -349,7 +349,7 @@ def _check_emission(emission: Any) -> None:
 
 
 def _unwrap_statement(report: Any) -> Any:
-    """The report inside a proof Statement (CONTRACTS §2.14); anything else is returned as given."""
+    """The report inside a proof Statement (docs/contracts.md#proof-statements); anything else is returned as given."""
     if isinstance(report, Mapping) and report.get("_type") == _STATEMENT_TYPE and "predicate" in report:
         return report["predicate"]
     return report
@@ -418,7 +418,7 @@ def _reusable(check: Mapping[str, Any]) -> bool:
 
 
 def _recomputed_gate(report: Mapping[str, Any], checks: list[Mapping[str, Any]]) -> bool:
-    """``all_evidence_grounded`` recomputed from the checks (CONTRACTS §2.6), never taken on trust."""
+    """``all_evidence_grounded`` recomputed from the checks (docs/contracts.md#the-report), never taken on trust."""
     supported = [check for check in checks if check["status"] != "unsupported_claim_kind"]
     return (
         bool(supported)

@@ -1,7 +1,7 @@
 """pdf - parse a PDF into an Ethos document (JSON), Markdown or text through the bundled ethos-core.
 
 PDFium never runs in this process: ``ethos-core doc parse`` parses in killable child processes
-with input, page, time and memory limits (CONTRACTS.md §1.6), using the PDFium library that
+with input, page, time and memory limits (docs/pdf-parsing.md#process-limits-and-cache), using the PDFium library that
 pypdfium2's wheel ships. Failures raise the ``EthosCommandError`` subclass of their stable code
 (``InvalidPdfError``, ``PasswordProtectedError``, ``ParseTimeoutError``, ...); a missing input
 path raises ``FileNotFoundError`` before anything is spawned. A PDF may also be given as bytes or
@@ -36,7 +36,7 @@ PathLike = str | os.PathLike[str]
 #: Output formats of ``doc parse``: the document JSON, a Markdown rendering, plain text.
 PARSE_FORMATS = ("json", "markdown", "text")
 
-# The limits ethos-core applies when no flag is given (CONTRACTS.md §1.6); documented here so
+# The limits ethos-core applies when no flag is given (docs/pdf-parsing.md#process-limits-and-cache); documented here so
 # callers can see them, never passed implicitly (the core stays the one place that decides).
 DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024
 DEFAULT_MAX_PAGES = 5000

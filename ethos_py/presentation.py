@@ -1,7 +1,7 @@
 """presentation - a deterministic sanitizer for untrusted text shown to people (display labels, excerpts, answer prose).
 
 Evidence-handle ``display`` and ``excerpt`` values, and the model's ``answer`` prose, carry no
-proof authority (CONTRACTS.md §2.10) and may carry tricks: bidi overrides that reorder what a
+proof authority (docs/contracts.md#citation-emission-and-evidence-handles) and may carry tricks: bidi overrides that reorder what a
 reader sees, zero-width characters that hide a handle inside a word, control characters that
 break a terminal or log line, or sheer length. ``sanitize_presentation_text`` removes those with a
 fixed character list (not the running Python's Unicode tables, so every Python gives the same

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make_native_document.py - fixture tool: builds a correctly hashed native Ethos document (CONTRACTS §2.2) from a payload.
+"""make_native_document.py - fixture tool: builds a correctly hashed native Ethos document (docs/contracts.md#documents) from a payload.
 
 Usage:
     python tools/make_native_document.py payload.json > document.json
@@ -50,7 +50,7 @@ GEOMETRY_KEYS = frozenset({"bbox", "bboxes"})
 
 
 def c14n(value: Any) -> bytes:
-    """Canonical JSON v1 bytes (CONTRACTS §2.1), without trailing newline."""
+    """Canonical JSON v1 bytes (docs/contracts.md#conventions), without trailing newline."""
     return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode("utf-8")
 
 
