@@ -317,7 +317,7 @@ _PARSE_VALUE_OPTIONS = (
     ("--pages", "SPEC", "Pages to parse, 1-based: N, N-M or N- joined by commas (e.g. 1-3,7,10-). Default: all."),
     ("--password", "P", "Password of an encrypted PDF (or use --password-file / $ETHOS_PDF_PASSWORD)."),
     ("--max-file-bytes", "N", "Largest accepted PDF in bytes (default 268435456 = 256 MiB); exit 7 above it."),
-    ("--max-pages", "N", "Most pages the PDF may have (default 5000); exit 6 above it."),
+    ("--max-pages", "N", "Most pages the PDF may have (default 5000, at most 9999); exit 6 above it."),
     ("--max-parse-ms", "N", "Wall-time limit of the parse in ms (default 120000); exit 10 when reached."),
     ("--max-memory-mib", "N", "Memory limit of each parse worker in MiB (default 2048); exit 11 when reached."),
     ("--workers", "N", "Parse worker processes (default: by page count and cores). Never changes the output."),

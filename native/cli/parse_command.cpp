@@ -205,7 +205,7 @@ std::vector<OptionSpec> parse_options() {
       pdf_password_options()[1],
       {"--pdfium-library", "PATH", false, {}, "libpdfium.so to use (default: $ETHOS_PDFIUM_LIBRARY_PATH, else pypdfium2's)."},
       {"--max-file-bytes", "N", false, {}, "Largest accepted PDF in bytes (default 268435456)."},
-      {"--max-pages", "N", false, {}, "Most pages a PDF may have (default 5000)."},
+      {"--max-pages", "N", false, {}, "Most pages a PDF may have (default 5000, at most 9999)."},
       {"--max-parse-ms", "N", false, {}, "Wall-time limit of the whole parse in ms (default 120000)."},
       {"--max-memory-mib", "N", false, {}, "Resident memory limit per parse worker in MiB (default 2048)."},
       {"--workers", "N", false, {}, "Parse worker processes (default: by cores and page count)."},

@@ -29,7 +29,7 @@ int main(void) {
 
   CHECK(ethos_error_envelope("file_too_large", 14, NULL, 0, &out, &exit_code) == ETHOS_OK);
   CHECK(exit_code == 7);
-  CHECK(out != NULL && strcmp(out, "{\"error\":{\"code\":\"file_too_large\",\"message\":\"an input file is larger than allowed\"}}") == 0);
+  CHECK(out != NULL && strcmp(out, "{\"error\":{\"code\":\"file_too_large\",\"message\":\"an input file is larger than allowed: use a smaller file, or raise --max-file-bytes for a PDF\"}}") == 0);
   ethos_string_free(out);
   out = NULL;
 

@@ -45,7 +45,11 @@ std::string error_of(Fn fn) {
   return "";
 }
 
-const std::string kPagesError = R"({"error":{"code":"invalid_arguments","details":{"argument":"--pages"},"message":"the command line arguments are invalid"}})";
+const std::string kPagesError =
+    R"({"error":{"code":"invalid_arguments","details":{"argument":"--pages"},"message":"the option --pages is missing, unknown or has an invalid value: run the command with --help to see its options"}})";
+// Pages beyond the last are named with the document's page count (here 3).
+const std::string kPagesBeyondError =
+    R"({"error":{"code":"invalid_arguments","details":{"argument":"--pages","page_count":3},"message":"--pages names a page the PDF does not have: it has 3 pages"}})";
 
 void test_pages_spec() {
   CHECK(PageSelection::parse("1-3,7,10-").normalized() == "1-3,7,10-");
@@ -65,9 +69,9 @@ void test_pages_spec() {
   CHECK((PageSelection().resolve(3) == std::vector<int>{0, 1, 2}));
   CHECK((PageSelection::parse("3-").resolve(3) == std::vector<int>{2}));
   // Pages beyond the document are an argument error, found once the page count is known.
-  CHECK(error_of([] { PageSelection::parse("4").resolve(3); }) == kPagesError);
-  CHECK(error_of([] { PageSelection::parse("2-4").resolve(3); }) == kPagesError);
-  CHECK(error_of([] { PageSelection::parse("4-").resolve(3); }) == kPagesError);
+  CHECK(error_of([] { PageSelection::parse("4").resolve(3); }) == kPagesBeyondError);
+  CHECK(error_of([] { PageSelection::parse("2-4").resolve(3); }) == kPagesBeyondError);
+  CHECK(error_of([] { PageSelection::parse("4-").resolve(3); }) == kPagesBeyondError);
 }
 
 void test_cache_key() {
