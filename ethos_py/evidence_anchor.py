@@ -1,6 +1,6 @@
 """evidence_anchor - ``anchor``: binds evidence refs (an evidence-anchor request) to a grounding source in process.
 
-The request is ``ethos.evidence_anchor_request.v1`` (CONTRACTS.md §2.8); the result is the
+The request is ``ethos.evidence_anchor_request.v1`` (docs/anchor.md); the result is the
 ``ethos.evidence_anchor_report.v1`` report, the same bytes ``ethos evidence anchor`` and
 ``ethos-core evidence anchor`` print. Refs that do not bind are report data; an invalid request
 raises ``EthosError`` (``invalid_input``).

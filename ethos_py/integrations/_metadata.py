@@ -1,4 +1,4 @@
-"""_metadata - the Ethos metadata contract a retrieval record must carry, built from a chunk record (CONTRACTS §2.12)."""
+"""_metadata - the Ethos metadata contract a retrieval record must carry, built from a chunk record (docs/python-api.md, "Citation emission v1")."""
 
 from __future__ import annotations
 
