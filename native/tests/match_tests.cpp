@@ -14,6 +14,7 @@
 #include "match/matcher.hpp"
 #include "match/policy.hpp"
 #include "match/gram_index.hpp"
+#include "match/junction_reading.hpp"
 #include "match/offset_map.hpp"
 #include "match/tokens.hpp"
 #include "text/utf8.hpp"
@@ -703,6 +704,36 @@ void test_cjk_punctuation_spaces() {
   CHECK(tier("\u3001 --list", Tier::typography) == U"\u3001 -list");
 }
 
+// A quote's white space at a font junction, and a URL or path wrap it leaves out
+// (match/junction_reading.hpp): grounded only where every white-space difference is one of them.
+void test_junction_reading() {
+  using ethos::match::JunctionText;
+  const ethos::match::Policy& policy = *ethos::match::preset_policy("default");
+  JunctionText xtx;
+  xtx.text = U"compute xTx or xxT here";  // x | T (superscript) | x, x | x | T
+  xtx.junctions = {9, 10, 17};
+  auto found = ethos::match::find_across_junctions(xtx, "compute xT x or xxT here", policy);
+  CHECK(found && found->start == 0 && found->end == 23 && found->tier == Tier::whitespace);
+  CHECK(!ethos::match::find_across_junctions(xtx, "compute xTx or xxT here", policy));  // no liberty taken
+  CHECK(!ethos::match::find_across_junctions(xtx, "compute xT y or xxT here", policy));
+  CHECK(!ethos::match::find_across_junctions(xtx, "compute xTx or x xT here", policy));  // no junction there
+  CHECK(!ethos::match::find_across_junctions(xtx, "compute x", policy));                 // ends inside xTx
+  JunctionText power;
+  power.text = U"holds 105 cells";
+  power.junctions = {8};
+  CHECK(!ethos::match::find_across_junctions(power, "holds 10 5 cells", policy));  // never between digits
+  JunctionText url;
+  url.text = U"page (https:// ESS.R-project.org/) and /usr/ share/man or and/ or";
+  url.line_breaks = {14, 44, 62};
+  found = ethos::match::find_across_junctions(url, "page (https://ESS.R-project.org/) and /usr/share/man", policy);
+  CHECK(found && found->start == 0 && found->end == 54);
+  CHECK(!ethos::match::find_across_junctions(url, "or and/or", policy));  // one slash: no path
+  CHECK(ethos::match::is_url_wrap(url.text, 14) && ethos::match::is_url_wrap(url.text, 44));
+  CHECK(!ethos::match::is_url_wrap(url.text, 62));
+  url.line_breaks = {44, 62};  // a typed space after the scheme is no wrap
+  CHECK(!ethos::match::find_across_junctions(url, "page (https://ESS.R-project.org/)", policy));
+}
+
 int main(int argc, char** argv) {
   test_decoded_readings();
   test_rebuilt_claim_ladder();
@@ -721,6 +752,7 @@ int main(int argc, char** argv) {
   test_spacing_accents();
   test_spaced_ellipsis();
   test_cjk_punctuation_spaces();
+  test_junction_reading();
   for (int i = 1; i < argc; ++i) test_vectors(argv[i]);
   return ethos_test::finish("match_tests");
 }

@@ -11,6 +11,7 @@
 
 #include "core/quote_negation.hpp"
 #include "match/document_index.hpp"
+#include "match/junction_reading.hpp"
 #include "match/occurrence_guards.hpp"
 #include "match/seam_search.hpp"
 #include "match/stitch.hpp"
@@ -203,6 +204,10 @@ class ClaimVerifier {
   Target scope_target(const ScopeText& scope, match::Located& located) const;
   Target running_target(match::Located& located) const;
   void explain_miss(const Claim& claim, const std::string& expected, CheckResult& result);
+  // After a miss located near `result.located`: the quote read across font junctions and URL
+  // wraps of the evidence (match/junction_reading.hpp), in the evidence's own offsets.
+  std::optional<match::Located> find_across_junctions(const Claim& claim, const std::string& expected,
+                                                     const CheckResult& result) const;
   std::optional<match::NearMiss> near_miss(const std::optional<std::pair<std::size_t, std::size_t>>& running,
                                            const std::string* text, const std::string& expected);
   void find_nearest(const std::string& expected, CheckResult& result);
@@ -667,10 +672,100 @@ CheckResult ClaimVerifier::run_as_written(const Claim& claim, Verdicts& verdicts
       result.extras = std::move(extras);
     } else if (config_.policy && claim.kind == "quote"sv) {
       explain_miss(claim, expected, result);
+      // The same characters with white space only where a reader or another extractor sees a
+      // gap (a font junction: "xT x" for x-superscript-T-x) or none (a URL wrapped at a slash):
+      // grounded at the tier it matches, unless a negation or compound part is cut off.
+      if (std::string_view(result.reason) != "stitched_quotation") {
+        if (auto across = find_across_junctions(claim, expected, result)) {
+          result.located = across;
+          result.located_start_byte = static_cast<std::size_t>(-1);
+          std::optional<match::Guard> cut;
+          if (config_.policy->polarity_guard) {
+            cut = negation_before_quote(*result.target->text, *result.located, &result.located_start_byte,
+                                        result.target->ascii);
+            if (!cut) {
+              cut = negation_after_quote(*result.target->text, *result.located, result.located_start_byte,
+                                         result.target->ascii);
+            }
+          }
+          result.match_method = method_for(claim, config_, result.located);
+          if (cut) {
+            result.reason = "polarity_guard";
+            auto extras = std::make_shared<match::MatchExtras>();
+            extras->guards.push_back(*cut);
+            result.extras = std::move(extras);
+          } else {
+            result.status = "grounded";
+            result.reason = "";
+            result.extras.reset();
+            if (config_.hardening.include_context_echo) locate_match(claim, expected, result);
+            return result;
+          }
+        }
+      }
     }
     if (config_.hardening.include_nearest_match) find_nearest(*claim.text, result);
   }
   return result;
+}
+
+std::optional<match::Located> ClaimVerifier::find_across_junctions(const Claim& claim, const std::string& expected,
+                                                                   const CheckResult& result) const {
+  if (!result.located || !result.target || !result.target->text || result.target->columns) return std::nullopt;
+  const Target& target = *result.target;
+  if (target.elements.empty()) return std::nullopt;
+  // The evidence text is one element's text or the running text of consecutive elements (joined
+  // by a line break): rebuild it from the elements, with their spans, wraps and hyphens, or give up.
+  match::JunctionText region;
+  std::string rebuilt;
+  std::uint32_t base = 0;
+  std::vector<std::uint32_t> bases;
+  for (std::size_t n = 0; n < target.elements.size(); ++n) {
+    const std::size_t index = target.elements[n];
+    const Element& element = source_.elements[index];
+    if (!element.text) return std::nullopt;
+    if (n > 0) {
+      rebuilt += '\n';
+      ++base;
+    }
+    bases.push_back(base);
+    rebuilt += *element.text;
+    for (std::int64_t b : element.line_breaks) region.line_breaks.push_back(base + static_cast<std::uint32_t>(b));
+    for (std::int64_t h : element.hyphen_breaks) region.hyphen_breaks.push_back(base + h);
+    const Span* previous = nullptr;
+    for (std::size_t s : source_.geometry_spans_of(index)) {
+      const Span& span = source_.spans[s];
+      if (previous != nullptr && previous->char_end && span.char_start && *previous->char_end == *span.char_start &&
+          *span.char_start > 0) {
+        region.junctions.push_back(base + static_cast<std::uint32_t>(*span.char_start));
+      }
+      previous = &span;
+    }
+    base += static_cast<std::uint32_t>(utf8::scalar_count(*element.text));
+  }
+  if (rebuilt != *target.text) return std::nullopt;
+  std::size_t pos = 0;
+  while (pos < rebuilt.size()) region.text.push_back(utf8::next(rebuilt, pos));
+  // Junctions between white space and anything are no junctions.
+  std::vector<std::uint32_t> junctions;
+  for (std::uint32_t p : region.junctions) {
+    if (p < region.text.size() && !is_unicode_white_space(region.text[p - 1]) && !is_unicode_white_space(region.text[p])) {
+      junctions.push_back(p);
+    }
+  }
+  std::sort(junctions.begin(), junctions.end());
+  region.junctions = std::move(junctions);
+  std::sort(region.line_breaks.begin(), region.line_breaks.end());
+  std::sort(region.hyphen_breaks.begin(), region.hyphen_breaks.end());
+  auto found = match::find_across_junctions(region, expected, *config_.policy);
+  // A page-only quote starts on its page (it may run onto the next one, never lie wholly there).
+  const Citation& c = claim.citation;
+  if (found && !c.has_primary_locator() && !c.is_scoped_search() && c.page) {
+    std::size_t n = 0;
+    while (n + 1 < bases.size() && bases[n + 1] <= found->start) ++n;
+    if (source_.elements[target.elements[n]].page != *c.page) return std::nullopt;
+  }
+  return found;
 }
 
 // Scoped citations: page..page_end (inclusive, by page index) or the whole document. The target

@@ -1,0 +1,133 @@
+// junction_reading.cpp - white space at font junctions and URL wraps (junction_reading.hpp).
+#include "match/junction_reading.hpp"
+
+#include <algorithm>
+
+#include "match/tokens.hpp"
+#include "text/normalize.hpp"
+#include "text/unicode_props.hpp"
+
+namespace ethos::match {
+namespace {
+
+bool is_ascii_letter_or_digit(char32_t c) {
+  return (c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z') || (c >= U'0' && c <= U'9');
+}
+
+bool contains(const std::vector<std::uint32_t>& sorted, std::uint32_t value) {
+  return std::binary_search(sorted.begin(), sorted.end(), value);
+}
+
+// A reading's scalars other than spaces, each with its index in the reading and whether a space
+// stood before it.
+struct Dense {
+  std::u32string text;
+  std::vector<std::size_t> index;
+  std::vector<bool> space_before;
+};
+
+Dense dense_of(const Reading& reading) {
+  Dense dense;
+  bool space = false;
+  for (std::size_t i = 0; i < reading.text.size(); ++i) {
+    if (reading.text[i] == U' ') {
+      space = true;
+      continue;
+    }
+    dense.text.push_back(reading.text[i]);
+    dense.index.push_back(i);
+    dense.space_before.push_back(space && dense.index.size() > 1);
+    space = false;
+  }
+  return dense;
+}
+
+}  // namespace
+
+bool is_url_wrap(const std::u32string& text, std::size_t pos) {
+  if (pos == 0 || pos + 1 >= text.size() || !is_unicode_white_space(text[pos])) return false;
+  const char32_t before = text[pos - 1];
+  std::size_t after = pos;
+  while (after < text.size() && is_unicode_white_space(text[after])) ++after;
+  if (after >= text.size()) return false;
+  const char32_t next = text[after];
+  if (!is_ascii_letter_or_digit(next) && next != U'/' && next != U'.' && next != U'_' && next != U'-' && next != U'~' &&
+      next != U'%' && next != U'#') {
+    return false;
+  }
+  std::size_t begin = pos;
+  while (begin > 0 && !is_unicode_white_space(text[begin - 1])) --begin;
+  // Leading punctuation of the run ("(https://", "<www.") is not part of the URL.
+  while (begin < pos && (text[begin] == U'(' || text[begin] == U'<' || text[begin] == U'[' || text[begin] == U'"' ||
+                         text[begin] == U'\'')) {
+    ++begin;
+  }
+  const std::u32string run = text.substr(begin, pos - begin);
+  const bool url = run.find(U"://") != std::u32string::npos || run.rfind(U"www.", 0) == 0;
+  if (url) return before == U'/' || before == U'-' || before == U'.' || before == U'_' || before == U'=' || before == U'&' ||
+                  before == U'?' || before == U'#';
+  if (before != U'/') return false;
+  const bool path_start = run.rfind(U"/", 0) == 0 || run.rfind(U"~/", 0) == 0 || run.rfind(U"./", 0) == 0;
+  return path_start && std::count(run.begin(), run.end(), U'/') >= 2;
+}
+
+std::optional<Located> find_across_junctions(const JunctionText& region, const std::string& quote, const Policy& policy) {
+  const std::u32string& text = region.text;
+  if (text.empty()) return std::nullopt;
+  const ScalarView view(text);
+  for (Tier tier : policy.tiers) {
+    if (tier == Tier::exact || !policy.accepts(tier)) continue;
+    const Reading claim = normalize_for_tier(quote, tier, policy.ladder);
+    const Dense q = dense_of(claim);
+    if (q.text.empty()) continue;
+    std::vector<std::vector<Reading>> readings;
+    readings.push_back(build_tier(text, tier, policy.ladder, region.hyphen_breaks.empty() ? nullptr : &region.hyphen_breaks));
+    if (!region.hyphen_breaks.empty() && tier >= Tier::typography) readings.push_back(build_tier(text, tier, policy.ladder, nullptr));
+    for (std::size_t r = 0; r < readings.size(); ++r) {
+      const bool as_printed = r == 1;  // line-end hyphens as printed: itself a liberty
+      for (const Reading& reading : readings[r]) {
+        const Dense d = dense_of(reading);
+        for (std::size_t k = d.text.find(q.text); k != std::u32string::npos; k = d.text.find(q.text, k + 1)) {
+          bool ok = true, liberty = as_printed;
+          for (std::size_t i = 1; i < q.text.size() && ok; ++i) {
+            const bool qs = q.space_before[i];
+            const bool ds = d.space_before[k + i];
+            if (qs == ds) continue;
+            liberty = true;
+            const std::size_t prev = d.index[k + i - 1];
+            const std::size_t cur = d.index[k + i];
+            if (qs) {
+              // The quote has white space where the text has none: a font junction, never inside a number.
+              const std::uint32_t p = reading.end[prev];
+              ok = reading.start[cur] == p && contains(region.junctions, p) &&
+                   !(unicode::is_decimal_digit(text[p - 1]) && unicode::is_decimal_digit(text[p]));
+            } else {
+              // The text has white space the quote lacks: a line wrap inside a URL or a path.
+              const std::size_t space = cur - 1;
+              ok = false;
+              for (std::uint32_t s = reading.start[space]; s < reading.end[space] && !ok; ++s) {
+                ok = contains(region.line_breaks, s) && is_url_wrap(text, s);
+              }
+            }
+          }
+          if (!ok || !liberty) continue;
+          const std::size_t first = d.index[k];
+          const std::size_t last = d.index[k + q.text.size() - 1];
+          if (!aligned(reading, first, last - first + 1)) continue;
+          const std::uint32_t start = reading.start[first];
+          const std::uint32_t end = reading.end[last];
+          // An end on a junction inside a word would drop a marker ("like" from "like2"): not this reading.
+          const auto inside_word = [&](std::uint32_t p) {
+            return contains(region.junctions, p) && !is_token_boundary(view, p);
+          };
+          if (inside_word(start) || inside_word(end)) continue;
+          if (policy.whole_tokens && (!is_token_boundary(view, start) || !is_token_boundary(view, end))) continue;
+          return Located{tier, start, end, 1};
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace ethos::match

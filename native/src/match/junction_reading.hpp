@@ -1,0 +1,44 @@
+// junction_reading.hpp - a quote that differs from the text only by white space a reader or another
+// extractor puts where the glyphs' font changes, or leaves out where a line wraps inside a URL or a
+// path (docs/matching.md "Font junctions and wrapped URLs").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "match/matcher.hpp"
+#include "match/policy.hpp"
+
+namespace ethos::match {
+
+// A stretch of a target text (its original scalars) with what the parser recorded about it, all as
+// scalar offsets into `text`, ascending.
+struct JunctionText {
+  std::u32string text;
+  // Offsets p where scalars p-1 and p were set in different fonts or sizes with nothing between
+  // them (a superscript, a subscript, a footnote marker, math italic beside upright text).
+  std::vector<std::uint32_t> junctions;
+  // Offsets of the white space a line wrap put there (the parser's generated separators).
+  std::vector<std::uint32_t> line_breaks;
+  // Recorded line-end hyphens.
+  std::vector<std::int64_t> hyphen_breaks;
+};
+
+// Whether the white space at `pos` (a line wrap) lies inside a URL or a path: the scalar before it
+// is '/' (or '-', '.', '_' after a URL's scheme or "www."), the run of non-white-space before it
+// holds "://", starts "www.", or is a path ("/usr/", "~/x/", "./a/"; two slashes at least), and a
+// letter, digit or path character follows.
+bool is_url_wrap(const std::u32string& text, std::size_t pos);
+
+// The first occurrence, at the tightest accepted tier from white space on, of `quote` in `region`
+// read with these liberties (and no other difference): a white-space run in the quote where the
+// region has none sits at a recorded junction (never between two digits), and a white-space run
+// of the region the quote lacks is a URL or path wrap (is_url_wrap). The region is read with its
+// recorded hyphens and, second, without them (a line-end hyphen as printed, "--no- site-file").
+// Whole tokens when the policy asks for them; neither end may fall on a junction or a wrap (a
+// quote that drops a marker is not this). nullopt when there is none, or no liberty was taken.
+std::optional<Located> find_across_junctions(const JunctionText& region, const std::string& quote, const Policy& policy);
+
+}  // namespace ethos::match

@@ -1,0 +1,95 @@
+"""test_matching_junctions - white space where the glyphs' font changes, and none where a URL or a path
+wraps (docs/matching.md, "Font junctions and wrapped URLs"), on a PDF drawn here and cited by page:
+pdftotext and readers put a space after a superscript ("xT x" for x-superscript-T-x, "1 https" for a
+footnote's marker), and a writer copying a wrapped URL leaves the wrap out; the same characters with
+another figure, or a space that splits a number, stay refused."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from reportlab.pdfgen.canvas import Canvas
+
+import ethos_py
+
+BODY = "Helvetica"
+ITALIC = "Helvetica-Oblique"
+
+
+def _runs(canvas: Canvas, y: float, runs: list[tuple[str, str, float, float]]) -> None:
+    """Draws (text, font, size, rise) runs one after another on one line, no gap between them."""
+    x = 72.0
+    for text, font, size, rise in runs:
+        canvas.setFont(font, size)
+        canvas.drawString(x, y + rise, text)
+        x += canvas.stringWidth(text, font, size)
+
+
+def junctions_pdf() -> bytes:
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, invariant=1, pageCompression=0)
+    _runs(canvas, 720, [("The best way to compute ", BODY, 11, 0), ("x", ITALIC, 11, 0), ("T", BODY, 7, 4),
+                        ("x", ITALIC, 11, 0), (" is crossprod of the two.", BODY, 11, 0)])
+    _runs(canvas, 700, [("The grid holds 10", BODY, 11, 0), ("5", BODY, 7, 4), (" cells in all.", BODY, 11, 0)])
+    _runs(canvas, 680, [("2", BODY, 7, 4), ("https://www.example-project.org is the home page.", BODY, 11, 0)])
+    canvas.setFont(BODY, 11)
+    canvas.drawString(72, 640, "The latest version is available from the web page (https://")
+    canvas.drawString(72, 625, "ESS.example.org/) or from the archive in /usr/")
+    canvas.drawString(72, 610, "share/doc/ess as shipped.")
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+#: (quote, expected: "grounded" or the mismatch reason)
+CLAIMS: list[tuple[str, str]] = [
+    ("The best way to compute xT x is crossprod of the two.", "grounded"),
+    ("The best way to compute xTx is crossprod of the two.", "grounded"),
+    ("The best way to compute xT y is crossprod of the two.", "near_miss"),
+    ("The grid holds 105 cells in all.", "grounded"),
+    ("The grid holds 10 5 cells in all.", "numeric_guard"),
+    ("The grid holds 10 6 cells in all.", "numeric_guard"),
+    ("2 https://www.example-project.org is the home page.", "grounded"),
+    ("3 https://www.example-project.org is the home page.", "numeric_guard"),
+    # 8- a URL or a path wrapped at a slash reads also as nothing
+    ("available from the web page (https://ESS.example.org/) or from the archive", "grounded"),
+    ("available from the web page (https:// ESS.example.org/) or from the archive", "grounded"),
+    ("in /usr/share/doc/ess as shipped.", "grounded"),
+    ("in /usr/share/doc/less as shipped.", "near_miss"),
+    ("web page (https://ESS.example.com/) or", "near_miss"),
+]
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    directory: Path = tmp_path_factory.mktemp("junctions")
+    (directory / "junctions.pdf").write_bytes(junctions_pdf())
+    document = ethos_py.parse_pdf_json(directory / "junctions.pdf")
+    (directory / "document.json").write_text(json.dumps(document))
+    with ethos_py.Document.open(directory / "document.json") as opened:
+        claims = [{"kind": "quote", "text": text, "citation": {"page": "p0001"}} for text, _ in CLAIMS]
+        result: dict[str, Any] = json.loads(opened.verify_json({"document_fingerprint": opened.fingerprint,
+                                                                "claims": claims}))
+    return result
+
+
+@pytest.mark.parametrize("index", range(len(CLAIMS)), ids=[quote for quote, _ in CLAIMS])
+def test_junctions_and_wraps(report: dict[str, Any], index: int) -> None:
+    quote, expected = CLAIMS[index]
+    check = report["checks"][index]
+    if expected == "grounded":
+        assert check["status"] == "grounded", check
+    else:
+        assert (check["status"], check.get("reason")) == ("mismatch", expected), check
+
+
+def test_the_match_covers_the_glyphs_without_the_space(report: dict[str, Any]) -> None:
+    check = report["checks"][0]
+    assert check["match"]["tier"] == "whitespace"
+    assert check["match"]["source_text"] == "The best way to compute xTx is crossprod of the two."
+    check = report["checks"][8]
+    assert check["match"]["source_text"].startswith("available from the web page (https:// ESS.example.org/)")
