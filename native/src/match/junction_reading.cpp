@@ -2,6 +2,7 @@
 #include "match/junction_reading.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "match/tokens.hpp"
 #include "text/normalize.hpp"
@@ -75,17 +76,27 @@ std::optional<Located> find_across_junctions(const JunctionText& region, const s
   const std::u32string& text = region.text;
   if (text.empty()) return std::nullopt;
   const ScalarView view(text);
+  // Nothing to read otherwise (a source without spans, wraps in URLs or line-end hyphens): no work.
+  bool wraps = false;
+  for (std::uint32_t b : region.line_breaks) wraps = wraps || is_url_wrap(text, b);
+  const bool spaces = wraps || !region.junctions.empty();
+  if (!spaces && region.hyphen_breaks.empty()) return std::nullopt;
   for (Tier tier : policy.tiers) {
     if (tier == Tier::exact || !policy.accepts(tier)) continue;
     const Reading claim = normalize_for_tier(quote, tier, policy.ladder);
     const Dense q = dense_of(claim);
     if (q.text.empty()) continue;
-    std::vector<std::vector<Reading>> readings;
-    readings.push_back(build_tier(text, tier, policy.ladder, region.hyphen_breaks.empty() ? nullptr : &region.hyphen_breaks));
-    if (!region.hyphen_breaks.empty() && tier >= Tier::typography) readings.push_back(build_tier(text, tier, policy.ladder, nullptr));
-    for (std::size_t r = 0; r < readings.size(); ++r) {
-      const bool as_printed = r == 1;  // line-end hyphens as printed: itself a liberty
-      for (const Reading& reading : readings[r]) {
+    // (with the recorded hyphens' readings, line-end hyphens as printed: itself a liberty)
+    std::vector<std::pair<bool, std::vector<Reading>>> readings;
+    if (spaces) {
+      readings.emplace_back(false, build_tier(text, tier, policy.ladder,
+                                              region.hyphen_breaks.empty() ? nullptr : &region.hyphen_breaks));
+    }
+    if (!region.hyphen_breaks.empty() && tier >= Tier::typography) {
+      readings.emplace_back(true, build_tier(text, tier, policy.ladder, nullptr));
+    }
+    for (const auto& [as_printed, each] : readings) {
+      for (const Reading& reading : each) {
         const Dense d = dense_of(reading);
         for (std::size_t k = d.text.find(q.text); k != std::u32string::npos; k = d.text.find(q.text, k + 1)) {
           bool ok = true, liberty = as_printed;
