@@ -676,7 +676,23 @@ CheckResult ClaimVerifier::run_as_written(const Claim& claim, Verdicts& verdicts
       // gap (a font junction: "xT x" for x-superscript-T-x) or none (a URL wrapped at a slash):
       // grounded at the tier it matches, unless a negation or compound part is cut off.
       if (std::string_view(result.reason) != "stitched_quotation") {
-        if (auto across = find_across_junctions(claim, expected, result)) {
+        std::optional<match::Located> across = find_across_junctions(claim, expected, result);
+        if (!across && !result.located && page_only && result.target) {
+          // Nothing located (a short quote no near miss reaches: "βj xij" for βjxij): the page's
+          // running text is the evidence to read.
+          const std::vector<std::size_t>& on_page = source_.elements_on_page(std::string(result.target->page));
+          if (const auto range = page_running_range(on_page); range && range->first <= range->second) {
+            const match::DocumentIndex& index = source_.match_index();
+            match::Located whole{match::Tier::exact, index.base(range->first),
+                                 index.base(range->second) + index.length(range->second), 1};
+            CheckResult probe;
+            probe.target = running_target(whole);
+            probe.located = whole;
+            across = find_across_junctions(claim, expected, probe);
+            if (across) result.target = std::move(probe.target);
+          }
+        }
+        if (across) {
           result.located = across;
           result.located_start_byte = static_cast<std::size_t>(-1);
           std::optional<match::Guard> cut;
