@@ -96,3 +96,35 @@ def test_the_match_covers_the_glyphs_without_the_space(report: dict[str, Any]) -
     assert check["match"]["source_text"] == "The best way to compute xTx is crossprod of the two."
     check = report["checks"][8]
     assert check["match"]["source_text"].startswith("available from the web page (https:// ESS.example.org/)")
+
+
+def test_a_callout_marker_at_a_line_start_may_be_left_out() -> None:
+    """A circled number that starts a line beside a listing (a callout) reads as white space: a quote
+    running past it without it grounds; one with another figure, or dropping a marker inside a line,
+    does not (native document)."""
+    import sys
+
+    from conftest import TOOLS_DIR
+
+    sys.path.insert(0, str(TOOLS_DIR))
+    import make_native_document as tool
+
+    first = "Will be completed if you use the pdfform option (see Sec-"
+    elements = [
+        {"bbox": [7200, 6000, 54000, 7400], "id": "e000001", "page": "p0001", "text": first,
+         "hyphen_breaks": [len(first) - 1], "type": "text_block"},
+        {"bbox": [7200, 7600, 54000, 9000], "id": "e000002", "page": "p0001", "text": "\u2461 tion 5.4.1).",
+         "type": "text_block"},
+        {"bbox": [7200, 9200, 54000, 10600], "id": "e000003", "page": "p0001",
+         "text": "Steps \u2461 and \u2462 run in turn.", "type": "text_block"},
+    ]
+    payload = {"pages": [{"height": 79200, "id": "p0001", "index": 1, "rotation": 0, "width": 61200}],
+               "elements": elements}
+    quotes = [("if you use the pdfform option (see Section 5.4.1).", "grounded"),
+              ("if you use the pdfform option (see Section 5.4.2).", "mismatch"),
+              ("Steps and \u2462 run in turn.", "mismatch")]
+    with ethos_py.Document.from_bytes(tool.render(tool.build_document(payload))) as document:
+        claims = [{"kind": "quote", "text": q, "citation": {"page": "p0001"}} for q, _ in quotes]
+        report = json.loads(document.verify_json({"document_fingerprint": document.fingerprint, "claims": claims}))
+    assert [c["status"] for c in report["checks"]] == [status for _, status in quotes], report["checks"]
+    assert report["checks"][0]["match"]["source_text"].endswith("Sec-\n\u2461 tion 5.4.1).")

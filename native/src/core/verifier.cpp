@@ -677,9 +677,9 @@ CheckResult ClaimVerifier::run_as_written(const Claim& claim, Verdicts& verdicts
       // grounded at the tier it matches, unless a negation or compound part is cut off.
       if (std::string_view(result.reason) != "stitched_quotation") {
         std::optional<match::Located> across = find_across_junctions(claim, expected, result);
-        if (!across && !result.located && page_only && result.target) {
-          // Nothing located (a short quote no near miss reaches: "βj xij" for βjxij): the page's
-          // running text is the evidence to read.
+        if (!across && page_only && result.target) {
+          // Nothing located (a short quote no near miss reaches: "βj xij" for βjxij), or located
+          // in one element while it runs on into the next: the page's running text is read.
           const std::vector<std::size_t>& on_page = source_.elements_on_page(std::string(result.target->page));
           if (const auto range = page_running_range(on_page); range && range->first <= range->second) {
             const match::DocumentIndex& index = source_.match_index();

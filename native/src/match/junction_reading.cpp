@@ -43,7 +43,20 @@ Dense dense_of(const Reading& reading) {
   return dense;
 }
 
+// Circled and negative circled numbers: the callout markers set at the start of a line beside a
+// listing (auto-multiple-choice's "②") or in a margin.
+bool is_callout_glyph(char32_t c) {
+  return (c >= 0x2460 && c <= 0x2473) || c == 0x24EA || (c >= 0x24F5 && c <= 0x24FF) || (c >= 0x2776 && c <= 0x2793) ||
+         (c >= 0x3251 && c <= 0x325F) || (c >= 0x32B1 && c <= 0x32BF);
+}
+
 }  // namespace
+
+bool is_callout_marker(const std::u32string& text, const std::vector<std::uint32_t>& line_breaks, std::size_t pos) {
+  if (pos >= text.size() || !is_callout_glyph(text[pos])) return false;
+  const bool line_start = pos == 0 || text[pos - 1] == U'\n' || contains(line_breaks, static_cast<std::uint32_t>(pos - 1));
+  return line_start && pos + 1 < text.size() && is_unicode_white_space(text[pos + 1]);
+}
 
 bool is_url_wrap(const std::u32string& text, std::size_t pos) {
   if (pos == 0 || pos + 1 >= text.size() || !is_unicode_white_space(text[pos])) return false;
@@ -73,13 +86,21 @@ bool is_url_wrap(const std::u32string& text, std::size_t pos) {
 }
 
 std::optional<Located> find_across_junctions(const JunctionText& region, const std::string& quote, const Policy& policy) {
-  const std::u32string& text = region.text;
-  if (text.empty()) return std::nullopt;
+  if (region.text.empty()) return std::nullopt;
+  // Callout markers read as white space (same length: offsets do not move).
+  std::u32string text = region.text;
+  std::vector<std::uint32_t> markers;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] >= 0x2460 && is_callout_marker(region.text, region.line_breaks, i)) {
+      markers.push_back(static_cast<std::uint32_t>(i));
+      text[i] = U' ';
+    }
+  }
   const ScalarView view(text);
-  // Nothing to read otherwise (a source without spans, wraps in URLs or line-end hyphens): no work.
+  // Nothing to read otherwise (a source without spans, wraps in URLs, markers or line-end hyphens): no work.
   bool wraps = false;
   for (std::uint32_t b : region.line_breaks) wraps = wraps || is_url_wrap(text, b);
-  const bool spaces = wraps || !region.junctions.empty();
+  const bool spaces = wraps || !region.junctions.empty() || !markers.empty();
   if (!spaces && region.hyphen_breaks.empty()) return std::nullopt;
   for (Tier tier : policy.tiers) {
     if (tier == Tier::exact || !policy.accepts(tier)) continue;
@@ -121,12 +142,14 @@ std::optional<Located> find_across_junctions(const JunctionText& region, const s
               }
             }
           }
-          if (!ok || !liberty) continue;
+          if (!ok) continue;
           const std::size_t first = d.index[k];
           const std::size_t last = d.index[k + q.text.size() - 1];
           if (!aligned(reading, first, last - first + 1)) continue;
           const std::uint32_t start = reading.start[first];
           const std::uint32_t end = reading.end[last];
+          const auto marker = std::lower_bound(markers.begin(), markers.end(), start);
+          if (!liberty && !(marker != markers.end() && *marker < end)) continue;
           // An end on a junction inside a word would drop a marker ("like" from "like2"): not this reading.
           const auto inside_word = [&](std::uint32_t p) {
             return contains(region.junctions, p) && !is_token_boundary(view, p);

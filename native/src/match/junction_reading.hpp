@@ -32,11 +32,16 @@ struct JunctionText {
 // letter, digit or path character follows.
 bool is_url_wrap(const std::u32string& text, std::size_t pos);
 
+// Whether the scalar at `pos` is a callout marker: a circled number (①, ❷, ...) that starts a
+// line (the text's start, after a line break or a recorded wrap) and is followed by white space.
+bool is_callout_marker(const std::u32string& text, const std::vector<std::uint32_t>& line_breaks, std::size_t pos);
+
 // The first occurrence, at the tightest accepted tier from white space on, of `quote` in `region`
 // read with these liberties (and no other difference): a white-space run in the quote where the
 // region has none sits at a recorded junction (never between two digits), and a white-space run
 // of the region the quote lacks is a URL or path wrap (is_url_wrap). The region is read with its
-// recorded hyphens and, second, without them (a line-end hyphen as printed, "--no- site-file").
+// recorded hyphens and, second, without them (a line-end hyphen as printed, "--no- site-file");
+// a callout marker (is_callout_marker) reads as white space, so a quote may leave it out.
 // Whole tokens when the policy asks for them; neither end may fall on a junction or a wrap (a
 // quote that drops a marker is not this). nullopt when there is none, or no liberty was taken.
 std::optional<Located> find_across_junctions(const JunctionText& region, const std::string& quote, const Policy& policy);
