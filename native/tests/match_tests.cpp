@@ -730,6 +730,20 @@ void test_junction_reading() {
   CHECK(!ethos::match::find_across_junctions(url, "or and/or", policy));  // one slash: no path
   CHECK(ethos::match::is_url_wrap(url.text, 14) && ethos::match::is_url_wrap(url.text, 44));
   CHECK(!ethos::match::is_url_wrap(url.text, 62));
+  JunctionText row;  // a two-column table's row reading, its description wrapped inside a URL
+  row.text = U"[9] | Braams: see http://a.org/info/ babel.pdf.";
+  row.line_breaks = {36};
+  row.separators = {4};
+  found = ethos::match::find_across_junctions(row, "[9] Braams: see http://a.org/info/babel.pdf.", policy);
+  CHECK(found && found->start == 0 && found->end == 47);
+  CHECK(!ethos::match::find_across_junctions(row, "[9] Braams: see http://a.org/info/label.pdf.", policy));
+  JunctionText callout;
+  callout.text = U"(see Sec-\n\u2461 tion 5.4.1). Steps \u2461 and \u2462 run.";
+  callout.hyphen_breaks = {8};
+  CHECK(ethos::match::is_callout_marker(callout.text, {}, 10) && !ethos::match::is_callout_marker(callout.text, {}, 31));
+  found = ethos::match::find_across_junctions(callout, "(see Section 5.4.1).", policy);
+  CHECK(found && found->start == 0 && found->end == 24 && found->tier == Tier::typography);
+  CHECK(!ethos::match::find_across_junctions(callout, "Steps and \u2462 run.", policy));
   url.line_breaks = {44, 62};  // a typed space after the scheme is no wrap
   CHECK(!ethos::match::find_across_junctions(url, "page (https://ESS.R-project.org/)", policy));
 }

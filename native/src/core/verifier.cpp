@@ -762,6 +762,18 @@ std::optional<match::Located> ClaimVerifier::find_across_junctions(const Claim& 
   if (rebuilt != *target.text) return std::nullopt;
   std::size_t pos = 0;
   while (pos < rebuilt.size()) region.text.push_back(utf8::next(rebuilt, pos));
+  // A two-column table's row reading joins a key and its description with " | ": the separator
+  // reads as white space (its key-rows reading holds no cell wraps to read URLs across).
+  for (std::size_t n = 0; n < target.elements.size(); ++n) {
+    const Element& element = source_.elements[target.elements[n]];
+    if (element.table_ref.empty()) continue;
+    const std::size_t table = source_.table_index(element.table_ref);
+    if (table == Source::npos || !table_key_rows(source_.tables[table])) continue;
+    const std::uint32_t end = n + 1 < bases.size() ? bases[n + 1] - 1 : static_cast<std::uint32_t>(region.text.size());
+    for (std::uint32_t p = bases[n] + 1; p + 1 < end; ++p) {
+      if (region.text[p] == U'|' && region.text[p - 1] == U' ' && region.text[p + 1] == U' ') region.separators.push_back(p);
+    }
+  }
   // Junctions between white space and anything are no junctions.
   std::vector<std::uint32_t> junctions;
   for (std::uint32_t p : region.junctions) {

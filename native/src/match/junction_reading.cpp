@@ -96,6 +96,13 @@ std::optional<Located> find_across_junctions(const JunctionText& region, const s
       text[i] = U' ';
     }
   }
+  for (std::uint32_t p : region.separators) {
+    if (p < text.size()) {
+      markers.push_back(p);
+      text[p] = U' ';
+    }
+  }
+  std::sort(markers.begin(), markers.end());
   const ScalarView view(text);
   // Nothing to read otherwise (a source without spans, wraps in URLs, markers or line-end hyphens): no work.
   bool wraps = false;

@@ -24,6 +24,9 @@ struct JunctionText {
   std::vector<std::uint32_t> line_breaks;
   // Recorded line-end hyphens.
   std::vector<std::int64_t> hyphen_breaks;
+  // Separators the evidence's projection put between a key and its description (the `|` of a
+  // two-column table's row reading): read as white space, like a callout marker.
+  std::vector<std::uint32_t> separators;
 };
 
 // Whether the white space at `pos` (a line wrap) lies inside a URL or a path: the scalar before it
