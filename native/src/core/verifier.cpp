@@ -676,7 +676,16 @@ CheckResult ClaimVerifier::run_as_written(const Claim& claim, Verdicts& verdicts
       // gap (a font junction: "xT x" for x-superscript-T-x) or none (a URL wrapped at a slash):
       // grounded at the tier it matches, unless a negation or compound part is cut off.
       if (std::string_view(result.reason) != "stitched_quotation") {
-        std::optional<match::Located> across = find_across_junctions(claim, expected, result);
+        // A page-only quote whose miss lies on its page is read once, on the page's running text
+        // (it holds the miss's elements); one whose miss runs onto the next page, there first.
+        bool miss_on_page = page_only && result.target && c.page;
+        if (miss_on_page) {
+          for (std::size_t element : result.target->elements) {
+            miss_on_page = miss_on_page && source_.elements[element].page == *c.page;
+          }
+        }
+        std::optional<match::Located> across;
+        if (!miss_on_page) across = find_across_junctions(claim, expected, result);
         if (!across && page_only && result.target) {
           // Nothing located (a short quote no near miss reaches: "βj xij" for βjxij), or located
           // in one element while it runs on into the next: the page's running text is read.

@@ -109,11 +109,10 @@ std::optional<Located> find_across_junctions(const JunctionText& region, const s
   for (std::uint32_t b : region.line_breaks) wraps = wraps || is_url_wrap(text, b);
   const bool spaces = wraps || !region.junctions.empty() || !markers.empty();
   if (!spaces && region.hyphen_breaks.empty()) return std::nullopt;
-  for (Tier tier : policy.tiers) {
-    if (tier == Tier::exact || !policy.accepts(tier)) continue;
+  const auto search_tier = [&](Tier tier) -> std::optional<Located> {
     const Reading claim = normalize_for_tier(quote, tier, policy.ladder);
     const Dense q = dense_of(claim);
-    if (q.text.empty()) continue;
+    if (q.text.empty()) return std::nullopt;
     // (with the recorded hyphens' readings, line-end hyphens as printed: itself a liberty)
     std::vector<std::pair<bool, std::vector<Reading>>> readings;
     if (spaces) {
@@ -167,8 +166,21 @@ std::optional<Located> find_across_junctions(const JunctionText& region, const s
         }
       }
     }
+    return std::nullopt;
+  };
+  // The loosest accepted tier first: most quotes that come here were altered and match at none,
+  // and what matches at a tighter tier matches there too. Found, the tightest tier is named.
+  std::vector<Tier> tiers;
+  for (Tier tier : policy.tiers) {
+    if (tier != Tier::exact && policy.accepts(tier)) tiers.push_back(tier);
   }
-  return std::nullopt;
+  if (tiers.empty()) return std::nullopt;
+  std::optional<Located> loosest = search_tier(tiers.back());
+  if (!loosest) return std::nullopt;
+  for (std::size_t t = 0; t + 1 < tiers.size(); ++t) {
+    if (auto found = search_tier(tiers[t])) return found;
+  }
+  return loosest;
 }
 
 }  // namespace ethos::match
