@@ -34,10 +34,14 @@ std::vector<std::size_t> find_positions(const std::basic_string<CharT>& text, st
   if (window_end < window_begin + needle.size()) return out;
   if (may_index && window_end - window_begin > kScanLimit && needle.size() >= Index::kGram) {
     std::call_once(once, [&] { index = std::make_unique<Index>(text); });
-    for (std::size_t pos : index->find_all(needle)) {
-      if (pos >= window_begin && pos + needle.size() <= window_end) out.push_back(pos);
+    // The index's candidates are compared in full; when they would cost more than a scan of the
+    // window (a repetitive text: find_all.hpp), the window is scanned in linear time instead.
+    if (index->candidates(needle) <= compare_budget(window_end - window_begin, needle.size()) / needle.size()) {
+      for (std::size_t pos : index->find_all(needle)) {
+        if (pos >= window_begin && pos + needle.size() <= window_end) out.push_back(pos);
+      }
+      return out;
     }
-    return out;
   }
   const std::basic_string_view<CharT> window(text.data() + window_begin, window_end - window_begin);
   out = find_all(window, needle);

@@ -2,6 +2,8 @@
 #include "match/gram_index.hpp"
 
 #include <algorithm>
+#include <array>
+#include <utility>
 #include <string_view>
 
 #include "match/find_all.hpp"
@@ -49,17 +51,13 @@ std::size_t BasicGramIndex<CharT>::bucket_of(const CharT* gram) const {
 }
 
 template <typename CharT>
-std::vector<std::size_t> BasicGramIndex<CharT>::find_all(std::basic_string_view<CharT> needle) const {
-  const Text& text = *text_;
-  const std::size_t m = needle.size();
-  if (m == 0) return {};
-  if (m < kGram + kStride - 1) {
-    return match::find_all(std::basic_string_view<CharT>(text), needle);
-  }
+std::array<std::pair<std::size_t, std::size_t>, BasicGramIndex<CharT>::kStride> BasicGramIndex<CharT>::lookup_plan(
+    std::basic_string_view<CharT> needle) const {
   // An occurrence at s has a filed gram at needle offset o exactly when (s + o) % kStride == 0:
   // for each residue class of o, the class's gram with the smallest bucket sees, shifted back by
   // its offset, every occurrence whose start lies in the matching class of s (and no other).
-  std::vector<std::size_t> out;
+  std::array<std::pair<std::size_t, std::size_t>, kStride> plan{};
+  const std::size_t m = needle.size();
   for (std::size_t cls = 0; cls < kStride; ++cls) {
     std::size_t offset = cls, bucket = bucket_of(needle.data() + cls);
     for (std::size_t o = cls + kStride; o + kGram <= m; o += kStride) {
@@ -69,6 +67,41 @@ std::vector<std::size_t> BasicGramIndex<CharT>::find_all(std::basic_string_view<
         bucket = b;
       }
     }
+    plan[cls] = {offset, bucket};
+  }
+  return plan;
+}
+
+template <typename CharT>
+std::size_t BasicGramIndex<CharT>::candidates(std::basic_string_view<CharT> needle) const {
+  const std::size_t m = needle.size();
+  if (m < kGram + kStride - 1) return text_->size();
+  std::size_t total = 0;
+  for (const auto& [offset, bucket] : lookup_plan(needle)) total += starts_[bucket + 1] - starts_[bucket];
+  return total;
+}
+
+template <typename CharT>
+std::vector<std::size_t> BasicGramIndex<CharT>::find_all(std::basic_string_view<CharT> needle) const {
+  const Text& text = *text_;
+  const std::size_t m = needle.size();
+  if (m == 0) return {};
+  if (m < kGram + kStride - 1) {
+    return match::find_all(std::basic_string_view<CharT>(text), needle);
+  }
+  const auto plan = lookup_plan(needle);
+  std::size_t total = 0;
+  for (const auto& [offset, bucket] : plan) total += starts_[bucket + 1] - starts_[bucket];
+  // Each candidate is compared in full (up to the needle's length): on a repetitive text
+  // ("a a a ..." and a needle of its grams) nearly every filed position is a candidate that
+  // matches almost to the end, O(text x needle). Past the budget a linear scan of the text
+  // gives the same occurrences.
+  if (total > compare_budget(text.size(), m) / m) {
+    return match::find_all(std::basic_string_view<CharT>(text), needle);
+  }
+  t_search_work += total * m;
+  std::vector<std::size_t> out;
+  for (const auto& [offset, bucket] : plan) {
     for (std::uint32_t i = starts_[bucket]; i < starts_[bucket + 1]; ++i) {
       const std::size_t p = positions_[i];
       if (p < offset) continue;

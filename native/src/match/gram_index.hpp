@@ -2,10 +2,12 @@
 // counting sort: a scoped (page range, document) search verifies the candidates of rare grams.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ethos::match {
@@ -32,6 +34,11 @@ class BasicGramIndex {
   // kGram + kStride - 1 is looked for by scanning the text).
   std::vector<std::size_t> find_all(std::basic_string_view<CharT> needle) const;
 
+  // How many candidates find_all would compare in full for needle (the text's length for a
+  // needle too short for the index, which is scanned for): a caller searching a window of the
+  // text scans the window instead when that costs less (docs/reliability.md, repetition).
+  std::size_t candidates(std::basic_string_view<CharT> needle) const;
+
   std::size_t memory_bytes() const { return (positions_.capacity() + starts_.capacity()) * sizeof(std::uint32_t); }
 
  private:
@@ -41,6 +48,8 @@ class BasicGramIndex {
   static std::uint64_t key_of(const CharT* gram);
   std::size_t bucket_of_key(std::uint64_t key) const;
   std::size_t bucket_of(const CharT* gram) const;
+  // Per residue class: the needle offset of its rarest gram and that gram's bucket.
+  std::array<std::pair<std::size_t, std::size_t>, kStride> lookup_plan(std::basic_string_view<CharT> needle) const;
 
   const Text* text_;
   unsigned shift_ = 64;                  // a gram's bucket: the top bits of its mixed hash
