@@ -136,6 +136,22 @@ def _subject_name(source: str) -> str:
     return name
 
 
+# The largest --max-verify-ms (core/verify_deadline.hpp's kMaxVerifyMs).
+_MAX_VERIFY_MS = 1 << 40
+_MAX_VERIFY_MS_HELP = (
+    "Time limit of verifying in ms (default none): past it the run fails with input_limit_exceeded and writes nothing."
+)
+
+
+def _max_verify_ms(value: str | None) -> int | None:
+    """--max-verify-ms as ethos-core reads it: a positive decimal integer up to 2^40, else invalid_arguments."""
+    if value is None:
+        return None
+    if not (0 < len(value) <= 19 and all("0" <= c <= "9" for c in value)) or not 0 < int(value) <= _MAX_VERIFY_MS:
+        raise _host_error("invalid_arguments", {"argument": "--max-verify-ms"})
+    return int(value)
+
+
 def _all_evidence_grounded(report: bytes) -> bool:
     parsed = json.loads(report)
     body = parsed["predicate"] if isinstance(parsed.get("predicate"), dict) else parsed
@@ -204,6 +220,7 @@ def _verify_core_arguments(
     crop_dir: str | None,
     crop_source_pdf: str | None,
     password_arguments: list[str],
+    max_verify_ms: str | None = None,
 ) -> list[str]:
     """The ethos-core argv of a verify with crops: the same options, values unchecked."""
     arguments = ["verify", "--citations", citations, "--format", output_format]
@@ -211,6 +228,7 @@ def _verify_core_arguments(
         ("--grounding", grounding),
         ("--config", config),
         ("--policy", policy),
+        ("--max-verify-ms", max_verify_ms),
         ("--out", out),
         ("--crop-dir", crop_dir),
         ("--crop-source-pdf", crop_source_pdf),
@@ -242,6 +260,7 @@ _POLICY_HELP = "Matching policy: strict, default, permissive or a policy JSON fi
     "--format", "output_format", type=click.Choice(_FORMATS), default="json", help="Output format (default json)."
 )
 @click.option("--fail-on-ungrounded", is_flag=True, help="Exit 1 when not all evidence is grounded.")
+@click.option("--max-verify-ms", metavar="N", default=None, help=_MAX_VERIFY_MS_HELP)
 @click.option("--statement", is_flag=True, help="Wrap the report in an in-toto Statement.")
 @click.option("--out", metavar="FILE", default=None, help="Write the output atomically to FILE instead of stdout.")
 @click.option("--crop-dir", metavar="DIR", default=None, help=_CROP_DIR_HELP)
@@ -258,6 +277,7 @@ def verify_command(
     policy: str | None,
     output_format: str,
     fail_on_ungrounded: bool,
+    max_verify_ms: str | None,
     statement: bool,
     out: str | None,
     crop_dir: str | None = None,
@@ -282,11 +302,12 @@ def verify_command(
         return _run_core(
             _verify_core_arguments(
                 source, citations, grounding, config, policy, output_format, fail_on_ungrounded, statement, out,
-                crop_dir, crop_source_pdf, _password_arguments(passwords, crop_source_pdf),
+                crop_dir, crop_source_pdf, _password_arguments(passwords, crop_source_pdf), max_verify_ms,
             ),
             _password_environment(passwords),
         )
     # Argument-level checks finish before any file is touched (docs/cli.md §5.2).
+    budget = _max_verify_ms(max_verify_ms)
     subject_name = _subject_name(source) if statement else None
     source_bytes = _read(source, "SOURCE")
     citations_bytes = _read(citations, "--citations")
@@ -296,7 +317,12 @@ def verify_command(
     # Without --grounding the core chooses: Grounding JSON by its artifact_type, else native.
     with Document.from_bytes(source_bytes, grounding) as document:
         report = document.verify_json(
-            citations_bytes, config_bytes, statement=statement, subject_name=subject_name, policy=policy_choice
+            citations_bytes,
+            config_bytes,
+            statement=statement,
+            subject_name=subject_name,
+            policy=policy_choice,
+            max_verify_ms=budget,
         )
 
     ungrounded = fail_on_ungrounded and not _all_evidence_grounded(report)
@@ -826,6 +852,7 @@ def evidence_anchor_command(
 @click.option("--config", metavar="FILE", default=None, help="Verification config JSON (default: built-in default-v1).")
 @click.option("--policy", metavar="NAME|FILE", default=None, help=_POLICY_HELP)
 @click.option("--fail-on-ungrounded", is_flag=True, help="Exit 1 when any report is not all grounded.")
+@click.option("--max-verify-ms", metavar="N", default=None, help=_MAX_VERIFY_MS_HELP)
 @click.option("--statement", is_flag=True, help="Wrap each report in an in-toto Statement.")
 @click.option("--out", metavar="FILE", default=None, help="Write the output atomically to FILE instead of stdout.")
 @click.option("--quiet", is_flag=True, help="Draw no progress bar (drawn on stderr only when it is a terminal).")
@@ -839,6 +866,7 @@ def verify_batch_command(
     config: str | None,
     policy: str | None,
     fail_on_ungrounded: bool,
+    max_verify_ms: str | None,
     statement: bool,
     out: str | None,
     quiet: bool,
@@ -863,6 +891,7 @@ def verify_batch_command(
         # ethos-core, which prints the same bytes and envelopes (docs/cli.md §3.9).
         return _run_core(verify_batch_core_arguments(ctx.params))
     # Argument-level checks finish before any file is touched (docs/cli.md §5.2).
+    budget = _max_verify_ms(max_verify_ms)
     subject_name = _subject_name(source) if statement else None
     source_bytes = _read(source, "SOURCE")
     ndjson = _read(citations_ndjson, "--citations-ndjson")
@@ -871,7 +900,13 @@ def verify_batch_command(
 
     with Document.from_bytes(source_bytes, grounding) as document:
         output = document.verify_batch_json(
-            ndjson, config_bytes, merged=merged, statement=statement, subject_name=subject_name, policy=policy_choice
+            ndjson,
+            config_bytes,
+            merged=merged,
+            statement=statement,
+            subject_name=subject_name,
+            policy=policy_choice,
+            max_verify_ms=budget,
         )
     if merged:
         output += b"\n"

@@ -200,6 +200,7 @@ class Document:
         policy: str | bytes | os.PathLike[str] | None = None,
         crop_refs: bool = False,
         crop_source_pdf: PathInput | bytes | None = None,
+        max_verify_ms: int | None = None,
     ) -> bytes:
         """Verifies citations and returns the canonical report bytes (no trailing newline).
 
@@ -215,11 +216,16 @@ class Document:
         descriptor (``ethos_py.crops.crop_descriptors`` computes them). ``crop_source_pdf`` (a
         path or the bytes; needs ``crop_refs``) is ``--crop-source-pdf``: the PDF the crops come
         from, which names them when the source has no fingerprint (docs/sources.md "Crops").
+        ``max_verify_ms`` is ``--max-verify-ms``: a time limit of the call in milliseconds (1 to
+        2**40); past it the call raises ``EthosError`` ``input_limit_exceeded`` with details
+        ``{"argument": "--max-verify-ms", "max_verify_ms": N}`` and returns no report.
         """
         self._live_handle()  # a closed document refuses before any input is read
         citations_bytes = json_input(citations)
         config_bytes = None if config is None else json_input(config)
         options: dict[str, Any] = {"crop_refs": True} if crop_refs else {}
+        if max_verify_ms is not None:
+            options["max_verify_ms"] = max_verify_ms
         if crop_source_pdf is not None:
             options["crop_source_pdf_fingerprint"] = _sha256_of(crop_source_pdf)
         options_bytes = self._request_options(options, statement, subject_name, claim_validation, policy)
@@ -246,6 +252,7 @@ class Document:
         subject_name: str | None = None,
         claim_validation: str = "strict",
         policy: str | bytes | os.PathLike[str] | None = None,
+        max_verify_ms: int | None = None,
     ) -> dict[str, Any]:
         """Like ``verify_json`` but returns the parsed report (or Statement)."""
         report: dict[str, Any] = json.loads(
@@ -256,6 +263,7 @@ class Document:
                 subject_name=subject_name,
                 claim_validation=claim_validation,
                 policy=policy,
+                max_verify_ms=max_verify_ms,
             )
         )
         return report
@@ -270,6 +278,7 @@ class Document:
         subject_name: str | None = None,
         claim_validation: str = "strict",
         policy: str | bytes | os.PathLike[str] | None = None,
+        max_verify_ms: int | None = None,
     ) -> bytes:
         """Verifies many citations requests in ONE native call (the core reads config and policy
         once) and returns the output bytes: one canonical report per request, each followed by
@@ -281,12 +290,15 @@ class Document:
         with ``{`` or ``[``, otherwise a path) or as an ``os.PathLike``. Report ``i`` is byte for byte what
         ``verify_json(requests[i], ...)`` returns. A bad request fails the whole call with an
         ``EthosError`` whose ``details["line"]`` is its 1-based position; other arguments are
-        those of ``verify_json``. Safe to call from several threads on one document at once.
+        those of ``verify_json`` (``max_verify_ms`` bounds the whole call). Safe to call from
+        several threads on one document at once.
         """
         self._live_handle()  # a closed document refuses before any input is read
         ndjson = _ndjson(requests)
         config_bytes = None if config is None else json_input(config)
         options: dict[str, Any] = {"merged": True} if merged else {}
+        if max_verify_ms is not None:
+            options["max_verify_ms"] = max_verify_ms
         options_bytes = self._request_options(options, statement, subject_name, claim_validation, policy)
         config_ptr, config_len = _ffi.buffer_argument(config_bytes)
         options_ptr, options_len = _ffi.buffer_argument(options_bytes)
@@ -311,6 +323,7 @@ class Document:
         subject_name: str | None = None,
         claim_validation: str = "strict",
         policy: str | bytes | os.PathLike[str] | None = None,
+        max_verify_ms: int | None = None,
     ) -> Any:
         """Like ``verify_batch_json`` but parsed: a list of reports, or the merged report (a dict)."""
         data = self.verify_batch_json(
@@ -321,6 +334,7 @@ class Document:
             subject_name=subject_name,
             claim_validation=claim_validation,
             policy=policy,
+            max_verify_ms=max_verify_ms,
         )
         if merged:
             return json.loads(data)
@@ -418,6 +432,7 @@ def verify(
     output_format: str = "json",
     timeout: float | None = 30.0,
     env: Mapping[str, str] | None = None,
+    max_verify_ms: int | None = None,
 ) -> Any:
     """Verifies ``citations`` against ``source`` (a ``Document``, a path or the source's bytes).
 
@@ -426,7 +441,7 @@ def verify(
     and closed here; open a ``Document`` once to verify many citation sets. ``citations`` and
     ``config`` are inputs as in ``Document.verify_json`` (a ``str`` is JSON text when it starts
     with ``{`` or ``[``, otherwise a path); ``grounding`` selects the source loader; ``policy``: see
-    ``Document.verify_json``.
+    ``Document.verify_json``; ``max_verify_ms``: see ``Document.verify_json`` (in process only).
 
     The keyword arguments of the public ``ethos_pdf.verify`` work unchanged. With ``ethos_bin``
     (or ``env``) the call runs that program (the bundled ``ethos-core`` for ``env`` alone) through
@@ -443,8 +458,10 @@ def verify(
     if ethos_bin is not None or env is not None:
         if isinstance(source, (Document, bytes, bytearray, memoryview)):
             raise TypeError("with ethos_bin or env the source must be a path (the program reads a file)")
-        if policy is not None or subject_name is not None:
-            raise ValueError("policy and subject_name apply in process only: drop ethos_bin and env to use them")
+        if policy is not None or subject_name is not None or max_verify_ms is not None:
+            raise ValueError(
+                "policy, subject_name and max_verify_ms apply in process only: drop ethos_bin and env to use them"
+            )
         from .cli_wrapper import EthosCli
 
         cli = EthosCli(ethos_bin=ethos_bin, env=env) if ethos_bin is not None else EthosCli(env=env)
@@ -463,10 +480,19 @@ def verify(
     if isinstance(source, Document):
         if grounding is not None:
             raise ValueError("grounding applies when a source is opened: an open Document already has one")
-        data = source.verify_json(citations, config, statement=statement, subject_name=subject_name, policy=policy)
+        data = source.verify_json(
+            citations, config, statement=statement, subject_name=subject_name, policy=policy, max_verify_ms=max_verify_ms
+        )
     else:
         with Document.open(source, grounding) as document:
-            data = document.verify_json(citations, config, statement=statement, subject_name=subject_name, policy=policy)
+            data = document.verify_json(
+                citations,
+                config,
+                statement=statement,
+                subject_name=subject_name,
+                policy=policy,
+                max_verify_ms=max_verify_ms,
+            )
     if output_format == "summary":
         from .proof import summary_text
 
@@ -483,6 +509,7 @@ def verify_batch(
     statement: bool = False,
     subject_name: str | None = None,
     policy: str | bytes | os.PathLike[str] | None = None,
+    max_verify_ms: int | None = None,
 ) -> Any:
     """Verifies many citations requests against ``source`` in one native call: a list of
     reports (one per request, in order) or, with ``merged=True``, one merged report.
@@ -499,9 +526,21 @@ def verify_batch(
     """
     if isinstance(source, Document):
         return source.verify_batch(
-            requests, config, merged=merged, statement=statement, subject_name=subject_name, policy=policy
+            requests,
+            config,
+            merged=merged,
+            statement=statement,
+            subject_name=subject_name,
+            policy=policy,
+            max_verify_ms=max_verify_ms,
         )
     with Document.open(source) as document:
         return document.verify_batch(
-            requests, config, merged=merged, statement=statement, subject_name=subject_name, policy=policy
+            requests,
+            config,
+            merged=merged,
+            statement=statement,
+            subject_name=subject_name,
+            policy=policy,
+            max_verify_ms=max_verify_ms,
         )

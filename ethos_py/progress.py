@@ -43,8 +43,8 @@ def verify_batch_core_arguments(params: Mapping[str, Any]) -> list[str]:
     for flag in ("--merged", "--fail-on-ungrounded", "--statement", "--quiet"):
         if params.get(flag.lstrip("-").replace("-", "_")):
             arguments.append(flag)
-    for flag in ("--grounding", "--config", "--policy", "--out"):
-        value = params.get(flag.lstrip("-"))
+    for flag in ("--grounding", "--config", "--policy", "--max-verify-ms", "--out"):
+        value = params.get(flag.lstrip("-").replace("-", "_"))
         if value is not None:
             arguments += [flag, value]
     # "--" keeps a SOURCE that starts with "-" from being read as an option.

@@ -20,7 +20,7 @@ int run_verify_batch(const ParsedArgs& args) {
   die_with_parent_if_asked();
   const std::string& source_path = args.positionals.at(0);
   // Argument-level checks finish before any file is touched (docs/cli.md §5.2).
-  nlohmann::json options = nlohmann::json::object();
+  nlohmann::json options = verify_budget_options(args);
   if (args.flag("--statement")) options = with_statement(source_path, options);
   const std::string* grounding = args.value("--grounding");
 
@@ -72,6 +72,7 @@ CommandSpec verify_batch_command() {
           {"--config", "FILE", false, {}, "Verification config JSON (default: built-in default-v1)."},
           {"--policy", "NAME|FILE", false, {}, "Matching policy: strict, default, permissive or a policy JSON file (docs/matching.md)."},
           {"--fail-on-ungrounded", "", false, {}, "Exit 1 when any report is not all grounded."},
+          {"--max-verify-ms", "N", false, {}, kMaxVerifyMsHelp},
           {"--statement", "", false, {}, "Wrap each report in an in-toto Statement."},
           {"--out", "FILE", false, {}, "Write the output atomically to FILE instead of stdout."},
           {"--quiet", "", false, {}, "Draw no progress bar (drawn on stderr only when it is a terminal)."},

@@ -37,15 +37,21 @@ int run_verify(const ParsedArgs& args) {
   const std::string& source_path = args.positionals.at(0);
   // Argument-level checks finish before any file is touched (docs/cli.md §5.2).
   const std::string* grounding = args.value("--grounding");
-  std::string options = args.flag("--statement") ? with_statement(source_path, nlohmann::json::object()).dump() : std::string();
+  const nlohmann::json budget = verify_budget_options(args);
+  std::string options = args.flag("--statement") ? with_statement(source_path, budget).dump()
+                        : budget.empty()         ? std::string()
+                                                 : budget.dump();
   const std::optional<std::string> crop_pdf_password = check_verify_crop_arguments(args);
 
   const std::string source_bytes = read_input_file(source_path, "SOURCE");
   const std::string citations = read_input_file(*args.value("--citations"), "--citations");
   std::optional<std::string> config;  // absent = built-in default-v1; an empty file is an invalid config
   if (const std::string* config_path = args.value("--config")) config = read_input_file(*config_path, "--config");
-  const nlohmann::json policy = policy_options(args);
-  if (!policy.empty()) options = args.flag("--statement") ? with_statement(source_path, policy).dump() : policy.dump();
+  nlohmann::json policy = policy_options(args);
+  if (!policy.empty()) {
+    policy.update(budget);
+    options = args.flag("--statement") ? with_statement(source_path, policy).dump() : policy.dump();
+  }
 
   // Without --grounding the core chooses: Grounding JSON by its artifact_type, else native.
   const auto source = open_source(source_bytes, grounding_open_options(grounding));
@@ -137,6 +143,7 @@ const ProgramSpec& program_spec() {
                   {"--policy", "NAME|FILE", false, {}, "Matching policy: strict, default, permissive or a policy JSON file (docs/matching.md)."},
                   {"--format", "FORMAT", false, {"json", "summary"}, "Output format (default json)."},
                   {"--fail-on-ungrounded", "", false, {}, "Exit 1 when not all evidence is grounded."},
+                  {"--max-verify-ms", "N", false, {}, kMaxVerifyMsHelp},
                   {"--statement", "", false, {}, "Wrap the report in an in-toto Statement."},
                   {"--out", "FILE", false, {}, "Write the output atomically to FILE instead of stdout."},
                   verify_crop_options()[0],

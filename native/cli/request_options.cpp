@@ -2,8 +2,12 @@
 // --policy) and the --fail-on-ungrounded verdict.
 #include "request_options.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 #include <nlohmann/json.hpp>
 
+#include "core/verify_deadline.hpp"
 #include "host_io.hpp"
 #include "sources/registry.hpp"
 
@@ -56,6 +60,22 @@ nlohmann::json policy_options(const ParsedArgs& args) {
     }
   }
   return {{"policy_bytes_latin1", latin1}};
+}
+
+const char* const kMaxVerifyMsHelp =
+    "Time limit of verifying in ms (default none): past it the run fails with input_limit_exceeded "
+    "and writes nothing.";
+
+nlohmann::json verify_budget_options(const ParsedArgs& args) {
+  const std::string* text = args.value("--max-verify-ms");
+  if (text == nullptr) return nlohmann::json::object();
+  const bool digits = !text->empty() && text->size() <= 19 &&
+                      std::all_of(text->begin(), text->end(), [](char c) { return c >= '0' && c <= '9'; });
+  const std::uint64_t value = digits ? std::stoull(*text) : 0;
+  if (value == 0 || value > static_cast<std::uint64_t>(kMaxVerifyMs)) {
+    throw host_error("invalid_arguments", {{"argument", "--max-verify-ms"}});
+  }
+  return {{"max_verify_ms", static_cast<std::int64_t>(value)}};
 }
 
 namespace {

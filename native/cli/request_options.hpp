@@ -30,6 +30,14 @@ nlohmann::json with_statement(const std::string& source_path, nlohmann::json opt
 // ({"policy_bytes_latin1": ...}) so the core alone parses them (core/api.hpp); {} without it.
 nlohmann::json policy_options(const ParsedArgs& args);
 
+// --max-verify-ms N (a positive decimal integer, at most core/verify_deadline.hpp's
+// kMaxVerifyMs, else invalid_arguments for --max-verify-ms): {"max_verify_ms": N}; {} without it.
+// Checked with the arguments, before any file is read.
+nlohmann::json verify_budget_options(const ParsedArgs& args);
+
+// The help line of --max-verify-ms (verify and verify-batch).
+extern const char* const kMaxVerifyMsHelp;
+
 // --fail-on-ungrounded's verdict: all_evidence_grounded of every report in OUTPUT (one report, or
 // one per line), each either bare or inside a Statement's predicate.
 bool all_evidence_grounded(std::string_view output);

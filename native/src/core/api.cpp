@@ -10,6 +10,7 @@
 #include "core/report.hpp"
 #include "core/source.hpp"
 #include "core/verifier.hpp"
+#include "core/verify_deadline.hpp"
 #include "match/explain.hpp"
 #include "json/c14n.hpp"
 #include "json/reader.hpp"
@@ -30,6 +31,7 @@ struct VerifyOptions {
   std::optional<match::Policy> policy;  // --policy: overrides the config's choice
   bool crop_refs = false;               // verify --crop-dir (core/crop_descriptor.hpp)
   std::optional<std::string> crop_source_pdf_fingerprint;  // verify --crop-source-pdf's sha256
+  std::optional<std::int64_t> max_verify_ms;               // --max-verify-ms (core/verify_deadline.hpp)
 };
 
 // A policy file travels inside the options as a string whose scalars U+0000..U+00FF are its
@@ -76,6 +78,7 @@ VerifyOptions read_verify_options(std::string_view bytes, bool batch = false) {
   options.policy = read_policy_option(reader);
   options.crop_refs = reader.optional_bool("crop_refs").value_or(false);
   options.crop_source_pdf_fingerprint = reader.optional_string("crop_source_pdf_fingerprint");
+  options.max_verify_ms = reader.optional_int("max_verify_ms", 1, kMaxVerifyMs);
   reader.finish();
   if (const auto& pdf = options.crop_source_pdf_fingerprint; pdf && (!options.crop_refs || !is_sha256_prefixed(*pdf))) {
     // The PDF only names and renders crops: without crop_refs it would be silently ignored.
@@ -141,6 +144,10 @@ VerificationConfig config_for(std::optional<std::string_view> config_bytes, cons
 std::string verify(const Source& source, std::string_view citations, std::optional<std::string_view> config_bytes,
                    std::string_view options_json) {
   const VerifyOptions options = read_verify_options(options_json);
+  // The budget runs from here: the config, the citations and every claim's search count.
+  const std::optional<VerifyDeadline> deadline =
+      options.max_verify_ms ? std::optional<VerifyDeadline>(*options.max_verify_ms) : std::nullopt;
+  const DeadlineScope deadline_scope(deadline ? &*deadline : nullptr);
   VerificationConfig config = config_for(config_bytes, options);
   if (options.crop_refs) {
     // Crop refs are named after the document fingerprint (CONTRACTS §2.11), or the source PDF's
@@ -159,6 +166,9 @@ BatchOutput verify_batch_blocks(const Source& source, std::string_view ndjson,
                                 std::shared_ptr<ChunkPool> output_chunks) {
   // Options, config and policy are read once for every request of the batch.
   const VerifyOptions options = read_verify_options(options_json, true);
+  const std::optional<VerifyDeadline> deadline =
+      options.max_verify_ms ? std::optional<VerifyDeadline>(*options.max_verify_ms) : std::nullopt;
+  const DeadlineScope deadline_scope(deadline ? &*deadline : nullptr);
   const VerificationConfig config = config_for(config_bytes, options);
   const BatchRun run{source, config, options.claim_validation,
                      options.statement ? std::optional<std::string>(options.subject_name) : std::nullopt,

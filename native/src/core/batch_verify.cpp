@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "core/report.hpp"
 #include "core/verifier.hpp"
+#include "core/verify_deadline.hpp"
 #include "json/sha256.hpp"
 
 namespace ethos {
@@ -69,7 +70,9 @@ void run_blocks(std::size_t count, const Work& work, const Finish& finish) {
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
   Failure failures[2];
+  const VerifyDeadline* const deadline = current_deadline();  // the call's budget, on both threads
   const auto worker = [&](std::size_t id) {
+    const DeadlineScope deadline_scope(deadline);
     while (!failed.load(std::memory_order_relaxed)) {
       const std::size_t first = next.fetch_add(kBlockLines);
       if (first >= count) break;

@@ -94,6 +94,13 @@ std::string error_message(const ErrorCodeInfo& info, const nlohmann::json& detai
       return message;
     }
   }
+  if (code == "input_limit_exceeded") {
+    const std::string limit = detail_text(details, "max_verify_ms");
+    if (!limit.empty()) {
+      return "verifying took longer than " + limit +
+             " ms: raise --max-verify-ms (max_verify_ms in Python), or verify fewer or shorter claims per call";
+    }
+  }
   if (code == "page_limit_exceeded") {
     const std::string max_pages = detail_text(details, "max_pages");
     if (!max_pages.empty()) return "the PDF file has more than " + max_pages + " pages: raise --max-pages";

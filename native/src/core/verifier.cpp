@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "core/quote_negation.hpp"
+#include "core/verify_deadline.hpp"
 #include "match/document_index.hpp"
 #include "match/junction_reading.hpp"
 #include "match/occurrence_guards.hpp"
@@ -524,6 +525,7 @@ CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
 }
 
 CheckResult ClaimVerifier::run_as_written(const Claim& claim, Verdicts& verdicts) {
+  check_verify_deadline();  // --max-verify-ms: between claims (and in the matcher's long loops)
   const Citation& c = claim.citation;
   // 1. No locator.
   if (!c.has_locator()) return fail("error", "missing_locator");

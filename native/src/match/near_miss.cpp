@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "core/verify_deadline.hpp"
 #include "match/numeric_guard.hpp"
 #include "match/polarity_guard.hpp"
 #include "text/utf8.hpp"
@@ -336,6 +337,7 @@ std::optional<NearMiss> find_near_miss_in(const NearMissIndex& index, std::size_
   std::pair<std::size_t, std::size_t> best_window;
   std::vector<std::int32_t> source_weights;
   for (const Candidate& candidate : candidates) {
+    check_verify_deadline();  // a window's alignment is quote x window tokens
     if (best && (candidate.bound < best->score_bp || (candidate.bound == best->score_bp && candidate.lo > best_window.first))) {
       continue;  // cannot score higher, nor as high from an earlier window
     }

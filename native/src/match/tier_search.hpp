@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "core/verify_deadline.hpp"
 #include "match/ladder.hpp"
 #include "match/matcher.hpp"
 #include "match/policy.hpp"
@@ -69,6 +70,7 @@ LadderResult search_tiers(const Ladder& expected, const Policy& policy, ScalarVi
   for (Tier tier : policy.tiers) {
     const std::u32string& needle = expected.at(tier).front().text;
     if (needle.empty()) return result;
+    check_verify_deadline();  // --max-verify-ms, once per tier searched
     TierTally tally(tier, original, policy.whole_tokens);
     search_tier(tier, needle, tally);
     if (tally.clipped() && !result.clipped) result.clipped = tally.clipped();
