@@ -8,9 +8,11 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import shutil
 import stat
 import tempfile
+import time
 from collections.abc import Iterator
 from typing import IO, Any
 
@@ -158,6 +160,48 @@ def _default_mode() -> int:
     return 0o666 & ~mask
 
 
+# An --out temp file: ".ethos-out-<writer pid>-<6 to 8 characters mkstemp or tempfile chose>".
+_OUT_TEMP_NAME = re.compile(r"\.ethos-out-([0-9]{1,10})-[A-Za-z0-9_]{6,8}")
+# An abandoned temp file is left alone this long after its last change (native/cli/stale_temps.hpp).
+STALE_TEMP_SECONDS = 60
+# Larger numbers are no process id (pid_t is 32 bits).
+_MAX_PID = 2**31 - 1
+
+
+def _process_gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def remove_stale_out_temps(directory: str) -> None:
+    """Removes the --out temp files a killed writer left in ``directory``: our own naming, regular
+    files of this user, whose writer process is gone and that have not changed for
+    ``STALE_TEMP_SECONDS``. Best effort, never raises (native/cli/stale_temps.cpp, the same rule)."""
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    now = time.time()
+    for entry in entries:
+        match = _OUT_TEMP_NAME.fullmatch(entry.name)
+        if match is None or not 0 < int(match.group(1)) <= _MAX_PID or int(match.group(1)) == os.getpid():
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid():
+                continue
+            if now - info.st_mtime < STALE_TEMP_SECONDS or not _process_gone(int(match.group(1))):
+                continue
+            os.unlink(entry.path)
+        except OSError:
+            continue
+
+
 def write_file_atomic(path: PathInput, data: bytes) -> None:
     """Replaces ``path`` with ``data`` atomically; raises ``OSError``.
 
@@ -177,7 +221,9 @@ def write_file_atomic(path: PathInput, data: bytes) -> None:
             stream.write(data)
         return
     directory = os.path.dirname(target) or "."
-    fd, temp = tempfile.mkstemp(prefix=".ethos-out-", dir=directory)
+    # The name carries our pid: what a killed writer left here is removed first (as ethos-core does).
+    remove_stale_out_temps(directory)
+    fd, temp = tempfile.mkstemp(prefix=f".ethos-out-{os.getpid()}-", dir=directory)
     try:
         try:
             os.fchmod(fd, _default_mode())

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "stale_temps.hpp"
+
 namespace ethos::cli {
 namespace {
 
@@ -152,8 +154,10 @@ void write_file_atomic(const std::string& path, std::string_view bytes, const st
     if (err != 0) throw io_error(argument, err, path);
     return;
   }
-  // The temp file lives next to the target so rename() stays within one filesystem (atomic).
-  std::string temp = dirname_of(path) + "/.ethos-out-XXXXXX";
+  // The temp file lives next to the target so rename() stays within one filesystem (atomic). Its
+  // name carries our pid: what a killed writer left there is removed first (stale_temps.hpp).
+  remove_stale_out_temps(dirname_of(path));
+  std::string temp = out_temp_template(dirname_of(path));
   int raw = ::mkstemp(temp.data());
   if (raw < 0) throw io_error(argument, errno, path);
   FdGuard fd(raw);
