@@ -9,6 +9,7 @@ import contextlib
 import errno
 import os
 import re
+import select
 import shutil
 import stat
 import tempfile
@@ -47,6 +48,8 @@ BinaryInput = PathInput | bytes | bytearray | memoryview | IO[bytes]
 
 _NOT_FOUND = {errno.ENOENT, errno.ENOTDIR}
 _PERMISSION = {errno.EACCES, errno.EPERM, errno.EROFS}
+#: How long a named pipe given as an input may take to get a writer (native/cli/host_io.hpp).
+FIFO_WRITER_WAIT_MS = 5000
 
 
 def io_reason(error: OSError) -> str:
@@ -57,6 +60,8 @@ def io_reason(error: OSError) -> str:
         return "is_directory"
     if error.errno in _PERMISSION:
         return "permission_denied"
+    if error.errno == errno.ETIMEDOUT:  # a named pipe without a writer (read_input_file)
+        return "no_writer"
     return "io_error"
 
 
@@ -68,6 +73,22 @@ def _too_large(argument: str | None) -> EthosError:
     if argument is not None:
         details["argument"] = argument
     return _ffi.host_error("file_too_large", details)
+
+
+def _open_fifo(path: str, flags: int) -> int:
+    """Opens a named pipe without waiting for a writer (open would block until one comes, for
+    ever when none does), then gives it FIFO_WRITER_WAIT_MS to write or close; else ETIMEDOUT."""
+    fd = os.open(path, flags | os.O_NONBLOCK)
+    try:
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        if not poller.poll(FIFO_WRITER_WAIT_MS):
+            raise OSError(errno.ETIMEDOUT, "no writer opened the named pipe", path)
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def read_input_file(path: PathInput, *, argument: str | None = None) -> bytes:
@@ -83,7 +104,8 @@ def read_input_file(path: PathInput, *, argument: str | None = None) -> bytes:
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
     if stat.S_ISREG(info.st_mode) and info.st_size > MAX_INPUT_BYTES:
         raise _too_large(argument)
-    with open(path, "rb") as handle:
+    opener = _open_fifo if stat.S_ISFIFO(info.st_mode) else None
+    with open(path, "rb", opener=opener) as handle:
         # Pipes and devices have no size to stat, and a regular file may grow while we read.
         data = handle.read(MAX_INPUT_BYTES + 1)
     if len(data) > MAX_INPUT_BYTES:

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,6 +28,8 @@ const char* io_reason(int err) {
     case EPERM:
     case EROFS:
       return "permission_denied";
+    case ETIMEDOUT:  // a named pipe without a writer (read_input_file)
+      return "no_writer";
     default:
       return "io_error";
   }
@@ -121,9 +124,23 @@ std::string read_input_file(const std::string& path, const std::string& argument
   const bool regular = S_ISREG(st.st_mode);
   if (regular && static_cast<std::uint64_t>(st.st_size) > max_bytes) throw too_large(argument, max_bytes);
 
-  int raw = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // A named pipe is opened without waiting for a writer (open would block until one comes, for
+  // ever when none does), then given kFifoWriterWaitMs to produce data or be closed.
+  const bool fifo = S_ISFIFO(st.st_mode);
+  int raw = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | (fifo ? O_NONBLOCK : 0));
   if (raw < 0) throw io_error(argument, errno, path);
   FdGuard fd(raw);
+  if (fifo) {
+    pollfd wait{fd.get(), POLLIN, 0};
+    int ready = 0;
+    do {
+      ready = ::poll(&wait, 1, kFifoWriterWaitMs);
+    } while (ready < 0 && errno == EINTR);
+    if (ready < 0) throw io_error(argument, errno, path);
+    if (ready == 0) throw io_error(argument, ETIMEDOUT, path);
+    const int flags = ::fcntl(fd.get(), F_GETFL);
+    if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0) throw io_error(argument, errno, path);
+  }
 
   std::string data;
   if (regular) data.reserve(static_cast<std::size_t>(st.st_size));

@@ -18,6 +18,10 @@ constexpr std::uint64_t kMaxInputBytes = 256ULL * 1024ULL * 1024ULL;
 // ethos_error_envelope() uses, so the Python CLI prints the same bytes for the same failure.
 EthosError host_error(const std::string& code, nlohmann::json details = nlohmann::json::object());
 
+// How long a named pipe (FIFO) given as an input may take to get a writer that writes or closes
+// it: past it the input is host_io with reason no_writer (ethos_py's FIFO_WRITER_WAIT_MS is the same).
+constexpr int kFifoWriterWaitMs = 5000;
+
 // Reads a whole input file named on the command line. `argument` is how the user named it
 // (SOURCE, --citations, ...) and goes into the error details. Throws host_io / file_too_large.
 std::string read_input_file(const std::string& path, const std::string& argument);

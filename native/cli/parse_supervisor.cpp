@@ -394,6 +394,8 @@ std::vector<std::string> supervise_parse(const ParseJob& job) {
   if (*page_count > job.limits.max_pages) {
     throw host_error("page_limit_exceeded", {{"max_pages", job.limits.max_pages}});
   }
+  // A PDF without pages has nothing to parse; it is not a scan that OCR would help (ocr_required).
+  if (*page_count == 0) throw host_error("corrupt_pdf", {{"reason", "no_pages"}});
   const std::vector<int> pages = job.selection.resolve(*page_count);
   selected = pages.size();
   if (job.on_progress && selected > 0) job.on_progress(0, selected);

@@ -75,6 +75,9 @@ std::string host_io_message(const nlohmann::json& details) {
   if (reason == "not_found") return "cannot find " + what + ": check the path";
   if (reason == "is_directory") return what + " is a directory: give a file";
   if (reason == "permission_denied") return "permission denied for " + what + ": check its permissions";
+  if (reason == "no_writer") {
+    return what + " is a named pipe nothing wrote to within 5 seconds: start its writer first, or give a regular file";
+  }
   return "cannot read or write " + what + ": check the path, its permissions and the free disk space";
 }
 
@@ -100,6 +103,9 @@ std::string error_message(const ErrorCodeInfo& info, const nlohmann::json& detai
       return "verifying took longer than " + limit +
              " ms: raise --max-verify-ms (max_verify_ms in Python), or verify fewer or shorter claims per call";
     }
+  }
+  if (code == "corrupt_pdf" && detail_text(details, "reason") == "no_pages") {
+    return "the PDF file has no pages, so there is nothing to parse: give a PDF with at least one page";
   }
   if (code == "page_limit_exceeded") {
     const std::string max_pages = detail_text(details, "max_pages");
