@@ -455,12 +455,11 @@ void test_supervisor_limits(const std::string& fake, const std::string& incomple
   three_workers.workers = 3;
   CHECK(code_of(fake_parse(fake, "%PDF-fake pages 40", three_workers)) == "corrupt_pdf");
   CHECK(no_children_left());
-  // A document without pages needs no worker and yields no page layouts.
-  ethos::cli::ParseJob empty;
-  const std::string no_pages = "%PDF-fake pages 0";
-  empty.pdf = no_pages;
-  empty.library_path = fake;
-  CHECK(ethos::cli::supervise_parse(empty).empty());
+  // A document without pages has nothing to parse: corrupt_pdf naming that, not ocr_required
+  // (which tells the user to OCR it), and no worker is started for pages.
+  CHECK(fake_parse(fake, "%PDF-fake pages 0") ==
+        R"({"error":{"code":"corrupt_pdf","details":{"reason":"no_pages"},"message":"the PDF file has no pages, so there is nothing to parse: give a PDF with at least one page"}})");
+  CHECK(no_children_left());
 
   CHECK(fake_parse(incomplete_fake, "%PDF-fake pages 1") ==
         R"({"error":{"code":"internal_error","details":{"reason":"missing_symbol","symbol":"FPDFAction_GetURIPath"},"message":"PDFium not found: install pypdfium2 (pip install pypdfium2), or name the library with --pdfium-library or ETHOS_PDFIUM_LIBRARY_PATH"}})");
