@@ -82,3 +82,41 @@ def test_a_pdf_without_pages_is_corrupt_pdf_not_ocr_required(tmp_path: Path) -> 
     with pytest.raises(EthosError) as raised:
         parse_pdf_json(pdf, use_cache=False)
     assert raised.value.code == "corrupt_pdf" and raised.value.details == {"reason": "no_pages"}
+
+
+def far_text_pdf(coordinate: str) -> bytes:
+    """A page with visible text and a text object placed at (coordinate, coordinate)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(612, 792))
+    canvas.setFont("Helvetica", 12)
+    canvas.drawString(72, 720, "Visible text here.")
+    canvas.showPage()
+    canvas.save()
+    pdf = pikepdf.open(io.BytesIO(buffer.getvalue()))
+    content = f"BT /F1 12 Tf 1 0 0 1 {coordinate} {coordinate} Tm (Far away words) Tj ET".encode()
+    pdf.pages[0].contents_add(pikepdf.Stream(pdf, content), prepend=False)
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("coordinate", ["1e6", "1e20", "-1e9"])
+def test_text_far_off_the_page_is_warned_about(tmp_path: Path, coordinate: str) -> None:
+    # PDFium's text page keeps no character of it, so there is no glyph to warn about; the page is.
+    pdf = fx.write_pdf(tmp_path, "far.pdf", far_text_pdf(coordinate))
+    code, stdout, _ = run_both(["doc", "parse", str(pdf), "--no-cache"])
+    assert code == 0
+    payload = json.loads(stdout)["payload"]
+    warnings = [w for w in payload["parser_warnings"] + payload["security_warnings"] if w["code"] == "off_page_text_detected"]
+    assert warnings and all(w["page"] == "p0001" and "span_ref" not in w for w in warnings)
+    assert [element["text"] for element in payload["elements"]] == ["Visible text here."]
+
+
+def test_text_just_off_the_page_keeps_its_span_warning(tmp_path: Path) -> None:
+    pdf = fx.write_pdf(tmp_path, "near.pdf", far_text_pdf("900"))
+    code, stdout, _ = run_both(["doc", "parse", str(pdf), "--no-cache"])
+    payload = json.loads(stdout)["payload"]
+    warnings = [w for w in payload["parser_warnings"] + payload["security_warnings"] if w["code"] == "off_page_text_detected"]
+    assert code == 0 and len(warnings) == 1 and "span_ref" in warnings[0]

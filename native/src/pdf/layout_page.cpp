@@ -151,6 +151,10 @@ class PageBuilder {
     mark_figures();
     add_unseen_text(glyphs.hidden, "hidden_text_detected");
     add_unseen_text(glyphs.off_page, "off_page_text_detected");
+    // Text far off the page leaves no glyph to warn about (PDFium drops it): the page says so.
+    if (glyphs.off_page.empty() && page_.off_page_text_objects > 0) {
+      out_.warnings.push_back({"off_page_text_detected", -1, -1});
+    }
     add_page_warnings(!lines.empty() || !margin_numbers.empty() || std::any_of(grids.begin(), grids.end(), [](const Grid& g) {
       return std::any_of(g.cells.begin(), g.cells.end(), [](const GridCell& c) { return !c.lines.empty(); });
     }));

@@ -345,6 +345,7 @@ class ObjectWalker {
     switch (api_.FPDFPageObj_GetType(object)) {
       case pdfium::kPageObjText:
         if (depth > 0) form_text_.emplace(object, outer);
+        count_if_off_page(object, outer);
         break;
       case pdfium::kPageObjImage:
         image(object, outer);
@@ -383,6 +384,23 @@ class ObjectWalker {
       box.y1 = std::max(box.y1, p.y1);
     }
     return box;
+  }
+
+  // A text object off the page, or one PDFium could not place at all: for text far away (at
+  // 10^6 pt) it zeroes the object's matrix and bounds and its text page keeps no character.
+  void count_if_off_page(pdfium::PageObject* object, const Affine& outer) {
+    pdfium::Matrix m{};
+    if (api_.FPDFPageObj_GetMatrix(object, &m) && m.a == 0 && m.b == 0 && m.c == 0 && m.d == 0) {
+      ++page_.off_page_text_objects;
+      return;
+    }
+    float l = 0, b = 0, r = 0, t = 0;
+    if (!api_.FPDFPageObj_GetBounds(object, &l, &b, &r, &t)) return;
+    const Rect box = display_box(outer, l, b, r, t);
+    const bool finite = std::isfinite(box.x0) && std::isfinite(box.x1) && std::isfinite(box.y0) && std::isfinite(box.y1);
+    if (!finite || box.x1 < 0 || box.x0 > page_.width || box.y1 < 0 || box.y0 > page_.height) {
+      ++page_.off_page_text_objects;
+    }
   }
 
   void image(pdfium::PageObject* object, const Affine& outer) {

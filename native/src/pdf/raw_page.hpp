@@ -76,6 +76,9 @@ struct RawPage {
   std::vector<RawFill> fills;
   std::vector<RawImage> images;
   std::vector<RawAnnotation> annotations;
+  // Text objects whose bounds lie wholly off the page: PDFium's text page keeps no character of
+  // one placed far away (at 10^6 pt), so only this count shows that such text is there.
+  std::int32_t off_page_text_objects = 0;
 };
 
 }  // namespace ethos::pdf
