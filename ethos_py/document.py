@@ -10,7 +10,7 @@ import stat
 import threading
 import weakref
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any, TypeVar
 
 from . import _ffi
@@ -524,17 +524,8 @@ def verify_batch(
         >>> len(verify_batch("examples/quickstart/document.json", [request, request], merged=True)["checks"])
         8
     """
-    if isinstance(source, Document):
-        return source.verify_batch(
-            requests,
-            config,
-            merged=merged,
-            statement=statement,
-            subject_name=subject_name,
-            policy=policy,
-            max_verify_ms=max_verify_ms,
-        )
-    with Document.open(source) as document:
+    # An open Document is the caller's to close; a source opened here is closed here.
+    with nullcontext(source) if isinstance(source, Document) else Document.open(source) as document:
         return document.verify_batch(
             requests,
             config,

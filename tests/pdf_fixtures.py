@@ -494,6 +494,16 @@ def run_program(argv: Sequence[str], *, cwd: Path | None = None) -> subprocess.C
     return subprocess.run(list(argv), cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=300, check=False)
 
 
+def run_on_both_clis(argv: Sequence[str]) -> tuple[int, bytes, bytes]:
+    """(exit code, stdout, stderr) of one command, asserted byte-identical on ``ethos`` and ``ethos-core``."""
+    results = []
+    for program in programs().values():
+        done = run_program([*program, *argv])
+        results.append((done.returncode, done.stdout, done.stderr))
+    assert results[0] == results[1], results
+    return results[0]
+
+
 def envelope_code(stderr: bytes) -> str:
     """The code of the single error envelope line on stderr (shape checked)."""
     assert stderr.endswith(b"\n") and stderr.count(b"\n") == 1, stderr

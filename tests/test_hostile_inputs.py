@@ -21,14 +21,7 @@ REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "schemas" / "examples"
 
 
-def run_both(argv: list[str]) -> tuple[int, bytes, bytes]:
-    """(exit code, stdout, stderr) of the command, asserted identical on both CLIs."""
-    results = []
-    for program in ("ethos", "ethos-core"):
-        done = fx.run_program([*fx.programs()[program], *argv])
-        results.append((done.returncode, done.stdout, done.stderr))
-    assert results[0] == results[1], results
-    return results[0]
+run_both = fx.run_on_both_clis
 
 
 def test_a_named_pipe_without_a_writer_is_no_writer_within_the_wait(tmp_path: Path) -> None:

@@ -22,14 +22,7 @@ def padded(size: int) -> bytes:
     return POLICY + b" " * (size - len(POLICY))
 
 
-def run_both(argv: list[str]) -> tuple[int, bytes, bytes]:
-    """(exit code, stdout, stderr) of the command, asserted identical on both CLIs."""
-    results = []
-    for program in ("ethos", "ethos-core"):
-        done = fx.run_program([*fx.programs()[program], *argv])
-        results.append((done.returncode, done.stdout, done.stderr))
-    assert results[0] == results[1], results
-    return results[0]
+run_both = fx.run_on_both_clis
 
 
 def test_a_policy_file_over_the_limit_is_file_too_large_on_both_clis(tmp_path: Path) -> None:

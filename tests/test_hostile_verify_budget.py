@@ -38,14 +38,7 @@ def case(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {"root": root, "source": source, "citations": citations, "ndjson": ndjson, "small": small}
 
 
-def run_both(argv: list[str]) -> tuple[int, bytes, bytes]:
-    """(exit code, stdout, stderr) of the command, asserted identical on both CLIs."""
-    results = []
-    for program in ("ethos", "ethos-core"):
-        done = fx.run_program([*fx.programs()[program], *argv])
-        results.append((done.returncode, done.stdout, done.stderr))
-    assert results[0] == results[1], results
-    return results[0]
+run_both = fx.run_on_both_clis
 
 
 @pytest.mark.parametrize("command", ["verify", "verify-batch", "verify-batch --merged"])
