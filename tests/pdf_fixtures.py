@@ -494,6 +494,26 @@ def run_program(argv: Sequence[str], *, cwd: Path | None = None) -> subprocess.C
     return subprocess.run(list(argv), cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=300, check=False)
 
 
+def page_quote_report(pdf: bytes, quotes: Sequence[str], directory: Path) -> dict[str, Any]:
+    """The report of `quotes`, each cited on page 1, against the parse of `pdf` (written under `directory`)."""
+    import ethos_py
+
+    (directory / "source.pdf").write_bytes(pdf)
+    (directory / "document.json").write_text(json.dumps(ethos_py.parse_pdf_json(directory / "source.pdf")))
+    with ethos_py.Document.open(directory / "document.json") as opened:
+        claims = [{"kind": "quote", "text": text, "citation": {"page": "p0001"}} for text in quotes]
+        report: dict[str, Any] = json.loads(opened.verify_json({"document_fingerprint": opened.fingerprint, "claims": claims}))
+    return report
+
+
+def assert_verdict(check: dict[str, Any], expected: str) -> None:
+    """`expected` is "grounded" or the reason of a mismatch."""
+    if expected == "grounded":
+        assert check["status"] == "grounded", check
+    else:
+        assert (check["status"], check.get("reason")) == ("mismatch", expected), check
+
+
 def run_on_both_clis(argv: Sequence[str]) -> tuple[int, bytes, bytes]:
     """(exit code, stdout, stderr) of one command, asserted byte-identical on ``ethos`` and ``ethos-core``."""
     results = []

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import io
 import json
-from pathlib import Path
 from typing import Any
 
+import pdf_fixtures as fx
 import pytest
 from reportlab.pdfgen.canvas import Canvas
 
@@ -69,25 +69,12 @@ CLAIMS: list[tuple[str, str]] = [
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    directory: Path = tmp_path_factory.mktemp("junctions")
-    (directory / "junctions.pdf").write_bytes(junctions_pdf())
-    document = ethos_py.parse_pdf_json(directory / "junctions.pdf")
-    (directory / "document.json").write_text(json.dumps(document))
-    with ethos_py.Document.open(directory / "document.json") as opened:
-        claims = [{"kind": "quote", "text": text, "citation": {"page": "p0001"}} for text, _ in CLAIMS]
-        result: dict[str, Any] = json.loads(opened.verify_json({"document_fingerprint": opened.fingerprint,
-                                                                "claims": claims}))
-    return result
+    return fx.page_quote_report(junctions_pdf(), [text for text, _ in CLAIMS], tmp_path_factory.mktemp("junctions"))
 
 
 @pytest.mark.parametrize("index", range(len(CLAIMS)), ids=[quote for quote, _ in CLAIMS])
 def test_junctions_and_wraps(report: dict[str, Any], index: int) -> None:
-    quote, expected = CLAIMS[index]
-    check = report["checks"][index]
-    if expected == "grounded":
-        assert check["status"] == "grounded", check
-    else:
-        assert (check["status"], check.get("reason")) == ("mismatch", expected), check
+    fx.assert_verdict(report["checks"][index], CLAIMS[index][1])
 
 
 def test_the_match_covers_the_glyphs_without_the_space(report: dict[str, Any]) -> None:

@@ -8,11 +8,11 @@ guard."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import schema_errors
+import pdf_fixtures as fx
 from pdf_fixtures import text_pdf
 
 import ethos_py
@@ -57,26 +57,14 @@ CLAIMS: list[tuple[str, str]] = [
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    directory: Path = tmp_path_factory.mktemp("quote-edges")
-    (directory / "edges.pdf").write_bytes(text_pdf([LINES]))
-    document = ethos_py.parse_pdf_json(directory / "edges.pdf")
-    (directory / "document.json").write_text(json.dumps(document))
-    with ethos_py.Document.open(directory / "document.json") as opened:
-        claims = [{"kind": "quote", "text": text, "citation": {"page": "p0001"}} for text, _ in CLAIMS]
-        citations = {"document_fingerprint": opened.fingerprint, "claims": claims}
-        result: dict[str, Any] = json.loads(opened.verify_json(citations))
+    result = fx.page_quote_report(text_pdf([LINES]), [text for text, _ in CLAIMS], tmp_path_factory.mktemp("quote-edges"))
     assert schema_errors("verification-report", result) == []
     return result
 
 
 @pytest.mark.parametrize("index", range(len(CLAIMS)), ids=[quote for quote, _ in CLAIMS])
 def test_compound_edges(report: dict[str, Any], index: int) -> None:
-    quote, expected = CLAIMS[index]
-    check = report["checks"][index]
-    if expected == "grounded":
-        assert check["status"] == "grounded", check
-    else:
-        assert (check["status"], check.get("reason")) == ("mismatch", expected), check
+    fx.assert_verdict(report["checks"][index], CLAIMS[index][1])
 
 
 def test_the_guard_names_the_part_left_out(report: dict[str, Any]) -> None:
