@@ -345,7 +345,7 @@ _PARSE_VALUE_OPTIONS = (
     ("--max-file-bytes", "N", "Largest accepted PDF in bytes (default 268435456 = 256 MiB); exit 7 above it."),
     ("--max-pages", "N", "Most pages the PDF may have (default 5000, at most 9999); exit 6 above it."),
     ("--max-parse-ms", "N", "Wall-time limit of the parse in ms (default 120000); exit 10 when reached."),
-    ("--max-memory-mib", "N", "Memory limit of each parse worker in MiB (default 2048); exit 11 when reached."),
+    ("--max-memory-mib", "N", "Memory limit of all parse workers together in MiB (default 2048); exit 11 when reached."),
     ("--workers", "N", "Parse worker processes (default: by page count and cores). Never changes the output."),
     ("--cache-dir", "DIR", "Parse cache directory (default $ETHOS_CACHE_DIR, else ~/.cache/ethos/documents)."),
     ("--pdfium-library", "PATH", "The PDFium library to load (default: the one in pypdfium2's wheel)."),

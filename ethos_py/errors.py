@@ -345,7 +345,7 @@ class UnsupportedPdfFeatureError(EthosCommandError):
 
 
 class MemoryLimitExceededError(EthosCommandError):
-    """The command reported ``memory_limit_exceeded`` (exit 11): a parse worker passed ``max_memory_mib``.
+    """The command reported ``memory_limit_exceeded`` (exit 11): the parse workers together passed ``max_memory_mib``.
 
         >>> stderr = '{"error":{"code":"memory_limit_exceeded","message":"m"}}'
         >>> error = command_error(["ethos-core", "doc", "parse", "x.pdf"], 11, "", stderr)

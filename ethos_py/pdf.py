@@ -185,7 +185,7 @@ def parse_pdf(
     - ``pages``: a selection such as ``"1-3,7,10-"`` (1-based; the fingerprint depends on it).
     - ``password``: opens an encrypted PDF (without it: ``PasswordProtectedError``).
     - limits (``None`` = the core's default): ``max_file_bytes`` (256 MiB), ``max_pages`` (5000),
-      ``max_parse_ms`` (120000, wall time), ``max_memory_mib`` (2048, per parse worker).
+      ``max_parse_ms`` (120000, wall time), ``max_memory_mib`` (2048, all parse workers together).
     - ``workers``: parse processes (default: by page count and cores); never changes the output.
     - ``cache_dir``/``use_cache``: parsed documents are cached by the PDF's hash and the options
       (default directory ``$ETHOS_CACHE_DIR``, else ``~/.cache/ethos/documents``).

@@ -176,6 +176,19 @@ def test_the_memory_limit_lets_a_light_page_through(tmp_path: Path) -> None:
     assert fx.VISIBLE_SENTENCE in fx.all_text(document)
 
 
+def test_the_memory_limit_is_on_all_workers_together(tmp_path: Path) -> None:
+    # A parse worker with PDFium loaded holds about 12 MiB here: one stays under 18 MiB, two
+    # parsing side by side do not. Before the limit was total, each worker was held to it alone.
+    pdf = fx.write_pdf(tmp_path, "long.pdf", fx.many_pages_pdf(600))
+    one = ethos_py.parse_pdf_json(pdf, max_memory_mib=18, workers=1, use_cache=False)
+    assert len(one["payload"]["pages"]) == 600
+    for surface, program in fx.programs().items():
+        result = fx.run_program([*program, "doc", "parse", "--no-cache", "--workers", "2", "--max-memory-mib", "18", str(pdf)])
+        assert (result.returncode, result.stdout) == (11, b""), (surface, result.stderr)
+        message = json.loads(result.stderr)["error"]["message"]
+        assert message.startswith("the parse workers together needed more than 18 MiB"), surface
+
+
 def test_ocr_required_looks_only_at_the_selected_pages(tmp_path: Path) -> None:
     pdf = fx.write_pdf(tmp_path, "mixed.pdf", fx.text_then_image_page_pdf())
     with pytest.raises(errors.OcrRequiredError):

@@ -207,7 +207,7 @@ std::vector<OptionSpec> parse_options() {
       {"--max-file-bytes", "N", false, {}, "Largest accepted PDF in bytes (default 268435456)."},
       {"--max-pages", "N", false, {}, "Most pages a PDF may have (default 5000, at most 9999)."},
       {"--max-parse-ms", "N", false, {}, "Wall-time limit of the whole parse in ms (default 120000)."},
-      {"--max-memory-mib", "N", false, {}, "Resident memory limit per parse worker in MiB (default 2048)."},
+      {"--max-memory-mib", "N", false, {}, "Resident memory limit of all parse workers together in MiB (default 2048)."},
       {"--workers", "N", false, {}, "Parse worker processes (default: by cores and page count)."},
       {"--cache-dir", "DIR", false, {}, "Parsed-document cache (default: $ETHOS_CACHE_DIR, else ~/.cache/ethos/documents)."},
       {"--no-cache", "", false, {}, "Neither read nor write the cache."},

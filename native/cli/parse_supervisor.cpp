@@ -226,14 +226,17 @@ class Supervisor {
     return host_error("internal_error");
   }
 
+  // The limit is on the workers' resident memory together, not on each: N workers under a
+  // per-worker limit could hold N times what the user allowed (issue 24 defect 10).
   void check_memory() {
+    std::uint64_t total = 0;
     for (const Worker& worker : workers_) {
       if (worker.reaped) continue;
-      std::optional<std::uint64_t> rss = resident_bytes(worker.pid);
-      if (rss && *rss > memory_limit_) {
-        note_failure({{"limit", "max_memory_mib"}, {"rss_bytes", *rss}});
-        fail(host_error("memory_limit_exceeded", {{"max_memory_mib", job_.limits.max_memory_mib}}));
-      }
+      if (std::optional<std::uint64_t> rss = resident_bytes(worker.pid)) total += *rss;
+    }
+    if (total > memory_limit_) {
+      note_failure({{"limit", "max_memory_mib"}, {"rss_bytes", total}});
+      fail(host_error("memory_limit_exceeded", {{"max_memory_mib", job_.limits.max_memory_mib}}));
     }
   }
 

@@ -19,7 +19,7 @@ struct ParseLimits {
   std::uint64_t max_file_bytes = 256ULL << 20;
   std::int64_t max_pages = 5000;
   std::int64_t max_parse_ms = 120000;
-  std::uint64_t max_memory_mib = 2048;  // per worker
+  std::uint64_t max_memory_mib = 2048;  // all workers together (each also has a 2x + 256 MiB data-segment backstop)
   int workers = 0;                      // 0 = automatic
 };
 

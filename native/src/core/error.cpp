@@ -118,7 +118,8 @@ std::string error_message(const ErrorCodeInfo& info, const nlohmann::json& detai
   if (code == "memory_limit_exceeded") {
     const std::string limit = detail_text(details, "max_memory_mib");
     if (!limit.empty()) {
-      return "a parse worker needed more than " + limit + " MiB: raise --max-memory-mib or parse fewer pages with --pages";
+      return "the parse workers together needed more than " + limit +
+             " MiB: raise --max-memory-mib, use fewer --workers or parse fewer pages with --pages";
     }
   }
   if (code == "internal_error") {
