@@ -107,3 +107,37 @@ def test_the_rule_in_process(tmp_path: Path) -> None:
     age(directory, STALE_TEMP_SECONDS + 1)
     remove_stale_out_temps(str(tmp_path))
     assert not gone.exists() and directory.exists() and huge.exists()
+
+
+@pytest.mark.parametrize("program", ["ethos-core", "ethos"])
+def test_the_next_crop_dir_write_removes_a_killed_writers_staging_directory(tmp_path: Path, program: str) -> None:
+    process = subprocess.Popen(["sleep", "0"])
+    process.wait()
+    crop_dir = tmp_path / "crops"
+    crop_dir.mkdir()
+
+    def staging(name: str, *, age_by: float = STALE_TEMP_SECONDS + 60, subdirectory: bool = False) -> Path:
+        path = crop_dir / name
+        path.mkdir()
+        (path / "crop-partial.json").write_bytes(b'{"artifact_type":')
+        if subdirectory:
+            (path / "nested").mkdir()
+        age(path, age_by)
+        return path
+
+    # What kill -9 during a --crop-dir write leaves: a staging directory named after a dead writer.
+    left = staging(f".ethos-crops-{process.pid}-Ab12_x")
+    # Kept: one changed a moment ago, one whose writer lives, one holding more than our files,
+    # and names that are not ours.
+    kept = [staging(f".ethos-crops-{process.pid}-Fresh1", age_by=0), staging(f".ethos-crops-{os.getpid()}-Alive1"),
+            staging(f".ethos-crops-{process.pid}-Nest12", subdirectory=True), staging(".ethos-crops-abc123"),
+            staging("album")]
+    done = fx.run_program([*fx.programs()[program], "verify", str(DOCUMENT), "--citations",
+                           str(EXAMPLES / "citations.example.json"), "--crop-dir", str(crop_dir)])
+    assert done.returncode == 0, done.stderr
+    assert not left.exists()
+    assert all(path.is_dir() for path in kept)
+    written = sorted(path.name for path in crop_dir.iterdir() if path.is_file())
+    assert written and all(name.startswith("crop-") for name in written)
+    # The run's own staging directory is gone: only the kept ones remain beside the crops.
+    assert sorted(path for path in crop_dir.iterdir() if path.is_dir()) == sorted(kept)

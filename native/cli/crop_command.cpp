@@ -18,6 +18,7 @@
 #include "json/sha256.hpp"
 #include "parse_supervisor.hpp"
 #include "pdf_password.hpp"
+#include "stale_temps.hpp"
 
 namespace ethos::cli {
 namespace {
@@ -62,7 +63,8 @@ void write_files_atomic(const std::string& dir, const std::vector<std::pair<std:
   struct stat info {};
   if (::stat(dir.c_str(), &info) != 0) throw dir_error(errno);
   if (!S_ISDIR(info.st_mode)) throw dir_error(ENOTDIR);
-  std::string staging = dir + "/.ethos-crops-XXXXXX";
+  remove_stale_crop_staging(dir);
+  std::string staging = crop_staging_template(dir);
   if (::mkdtemp(staging.data()) == nullptr) throw dir_error(errno);
   try {
     for (const auto& [name, bytes] : files) write_file_atomic(staging + "/" + name, bytes, "--crop-dir");

@@ -1,4 +1,4 @@
-// stale_temps.hpp - the names of --out temp files and the removal of ones their writer left behind (killed mid-write).
+// stale_temps.hpp - the names of --out temp files and --crop-dir staging directories, and the removal of ones their writer left behind (killed mid-write).
 #pragma once
 
 #include <string>
@@ -19,5 +19,15 @@ constexpr long kStaleTempSeconds = 60;
 // kStaleTempSeconds: what `kill -9` during an --out write leaves. Best effort: anything it cannot
 // read or remove is left, and it never fails. ethos_py/_host_io.py applies the same rule.
 void remove_stale_out_temps(const std::string& directory) noexcept;
+
+// The mkdtemp template of a --crop-dir staging directory in `directory`:
+// ".ethos-crops-<pid>-XXXXXX", named like the --out temp files for the same reason.
+std::string crop_staging_template(const std::string& directory);
+
+// Removes from `directory` the staging directories of our own naming (".ethos-crops-<pid>-<6 to 8
+// chars>", directories of this user) whose writer is gone and that have not changed for
+// kStaleTempSeconds, with the regular files of this user in them: what `kill -9` during a
+// --crop-dir write leaves. A directory holding anything else is left. Best effort, never fails.
+void remove_stale_crop_staging(const std::string& directory) noexcept;
 
 }  // namespace ethos::cli
