@@ -60,13 +60,10 @@ GUARDED = {"number_x10", "digit_swap", "sign_change", "negation_added", "negatio
 REASONS: list[str] = []  # Ethos's reason per verified record, in verification order
 
 
-def page_texts(document: dict) -> dict[int, str]:
-    index_of = {page["id"]: page["index"] for page in document["payload"]["pages"]}
-    texts: dict[int, list[str]] = defaultdict(list)
-    for element in document["payload"]["elements"]:
-        if "text" in element:
-            texts[index_of[element["page"]]].append(element["text"])
-    return {index: "\n".join(parts) for index, parts in texts.items()}
+# The page text and the peers are the labelled set's (one definition for both sets).
+page_texts = labelled_quotes.page_texts
+literal = labelled_quotes.literal_grounded
+gtrex_outcome = labelled_quotes.gtrex_outcome
 
 
 def page_elements(document: dict, pages: range) -> list[dict]:
@@ -103,21 +100,6 @@ def ethos_outcomes(document: "ethos_py.Document", records: list[dict]) -> list[t
         out += [(c["status"] == "grounded", c.get("reason") == "stitched_quotation") for c in body["checks"]]
         REASONS.extend(c.get("reason", "grounded") for c in body["checks"])
     return out
-
-
-def literal(quote: str, text: str) -> bool:
-    collapse = lambda s: re.sub(r"\s+", " ", s).strip()  # noqa: E731
-    return collapse(quote) in collapse(text)
-
-
-def gtrex_outcome(verifiers: dict, key: tuple, text: str, quote: str) -> tuple[bool, bool]:
-    import gtrex
-
-    if key not in verifiers:
-        verifiers[key] = gtrex.Verifier(text, gtrex.Policy())
-    certificate = verifiers[key].verify(quote)
-    stitched = bool(getattr(certificate, "fragment_statuses", None)) or "stitch" in str(getattr(certificate, "reason", ""))
-    return bool(certificate.grounded), stitched
 
 
 def _collapse(text: str) -> str:
