@@ -1,6 +1,7 @@
 // table_columns_tests.cpp - a table's column reading: cells column by column, each top to bottom,
 // joined by a line break; no reading for one-row or one-column tables; a match's boxes are the
-// boxes of exactly the cells it touches; a two-column table's rows without separators.
+// boxes of exactly the cells it touches; a two-column table's rows without separators; any table's
+// rows as tools print them (without separators, or between outer pipes).
 #include <cstdio>
 #include <string>
 
@@ -76,5 +77,23 @@ int main() {
     CHECK(ethos::starts_cell(*key_rows, 20) && ethos::starts_cell(*key_rows, 25));
   }
   CHECK(!ethos::table_key_rows(table) && !ethos::table_key_rows(row) && !ethos::table_key_rows(column));
+  // Any table of two columns or more, read row by row the way tools print a row: cells joined by
+  // a line break (white space from the white-space tier on), or as Markdown rows with outer pipes.
+  const auto rows = ethos::table_rows(table, false);
+  CHECK(rows && rows->text == "Region\nUnits\nRevenue\nNorth\n4,800\nS\u00FCd\n95\n3,610");
+  CHECK(rows && std::string(rows->reading) == "table_rows");
+  const auto piped = ethos::table_rows(table, true);
+  CHECK(piped && piped->text == "| Region | Units | Revenue |\n| North | 4,800 |\n| S\u00FCd | 95 | 3,610 |");
+  CHECK(piped && std::string(piped->reading) == "table_rows_piped");
+  if (piped) {
+    // "North | 4,800": its two cells' boxes; the cells start where their text does, pipes aside.
+    CHECK(piped->cells.size() == 8 && piped->cells[3].start == 31 && piped->cells[3].end == 36);
+    const auto boxes = ethos::table_column_boxes(*piped, 31, 44);
+    CHECK(boxes.size() == 2 && boxes[0].bbox.x0 == 0 && boxes[1].bbox.x0 == 200);
+  }
+  const auto one_row = ethos::table_rows(row, true);
+  CHECK(one_row && one_row->text == "| a | b |");
+  CHECK(!ethos::table_rows(column, false) && !ethos::table_rows(column, true));
+  CHECK(columns && std::string(columns->reading) == "table_columns");
   return ethos_test::finish("table_columns_tests");
 }

@@ -32,6 +32,7 @@ std::vector<PageBox> match_boxes(const Source& source, const Target& target, std
     return boxes;
   }
   if (target.columns) return table_column_boxes(*target.columns, start, end);
+  if (target.stream) return stream_reading_boxes(source, *target.stream, start, end);
   if (target.elements.empty() || std::string_view(target.tier) == "table_cell") return boxes;
 
   // A target that is one element's own text (the common case: a quote cited to its element):

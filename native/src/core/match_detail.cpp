@@ -88,6 +88,7 @@ void write_match_detail(CanonicalWriter& out, const Source& source, const CheckR
   }
   write_guards(out, extras.guards);
   if (!near_miss) out.member("occurrences", static_cast<std::int64_t>(located.occurrences));
+  if (check.target->reading != nullptr) out.member("reading", check.target->reading);  // a further reading's offsets
   if (near_miss) out.member("score", *extras.score_bp);
   if (!near_miss) out.member_bool("sound", match::tier_is_sound(located.tier));
   out.member("source_text", slice(text, located.start, located.end));

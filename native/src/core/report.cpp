@@ -148,6 +148,8 @@ void write_match(CanonicalWriter& out, const Source& source, const CheckResult& 
   out.end_array();
   out.member("end", static_cast<std::int64_t>(located.end));
   out.member("occurrences", static_cast<std::int64_t>(located.occurrences));
+  // Found in a further reading (a table's rows or columns, the page's content-stream order): its name.
+  if (check.target->reading != nullptr) out.member("reading", check.target->reading);
   out.member_bool("sound", match::tier_is_sound(located.tier));
   out.member("source_text", text.substr(begin, end - begin));
   out.member("start", static_cast<std::int64_t>(located.start));

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string_view>
 
 #include "text/utf8.hpp"
 
@@ -21,7 +22,9 @@ std::pair<std::int64_t, std::int64_t> extent(const Table& table) {
 }
 
 // The cells' texts in the order `column_major` says, joined by line breaks, with their ranges.
-TableColumns reading(const Table& table, bool column_major) {
+// row_joiner (row-major only): what joins two cells of one row instead ("\n" for the key-rows
+// reading); piped: every row set between outer pipes, its cells joined by " | ".
+TableColumns reading(const Table& table, bool column_major, const char* row_joiner = "\n", bool piped = false) {
   std::vector<std::size_t> order(table.cells.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   // A spanning cell stands at its first row and column; the sort is stable so that two cells
@@ -35,20 +38,30 @@ TableColumns reading(const Table& table, bool column_major) {
   TableColumns out;
   out.page = table.page;
   std::uint32_t scalars = 0;
+  std::int64_t row = -1;
+  const auto add = [&](std::string_view joiner) {
+    out.text += joiner;
+    scalars += static_cast<std::uint32_t>(utf8::scalar_count(joiner));
+  };
   for (std::size_t index : order) {
     const Cell& cell = table.cells[index];
     if (cell.text.empty()) continue;
+    const bool same_row = !column_major && cell.row == row;
     if (!out.text.empty()) {
       // A break, as between the elements of a running text: a quote crosses it from the
-      // white-space tier on, never at exact, and it ends every token.
-      out.text += '\n';
-      ++scalars;
+      // white-space tier on, never at exact, and it ends every token. Cells of one row are
+      // joined as the row reading asks.
+      if (piped && !same_row) add(" |");
+      add(same_row ? std::string_view(row_joiner) : std::string_view("\n"));
     }
+    if (piped && !same_row) add("| ");
+    row = cell.row;
     const auto length = static_cast<std::uint32_t>(utf8::scalar_count(cell.text));
     out.cells.push_back({scalars, scalars + length, cell.bbox});
     out.text += cell.text;
     scalars += length;
   }
+  if (piped && !out.text.empty()) add(" |");
   return out;
 }
 
@@ -63,7 +76,17 @@ std::optional<TableColumns> table_columns(const Table& table) {
 std::optional<TableColumns> table_key_rows(const Table& table) {
   const auto [rows, cols] = extent(table);
   if (rows < 2 || cols != 2) return std::nullopt;
-  return reading(table, false);
+  TableColumns out = reading(table, false);
+  out.reading = "table_rows";
+  return out;
+}
+
+std::optional<TableColumns> table_rows(const Table& table, bool piped) {
+  const auto [rows, cols] = extent(table);
+  if (cols < 2) return std::nullopt;
+  TableColumns out = reading(table, false, piped ? " | " : "\n", piped);
+  out.reading = piped ? "table_rows_piped" : "table_rows";
+  return out;
 }
 
 bool starts_cell(const TableColumns& columns, std::uint32_t at) {

@@ -21,6 +21,8 @@ struct TableColumns {
     std::optional<Bbox> bbox;
   };
   std::vector<CellRange> cells;  // in text order
+  // The reading's name in the report (`match.reading`): table_columns, table_rows, table_rows_piped.
+  const char* reading = "table_columns";
 };
 
 // The column reading of a table, or nothing when it would add no order the row reading lacks: a
@@ -33,6 +35,14 @@ std::optional<TableColumns> table_columns(const Table& table);
 // other tables, whose row's cells are fields of different columns, joined only by the ` | ` of
 // the element text, nor for a table of one row (its element text joins the two cells already).
 std::optional<TableColumns> table_key_rows(const Table& table);
+
+// The row reading the way text tools print a row, of any table of two columns or more: its cells
+// row by row, each row left to right, with nothing but white space between them (`table_rows`:
+// "Mazda RX4 Wag 21.0 6 160", as pdftotext, pypdf or a spreadsheet export give it; cells joined
+// by a line break, so a quote crosses a cell edge from the white-space tier on, never at exact)
+// or, second, each row set as a Markdown row with outer pipes (`table_rows_piped`:
+// "| Mazda RX4 Wag | 21.0 | 6 |", as our own Markdown writer and LLM tools print tables).
+std::optional<TableColumns> table_rows(const Table& table, bool piped);
 
 // Whether scalar offset `at` of the column reading is where a cell's text starts.
 bool starts_cell(const TableColumns& columns, std::uint32_t at);

@@ -166,6 +166,12 @@ class ClaimVerifier {
       last_expected_ = nullptr;
     }
     if (scopes_.size() > 64) scopes_.clear();
+    if (streams_.size() > 64) {
+      // The near-miss indexes are keyed by the texts' addresses, which the readings own.
+      streams_.clear();
+      near_miss_indexes_.clear();
+      near_miss_text_bytes_ = 0;
+    }
   }
 
  private:
@@ -202,6 +208,19 @@ class ClaimVerifier {
   // whole-token occurrence becomes the evidence (docs/matching.md "Tables: the column reading").
   bool search_table_columns(const std::string& expected, const std::vector<std::size_t>& pages,
                             std::optional<std::size_t> element, Target& target, match::LadderResult& found);
+  // The content-stream reading of `pages` (docs/matching.md "Reading order"): grounded when it
+  // holds an accepted whole-token occurrence; the evidence is then that reading.
+  bool search_stream(const std::string& expected, const std::vector<std::size_t>& pages, Target& target,
+                     match::LadderResult& found);
+  // A quote refused as a near miss or with nothing located: when the content-stream reading of its
+  // pages aligns it better and a guard blocks it there, that guard's refusal is the verdict.
+  void explain_stream_miss(const std::string& expected, const std::vector<std::size_t>& pages, CheckResult& result);
+  struct StreamEntry {
+    std::shared_ptr<const StreamReading> reading;  // nullptr: the pages have no further order
+    std::optional<match::Ladder> ladder;           // built on the first search
+  };
+  StreamEntry& stream_of(const std::vector<std::size_t>& pages);
+  Target stream_target(const std::shared_ptr<const StreamReading>& stream, const match::Located& located) const;
   Target scope_target(const ScopeText& scope, match::Located& located) const;
   Target running_target(match::Located& located) const;
   void explain_miss(const Claim& claim, const std::string& expected, CheckResult& result);
@@ -238,6 +257,7 @@ class ClaimVerifier {
     scope_is_whole_document_ = false;
   }
   std::map<std::pair<std::size_t, std::size_t>, ScopeText> scopes_;
+  std::map<std::pair<std::size_t, std::size_t>, StreamEntry> streams_;  // (first, last) page
   // A pair's joined text: the first element's text, a space, the second's; `seam` is where the
   // space sits (in scalars); `plain` when neither element has parser hyphenation artifacts.
   struct JoinedText {
@@ -571,6 +591,7 @@ CheckResult ClaimVerifier::run_as_written(const Claim& claim, Verdicts& verdicts
     matched = search_scope(claim, expected, target, found);
     if (!matched && config_.policy && claim.kind == "quote"sv) {
       matched = search_table_columns(expected, scope_pages_, std::nullopt, target, found);
+      if (!matched) matched = search_stream(expected, scope_pages_, target, found);
     }
   }
   // A quote cited to a table element that its row reading lacks: the table read column by column.
@@ -602,6 +623,7 @@ CheckResult ClaimVerifier::run_as_written(const Claim& claim, Verdicts& verdicts
       } else {
         matched = search_table_columns(expected, scope_pages_, std::nullopt, target, found);
       }
+      if (!matched) matched = search_stream(expected, {static_cast<std::size_t>(page - source_.pages.data())}, target, found);
     }
   } else if (!matched && page_only) {
     for (std::size_t index : source_.elements_on_page(std::string(target.page))) {
@@ -730,6 +752,15 @@ CheckResult ClaimVerifier::run_as_written(const Claim& claim, Verdicts& verdicts
           }
         }
       }
+      // Refused in the document's order: a guard that blocks the quote where the content-stream
+      // reading aligns it better is the reason (an altered figure of a row-by-row quote).
+      if (c.is_scoped_search()) {
+        explain_stream_miss(expected, scope_pages_, result);
+      } else if (page_only && c.page) {
+        if (const Page* page = source_.page_by_id(*c.page)) {
+          explain_stream_miss(expected, {static_cast<std::size_t>(page - source_.pages.data())}, result);
+        }
+      }
     }
     if (config_.hardening.include_nearest_match) find_nearest(*claim.text, result);
   }
@@ -738,7 +769,9 @@ CheckResult ClaimVerifier::run_as_written(const Claim& claim, Verdicts& verdicts
 
 std::optional<match::Located> ClaimVerifier::find_across_junctions(const Claim& claim, const std::string& expected,
                                                                    const CheckResult& result) const {
-  if (!result.located || !result.target || !result.target->text || result.target->columns) return std::nullopt;
+  if (!result.located || !result.target || !result.target->text || result.target->columns || result.target->stream) {
+    return std::nullopt;
+  }
   const Target& target = *result.target;
   if (target.elements.empty()) return std::nullopt;
   // The evidence text is one element's text or the running text of consecutive elements (joined
@@ -938,7 +971,8 @@ bool ClaimVerifier::search_table_columns(const std::string& expected, const std:
     auto kept = table_columns_.find(table);
     if (kept == table_columns_.end()) {
       std::vector<std::shared_ptr<const TableColumns>> readings;
-      for (std::optional<TableColumns> built : {table_columns(source_.tables[table]), table_key_rows(source_.tables[table])}) {
+      for (std::optional<TableColumns> built : {table_columns(source_.tables[table]), table_rows(source_.tables[table], false),
+                                                table_rows(source_.tables[table], true)}) {
         if (built) readings.push_back(std::make_shared<const TableColumns>(std::move(*built)));
       }
       kept = table_columns_.emplace(table, std::move(readings)).first;
@@ -949,11 +983,85 @@ bool ClaimVerifier::search_table_columns(const std::string& expected, const std:
       const Element& owner = source_.elements[index];
       target = Target{owner.page, owner.bbox, &columns->text, std::shared_ptr<const std::string>(columns, &columns->text),
                       {index}, "element_scoped", 0, columns};
+      target.reading = columns->reading;
       found = result;
       return true;
     }
   }
   return false;
+}
+
+// Readings of more pages than this are not built (a whole document's stream reading would cost a
+// verify call a ladder of the whole document): a page, a page break, a short range.
+constexpr std::size_t kStreamPages = 4;
+
+ClaimVerifier::StreamEntry& ClaimVerifier::stream_of(const std::vector<std::size_t>& pages) {
+  const auto key = std::make_pair(pages.front(), pages.back());
+  auto it = streams_.find(key);
+  if (it == streams_.end()) {
+    StreamEntry entry;
+    if (auto built = stream_reading(source_, pages)) entry.reading = std::make_shared<const StreamReading>(std::move(*built));
+    it = streams_.emplace(key, std::move(entry)).first;
+  }
+  return it->second;
+}
+
+Target ClaimVerifier::stream_target(const std::shared_ptr<const StreamReading>& stream, const match::Located& located) const {
+  const std::vector<std::size_t> elements = stream_elements(*stream, located.start, located.end);
+  const Element& head = source_.elements[elements.empty() ? stream->pieces.front().element : elements.front()];
+  Target target{head.page, head.bbox, &stream->text, std::shared_ptr<const std::string>(stream, &stream->text), {},
+                elements.size() > 1 ? "page_scoped" : "element_scoped", 0, nullptr};
+  target.stream = stream;
+  target.reading = "content_stream";
+  for (std::size_t index : elements) {
+    const Element& element = source_.elements[index];
+    target.elements.push_back(index);
+    if (element.page == head.page && element.bbox && target.bbox) target.bbox = union_of(*target.bbox, *element.bbox);
+  }
+  return target;
+}
+
+bool ClaimVerifier::search_stream(const std::string& expected, const std::vector<std::size_t>& pages, Target& target,
+                                  match::LadderResult& found) {
+  if (pages.empty() || pages.size() > kStreamPages) return false;
+  StreamEntry& entry = stream_of(pages);
+  if (!entry.reading) return false;
+  if (!entry.ladder) {
+    match::LineArtifacts artifacts;
+    artifacts.hyphen_breaks = &entry.reading->hyphen_breaks;
+    entry.ladder = match::build_ladder(entry.reading->text, config_.policy->ladder, artifacts);
+  }
+  const match::LadderResult result =
+      match::search_ladder(*entry.ladder, expected_ladder(expected), match::TextRule::contains, *config_.policy);
+  if (!result.whole || !config_.policy->accepts(result.whole->tier)) return false;
+  target = stream_target(entry.reading, *result.whole);
+  found = result;
+  return true;
+}
+
+void ClaimVerifier::explain_stream_miss(const std::string& expected, const std::vector<std::size_t>& pages,
+                                        CheckResult& result) {
+  const std::string_view reason(result.reason);
+  if (reason != "near_miss" && reason != "text_mismatch") return;
+  if (pages.empty() || pages.size() > kStreamPages || !config_.policy->near_miss) return;
+  StreamEntry& entry = stream_of(pages);
+  if (!entry.reading) return;
+  auto miss = near_miss(std::nullopt, &entry.reading->text, expected);
+  if (!miss) return;
+  const std::string_view found(miss->reason);
+  if (found != "numeric_guard" && found != "polarity_guard") return;
+  if (reason == "near_miss" && result.extras && result.extras->score_bp && *result.extras->score_bp >= miss->score_bp) return;
+  // One verdict: the reading that aligns the quote best, and there a guard blocks it.
+  match::Located span{match::Tier::exact, miss->start, miss->end, 1};
+  result.target = stream_target(entry.reading, span);
+  result.located = span;
+  result.located_start_byte = static_cast<std::size_t>(-1);
+  result.reason = miss->reason;
+  auto extras = std::make_shared<match::MatchExtras>();
+  extras->score_bp = miss->score_bp;
+  extras->diff = std::move(miss->diff);
+  extras->guards = std::move(miss->guards);
+  result.extras = std::move(extras);
 }
 
 // The evidence for an occurrence in a scope's running text (offsets rebased into it): the element

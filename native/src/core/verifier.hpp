@@ -12,6 +12,7 @@
 #include "core/citations.hpp"
 #include "core/config.hpp"
 #include "core/source.hpp"
+#include "core/stream_reading.hpp"
 #include "core/table_columns.hpp"
 #include "match/match_extras.hpp"
 #include "match/matcher.hpp"
@@ -32,6 +33,12 @@ struct Target {
   // Set when the text is a table's column reading (`joined` then holds that text): the match's
   // boxes are the cells it touches.
   std::shared_ptr<const TableColumns> columns;
+  // Set when the text is (a stretch of) a page's content-stream reading (`joined` then holds that
+  // text): offsets map through its pieces to the elements' glyphs.
+  std::shared_ptr<const StreamReading> stream = nullptr;
+  // The further reading the text is, named in the report's `match.reading` (docs/matching.md
+  // "Reading order"); nullptr for the document's own reading order.
+  const char* reading = nullptr;
   // The text is ASCII only (an element's, known from its source): byte offsets are scalar offsets.
   bool ascii = false;
 };
