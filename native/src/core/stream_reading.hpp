@@ -28,6 +28,9 @@ struct StreamReading {
   };
   std::vector<Piece> pieces;
   std::vector<std::int64_t> hyphen_breaks;  // the elements' recorded line-end hyphens, in `text` scalars
+  // The reading's name in the report (`match.reading`): content_stream, or aligned_columns for
+  // column_reading's (core/column_reading.hpp), which shares this shape.
+  const char* name = "content_stream";
 };
 
 // The stream reading of `pages` (indices into source.pages, ascending), or nothing when it would

@@ -9,6 +9,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/column_reading.hpp"
 #include "core/quote_negation.hpp"
 #include "core/verify_deadline.hpp"
 #include "match/document_index.hpp"
@@ -215,9 +216,11 @@ class ClaimVerifier {
   // A quote refused as a near miss or with nothing located: when the content-stream reading of its
   // pages aligns it better and a guard blocks it there, that guard's refusal is the verdict.
   void explain_stream_miss(const std::string& expected, const std::vector<std::size_t>& pages, CheckResult& result);
+  // The further readings of a page range: its content-stream reading, then (one page) its
+  // aligned-column reading, those that exist; each reading's ladder built on its first search.
   struct StreamEntry {
-    std::shared_ptr<const StreamReading> reading;  // nullptr: the pages have no further order
-    std::optional<match::Ladder> ladder;           // built on the first search
+    std::vector<std::shared_ptr<const StreamReading>> readings;
+    std::vector<std::optional<match::Ladder>> ladders;
   };
   StreamEntry& stream_of(const std::vector<std::size_t>& pages);
   Target stream_target(const std::shared_ptr<const StreamReading>& stream, const match::Located& located) const;
@@ -1000,7 +1003,13 @@ ClaimVerifier::StreamEntry& ClaimVerifier::stream_of(const std::vector<std::size
   auto it = streams_.find(key);
   if (it == streams_.end()) {
     StreamEntry entry;
-    if (auto built = stream_reading(source_, pages)) entry.reading = std::make_shared<const StreamReading>(std::move(*built));
+    if (auto built = stream_reading(source_, pages)) entry.readings.push_back(std::make_shared<const StreamReading>(std::move(*built)));
+    if (pages.size() == 1) {
+      if (auto built = column_reading(source_, pages.front())) {
+        entry.readings.push_back(std::make_shared<const StreamReading>(std::move(*built)));
+      }
+    }
+    entry.ladders.resize(entry.readings.size());
     it = streams_.emplace(key, std::move(entry)).first;
   }
   return it->second;
@@ -1012,7 +1021,7 @@ Target ClaimVerifier::stream_target(const std::shared_ptr<const StreamReading>& 
   Target target{head.page, head.bbox, &stream->text, std::shared_ptr<const std::string>(stream, &stream->text), {},
                 elements.size() > 1 ? "page_scoped" : "element_scoped", 0, nullptr};
   target.stream = stream;
-  target.reading = "content_stream";
+  target.reading = stream->name;
   for (std::size_t index : elements) {
     const Element& element = source_.elements[index];
     target.elements.push_back(index);
@@ -1025,18 +1034,21 @@ bool ClaimVerifier::search_stream(const std::string& expected, const std::vector
                                   match::LadderResult& found) {
   if (pages.empty() || pages.size() > kStreamPages) return false;
   StreamEntry& entry = stream_of(pages);
-  if (!entry.reading) return false;
-  if (!entry.ladder) {
-    match::LineArtifacts artifacts;
-    artifacts.hyphen_breaks = &entry.reading->hyphen_breaks;
-    entry.ladder = match::build_ladder(entry.reading->text, config_.policy->ladder, artifacts);
+  for (std::size_t n = 0; n < entry.readings.size(); ++n) {
+    const std::shared_ptr<const StreamReading>& reading = entry.readings[n];
+    if (!entry.ladders[n]) {
+      match::LineArtifacts artifacts;
+      artifacts.hyphen_breaks = &reading->hyphen_breaks;
+      entry.ladders[n] = match::build_ladder(reading->text, config_.policy->ladder, artifacts);
+    }
+    const match::LadderResult result =
+        match::search_ladder(*entry.ladders[n], expected_ladder(expected), match::TextRule::contains, *config_.policy);
+    if (!result.whole || !config_.policy->accepts(result.whole->tier)) continue;
+    target = stream_target(reading, *result.whole);
+    found = result;
+    return true;
   }
-  const match::LadderResult result =
-      match::search_ladder(*entry.ladder, expected_ladder(expected), match::TextRule::contains, *config_.policy);
-  if (!result.whole || !config_.policy->accepts(result.whole->tier)) return false;
-  target = stream_target(entry.reading, *result.whole);
-  found = result;
-  return true;
+  return false;
 }
 
 void ClaimVerifier::explain_stream_miss(const std::string& expected, const std::vector<std::size_t>& pages,
@@ -1045,15 +1057,19 @@ void ClaimVerifier::explain_stream_miss(const std::string& expected, const std::
   if (reason != "near_miss" && reason != "text_mismatch") return;
   if (pages.empty() || pages.size() > kStreamPages || !config_.policy->near_miss) return;
   StreamEntry& entry = stream_of(pages);
-  if (!entry.reading) return;
-  auto miss = near_miss(std::nullopt, &entry.reading->text, expected);
+  if (entry.readings.empty()) return;
+  // The content-stream reading only: the aligned columns hold every line piece of a page at most
+  // once, in runs, and a near miss there would align across runs.
+  const std::shared_ptr<const StreamReading>& reading = entry.readings.front();
+  if (std::string_view(reading->name) != "content_stream") return;
+  auto miss = near_miss(std::nullopt, &reading->text, expected);
   if (!miss) return;
   const std::string_view found(miss->reason);
   if (found != "numeric_guard" && found != "polarity_guard") return;
   if (reason == "near_miss" && result.extras && result.extras->score_bp && *result.extras->score_bp >= miss->score_bp) return;
   // One verdict: the reading that aligns the quote best, and there a guard blocks it.
   match::Located span{match::Tier::exact, miss->start, miss->end, 1};
-  result.target = stream_target(entry.reading, span);
+  result.target = stream_target(reading, span);
   result.located = span;
   result.located_start_byte = static_cast<std::size_t>(-1);
   result.reason = miss->reason;
