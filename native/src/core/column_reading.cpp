@@ -64,7 +64,10 @@ std::optional<StreamReading> column_reading(const Source& source, std::size_t pa
       if (!span.bbox || *span.char_end <= *span.char_start) continue;
       if (open) {
         LinePiece& piece = pieces.back();
-        const std::int64_t height = piece.box.y1 - piece.box.y0;
+        // The line's height, at most half as much again as the next span's: a tall ornament (a
+        // frame's corner glyph) does not make the gap to the text after it a word gap.
+        const std::int64_t height =
+            std::min(piece.box.y1 - piece.box.y0, (span.bbox->y1 - span.bbox->y0) * 3 / 2);
         if (same_line(piece.box, *span.bbox) && span.bbox->x0 >= piece.box.x1 - kAlignSlack &&
             span.bbox->x0 - piece.box.x1 <= height && white_between(*owner.text, piece.end, *span.char_start)) {
           piece.end = *span.char_end;
