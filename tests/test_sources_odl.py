@@ -169,6 +169,35 @@ def test_documented_subset_on_every_surface(tmp_path: Path) -> None:
     assert report["checks"][3]["evidence"]["bbox"] == [0, 0, 61200, 79200]
 
 
+def test_unknown_fields_are_read_past_and_named_in_the_report(tmp_path: Path) -> None:
+    """OpenDataLoader adds fields between versions: the loader keeps reading and the report names
+    each unknown field once, indexes as [*] (it used to reject the file; issue 23 item 8)."""
+    doc = copy.deepcopy(SUBSET)
+    doc["_comment"] = "written by a newer producer"
+    for element in doc["elements"]:
+        element["confidence"] = 0.9
+    doc["tables"][0]["cells"][2]["style"] = {"bold": True}
+    source = tmp_path / "subset.json"
+    source.write_text(json.dumps(doc))
+    citations = tmp_path / "citations.json"
+    citations.write_text(json.dumps({"document_fingerprint": SUBSET["source_fingerprint"], "claims": [
+        {"kind": "quote", "text": "3.1 million", "citation": {"element_id": "odl-el-2"}},
+    ]}))
+    code, stdout, _ = verify_all(source, citations, "opendataloader-json")
+    report = json.loads(stdout)
+    assert code == 0 and schema_errors("verification-report", report) == []
+    assert report["checks"][0]["status"] == "grounded"
+    assert report["warnings"] == [
+        "capability_limited",
+        "unknown_field:$._comment",
+        "unknown_field:$.elements[*].confidence",
+        "unknown_field:$.tables[*].cells[*].style",
+    ]
+    # The same file without the additions reports no unknown field.
+    source.write_text(json.dumps(SUBSET))
+    assert json.loads(verify_all(source, citations, "opendataloader-json")[1])["warnings"] == ["capability_limited"]
+
+
 def test_subset_without_tables_or_fingerprint_declares_neither(tmp_path: Path) -> None:
     doc = copy.deepcopy(SUBSET)
     del doc["tables"], doc["source_fingerprint"]
@@ -199,7 +228,6 @@ ERRORS = [
     ("zero-width", _edit(["pages", 0, "width"], 0), "page size must be positive", "$.pages[0]"),
     ("overlap", _edit(["tables", 0, "cells", 0, "col_span"], 2), "overlapping cells", "$.tables[0].cells"),
     ("blank-cell", _edit(["tables", 0, "cells", 1, "text"], "  "), "blank cell text", "$.tables[0].cells[1].text"),
-    ("unknown-field", _edit(["elements", 0, "confidence"], 0.9), "unknown field", "$.elements[0].confidence"),
     ("bad-fingerprint", _edit(["source_fingerprint"], "sha256:XYZ"), "invalid source_fingerprint", "$.source_fingerprint"),
     ("unknown-shape", {"pages": []}, "neither the documented subset (tool) nor an OpenDataLoader tree (file name, number of pages, kids)", "$"),
     ("too-many-pages", {"file name": "x.pdf", "number of pages": 10001, "kids": []}, "too many pages", "$.number of pages"),

@@ -148,3 +148,49 @@ def test_empty_file_has_no_elements(tmp_path: Path) -> None:
     code, stdout, _ = verify_all(source, citations, "markdown")
     assert code == 0
     assert [(c["status"], c.get("reason")) for c in json.loads(stdout)["checks"]] == [("not_found", "element_not_found")]
+
+
+@pytest.mark.parametrize("grounding", ["text", "markdown"])
+def test_line_end_hyphens_read_as_a_pdf_parser_records_them(tmp_path: Path, grounding: str) -> None:
+    """A hyphen that ends a line reads joined and as printed, as in a parsed PDF (issue 23 item 8);
+    a dash standing alone at a line end is no break."""
+    source = tmp_path / ("notes.md" if grounding == "markdown" else "notes.txt")
+    source.write_text("The parser reads specifi-\ncally each well-\nknown case.\nA dash -\nstays.\n", encoding="utf-8")
+    claims = [
+        {"kind": "quote", "text": "reads specifically each", "citation": {"element_id": "e000001"}},
+        {"kind": "quote", "text": "each well-known case", "citation": {"element_id": "e000001"}},
+        {"kind": "quote", "text": "A dash stays.", "citation": {"element_id": "e000001"}},
+    ]
+    citations = tmp_path / "citations.json"
+    citations.write_bytes(_pinned(source, claims))
+    code, stdout, _ = verify_all(source, citations, grounding)
+    report = json.loads(stdout)
+    assert code == 0 and schema_errors("verification-report", report) == []
+    assert [(c["status"], c.get("reason")) for c in report["checks"]] == [
+        ("grounded", None),
+        ("grounded", None),
+        ("mismatch", "text_mismatch"),
+    ]
+
+
+@pytest.mark.parametrize("grounding", ["text", "markdown"])
+def test_document_scope_searches_a_pageless_source_whole(tmp_path: Path, grounding: str) -> None:
+    source = tmp_path / ("handbook.md" if grounding == "markdown" else "handbook.txt")
+    source.write_text(MARKDOWN, encoding="utf-8")
+    claims = [
+        {"kind": "quote", "text": "Quality is never an accident.", "citation": {"scope": "document"}},
+        {"kind": "quote", "text": "paid leave per year", "citation": {"scope": "document"}},
+        {"kind": "quote", "text": "Quality is always an accident.", "citation": {"scope": "document"}},
+        {"kind": "value", "text": "Laptops are provided." if grounding == "markdown" else "# Policy handbook",
+         "citation": {"scope": "document"}},
+    ]
+    citations = tmp_path / "citations.json"
+    citations.write_bytes(_pinned(source, claims))
+    code, stdout, _ = verify_all(source, citations, grounding)
+    report = json.loads(stdout)
+    assert code == 0 and schema_errors("verification-report", report) == []
+    checks = report["checks"]
+    assert [c["status"] for c in checks] == ["grounded", "grounded", "mismatch", "grounded"]
+    assert checks[2]["reason"] != "page_not_found"
+    assert "Quality is never an accident." in checks[0]["evidence"]["text"]
+    assert all("page" not in c.get("evidence", {}) for c in checks)

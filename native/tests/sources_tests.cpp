@@ -1,13 +1,17 @@
 // sources_tests.cpp - unit tests of the grounding loaders in src/sources (registry, Grounding JSON, ODL, Docling, text).
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "json/sha256.hpp"
 #include "sources/grounding_json.hpp"
+#include "sources/line_end_hyphens.hpp"
 #include "sources/registry.hpp"
+#include "sources/unknown_fields.hpp"
 #include "test_check.hpp"
 
 namespace {
@@ -110,6 +114,44 @@ void test_text_and_markdown() {
   CHECK(load_error(std::string("text"), "\xff").find("text adapter: invalid UTF-8") != std::string::npos);
 }
 
+// Line-end hyphens are found as our PDF parser records them: a hyphen after a non-blank
+// character, then only spaces or tabs up to a line break, then more text (scalar offsets).
+void test_line_end_hyphens() {
+  using ethos::sources::line_end_hyphens;
+  using Offsets = std::vector<std::int64_t>;
+  CHECK(line_end_hyphens("specifi-\ncally") == Offsets{7});
+  CHECK(line_end_hyphens("well- \t\r\nknown") == Offsets{4});
+  CHECK(line_end_hyphens("caf\xC3\xA9-\nau") == Offsets{4});            // scalars, not bytes
+  CHECK(line_end_hyphens("co\xE2\x80\x90\nop") == Offsets{2});          // U+2010
+  CHECK(line_end_hyphens("a -\nb").empty());                           // a dash standing alone
+  CHECK(line_end_hyphens("a--\nb").empty());                           // a typed dash
+  CHECK(line_end_hyphens("ends with-\n").empty());                     // no text follows
+  CHECK(line_end_hyphens("mid-word stays").empty());
+  CHECK(line_end_hyphens("no-\n\nmore") == Offsets{2});
+  // Loaded texts get them: a Markdown paragraph's lines are joined by a line break.
+  const auto md = load_source(std::string("markdown"), "The parser reads specifi-\ncally.\n");
+  CHECK(md->elements.size() == 1 && md->elements[0].hyphen_breaks == Offsets{24});
+}
+
+void test_unknown_fields() {
+  using ethos::sources::wildcard_indexes;
+  CHECK(wildcard_indexes("$.kids[3].kids[10].x") == "$.kids[*].kids[*].x");
+  CHECK(wildcard_indexes("$.a[b].c[]") == "$.a[b].c[]");  // only array indexes
+  // An ODL subset with an unknown field on every element loads, and names it once.
+  const std::string subset = R"({"tool":{"name":"odl","version":"1"},"_comment":"x",
+    "pages":[{"number":1,"width":100,"height":100}],
+    "elements":[{"page":1,"bbox":[1,1,50,50],"text":"a","confidence":1},
+                {"page":1,"bbox":[1,1,50,50],"text":"b","confidence":2}]})";
+  const auto source = load_source(std::string("opendataloader-json"), subset);
+  CHECK(source->elements.size() == 2);
+  CHECK((source->warnings == std::vector<std::string>{"unknown_field:$._comment", "unknown_field:$.elements[*].confidence"}));
+  // At most kMaxUnknownFieldWarnings distinct names.
+  std::string many = R"({"tool":{"name":"odl","version":"1"},"pages":[{"number":1,"width":100,"height":100}],"elements":[])";
+  for (int i = 0; i < 40; ++i) many += ",\"x" + std::to_string(100 + i) + "\":1";
+  many += "}";
+  CHECK(load_source(std::string("opendataloader-json"), many)->warnings.size() == ethos::sources::kMaxUnknownFieldWarnings);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -123,5 +165,7 @@ int main(int argc, char** argv) {
   test_opendataloader();
   test_docling();
   test_text_and_markdown();
+  test_line_end_hyphens();
+  test_unknown_fields();
   return ethos_test::finish("sources_tests");
 }

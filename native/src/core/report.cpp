@@ -302,8 +302,7 @@ void write_tail_run(CanonicalWriter& out, const VerificationConfig& config, cons
     out.end_object();
   }
   out.key("warnings");
-  write_strings(out, constants.limits.empty() ? std::vector<std::string>{}
-                                              : std::vector<std::string>{"capability_limited"});
+  write_strings(out, constants.warnings);
 }
 
 // One run's members as bytes: written into an object of their own, its braces dropped.
@@ -365,6 +364,9 @@ void write_bare_report(CanonicalWriter& out, const Source& source, const Citatio
 ReportConstants report_constants(const Source& source, const VerificationConfig& config, bool with_runs) {
   ReportConstants constants;
   constants.limits = capability_limits(source, config);
+  if (!constants.limits.empty()) constants.warnings.push_back("capability_limited");
+  constants.warnings.insert(constants.warnings.end(), source.warnings.begin(), source.warnings.end());
+  std::sort(constants.warnings.begin(), constants.warnings.end());
   CanonicalWriter out(constants.grounding);
   out.begin_object();
   out.key("capabilities");

@@ -99,6 +99,10 @@ class Source {
   std::vector<Element> elements;          // reading order = array order
   std::vector<Span> spans;
   std::vector<Table> tables;
+  // Fields a foreign loader did not know (JSON paths as read), kept instead of rejected, and the
+  // report-level warnings they become ("unknown_field:<path>", array indexes as [*]).
+  std::vector<std::string> unknown_fields;
+  std::vector<std::string> warnings;
 
   // Indexes built once by build_indexes(); lookups return nullptr / npos when absent.
   void build_indexes();

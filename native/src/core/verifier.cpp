@@ -119,6 +119,20 @@ Target page_target(const Page& page) {
   return Target{page.id, Bbox{0, 0, page.width, page.height}, nullptr, nullptr, {}, "page_scoped", 0, nullptr};
 }
 
+// The one scope of a page-less source (text, Markdown, office Grounding JSON) in scope_pages_:
+// its elements have no page (an empty page id), and scope:"document" searches them all.
+constexpr std::size_t kPagelessScope = Source::npos;
+
+const std::string& scope_page_id(const Source& source, std::size_t page) {
+  static const std::string kNoPage;
+  return page == kPagelessScope ? kNoPage : source.pages[page].id;
+}
+
+Target scope_page_target(const Source& source, std::size_t page) {
+  if (page == kPagelessScope) return Target{"", std::nullopt, nullptr, nullptr, {}, "page_scoped", 0, nullptr};
+  return page_target(source.pages[page]);
+}
+
 // The running text of a page range for scoped citations (page_end, scope:"document"): the texts
 // of its elements in document order, running headers and footers left out, joined by a line break
 // so a quote can cross element and page breaks from the whitespace tier on (never at exact).
@@ -852,12 +866,15 @@ std::optional<CheckResult> ClaimVerifier::resolve_scope(const Citation& c, Targe
   }
   if (c.document_scope) {
     if (!scope_is_whole_document_) {
-      scope_pages_.resize(source_.pages.size());
-      std::iota(scope_pages_.begin(), scope_pages_.end(), std::size_t{0});
+      if (source_.pages.empty()) {
+        scope_pages_.assign(1, kPagelessScope);  // a page-less source is searched whole, too
+      } else {
+        scope_pages_.resize(source_.pages.size());
+        std::iota(scope_pages_.begin(), scope_pages_.end(), std::size_t{0});
+      }
       scope_is_whole_document_ = true;
     }
-    if (scope_pages_.empty()) return fail("not_found", "page_not_found");
-    target = page_target(source_.pages[scope_pages_.front()]);
+    target = scope_page_target(source_, scope_pages_.front());
     return std::nullopt;
   }
   set_scope_pages({});
@@ -882,7 +899,7 @@ const ScopeText& ClaimVerifier::scope_text(std::size_t first_page, std::size_t l
   ScopeText scope;
   std::size_t scalars = 0;
   for (std::size_t page : scope_pages_) {
-    for (std::size_t index : source_.elements_on_page(source_.pages[page].id)) {
+    for (std::size_t index : source_.elements_on_page(scope_page_id(source_, page))) {
       const Element& element = source_.elements[index];
       if (!element.text || is_running_furniture(element)) continue;
       if (!scope.elements.empty()) {
@@ -915,7 +932,7 @@ bool ClaimVerifier::search_scope(const Claim& claim, const std::string& expected
                                  match::LadderResult& found) {
   if (!config_.policy || claim.kind != "quote"sv) {
     for (std::size_t page : scope_pages_) {
-      Target page_candidate = page_target(source_.pages[page]);
+      Target page_candidate = scope_page_target(source_, page);
       if (config_.policy) {
         if (search_page(claim, expected, page_candidate, found)) {
           target = std::move(page_candidate);
@@ -923,7 +940,7 @@ bool ClaimVerifier::search_scope(const Claim& claim, const std::string& expected
         }
         continue;
       }
-      for (std::size_t index : source_.elements_on_page(source_.pages[page].id)) {
+      for (std::size_t index : source_.elements_on_page(scope_page_id(source_, page))) {
         const Element& element = source_.elements[index];
         if (element.text && !is_running_furniture(element) && text_rule(claim.kind, expected, cache_.get(*element.text))) {
           target = element_target(source_, index);
@@ -931,7 +948,7 @@ bool ClaimVerifier::search_scope(const Claim& claim, const std::string& expected
         }
       }
       if (!source_.capabilities.spans) continue;
-      for (std::size_t index : source_.spans_on_page(source_.pages[page].id)) {
+      for (std::size_t index : source_.spans_on_page(scope_page_id(source_, page))) {
         if (text_rule(claim.kind, expected, cache_.get(source_.spans[index].text))) {
           target = span_target(source_, index);
           return true;
@@ -1268,7 +1285,7 @@ std::optional<std::pair<std::size_t, std::size_t>> ClaimVerifier::running_range(
   const match::DocumentIndex& index = source_.match_index();
   ConsecutiveRange range;
   for (std::size_t page : scope_pages_) {
-    for (std::size_t element : source_.elements_on_page(source_.pages[page].id)) {
+    for (std::size_t element : source_.elements_on_page(scope_page_id(source_, page))) {
       const Element& e = source_.elements[element];
       if (!e.text || is_running_furniture(e)) continue;
       const std::size_t r = index.running_number(element);

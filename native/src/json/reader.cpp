@@ -197,4 +197,13 @@ void ObjectReader::finish() const {
   }
 }
 
+void ObjectReader::finish(std::vector<std::string>* unknown) const {
+  if (found_ == object_.size()) return;
+  for (auto field : object_) {
+    bool asked = false;
+    for (std::size_t i = 0; i < seen_count_; ++i) asked = asked || field.key == seen_[i];
+    if (!asked) unknown->push_back(child_path(field.key));
+  }
+}
+
 }  // namespace ethos

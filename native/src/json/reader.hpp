@@ -41,6 +41,9 @@ class ObjectReader {
   std::optional<bool> optional_bool(const char* key);
 
   void finish() const;
+  // The same for producers that may add fields (foreign sources, issue 23 item 8): each unknown
+  // field's path is appended to `unknown` instead of being rejected.
+  void finish(std::vector<std::string>* unknown) const;
 
  private:
   void index_fields();  // one pass over the object: lookups then scan a flat array, not the tape

@@ -10,6 +10,7 @@
 #include "json/sha256.hpp"
 #include "sources/float_json.hpp"
 #include "text/utf8.hpp"
+#include "sources/line_end_hyphens.hpp"
 
 namespace ethos::sources {
 namespace {
@@ -341,6 +342,7 @@ std::shared_ptr<Source> load_docling_json(std::string_view bytes) {
   source->capabilities.fingerprint = true;
   source->capabilities.coordinate_origin = "top-left";
   source->capabilities.crop_support = false;
+  record_line_end_hyphens(*source);
   source->build_indexes();
   return source;
 }

@@ -12,6 +12,8 @@
 #include "json/sha256.hpp"
 #include "json/strict_json.hpp"
 #include "text/utf8.hpp"
+#include "sources/line_end_hyphens.hpp"
+#include "sources/unknown_fields.hpp"
 
 namespace ethos::sources {
 namespace {
@@ -158,7 +160,7 @@ class ArtifactReader {
     ObjectReader src(top.required("source"), "$.source");
     media_type_ = string_field(src, "media_type", false);
     source_sha256_ = string_field(src, "sha256", false);
-    src.finish();
+    src.finish(&source_.unknown_fields);
     pageless_ = kPagelessMediaTypes.count(media_type_) != 0;
     if (media_type_ != kPdf && !(version == "1.1.0" && pageless_)) fail("invalid_field", "$.source.media_type");
     if (!is_sha256_prefixed(source_sha256_)) fail("invalid_field", "$.source.sha256");
@@ -166,7 +168,7 @@ class ArtifactReader {
     ObjectReader producer(top.required("producer"), "$.producer");
     source_.parser.name = string_field(producer, "name", false);
     source_.parser.version = string_field(producer, "version", false);
-    producer.finish();
+    producer.finish(&source_.unknown_fields);
     if (source_.parser.name.empty()) fail("invalid_field", "$.producer.name");
     source_.parser.adapter = "ethos-grounding-json";
     source_.parser.adapter_version = "1.0.0";
@@ -175,19 +177,19 @@ class ArtifactReader {
     const bool spans = caps.required_bool("spans");
     const bool char_offsets = caps.required_bool("char_offsets");
     const bool tables = caps.required_bool("tables");
-    caps.finish();
+    caps.finish(&source_.unknown_fields);
 
     ObjectReader coords(top.required("coordinate_system"), "$.coordinate_system");
     const std::string unit = coords.required_string("unit");
     const std::string origin = coords.required_string("origin");
-    coords.finish();
+    coords.finish(&source_.unknown_fields);
     if (unit != "centipoint" || origin != "top-left") fail("invalid_invariant", "$.coordinate_system");
 
     const JsonValue pages = top.required("pages");
     const JsonValue elements = top.required("elements");
     const std::optional<JsonValue> span_list = top.optional("spans");
     const std::optional<JsonValue> table_list = top.optional("tables");
-    top.finish();
+    top.finish(&source_.unknown_fields);
 
     if ((char_offsets && !spans) || spans != span_list.has_value() || tables != table_list.has_value() ||
         (pageless_ && (spans || tables))) {
@@ -221,7 +223,7 @@ class ArtifactReader {
       page.width = reader.required_int("width", -kMaxSafe, kMaxSafe);
       page.height = reader.required_int("height", -kMaxSafe, kMaxSafe);
       page.rotation = reader.required_int("rotation", 0, 270);
-      reader.finish();
+      reader.finish(&source_.unknown_fields);
       if (!page_index_.emplace(page.id, i).second) fail("duplicate_id", reader.child_path("id"));
       if (page.index != static_cast<std::int64_t>(i) + 1) fail("invalid_order", reader.child_path("index"));
       if (page.width <= 0 || page.height <= 0) fail("invalid_invariant", reader.path());
@@ -255,7 +257,7 @@ class ArtifactReader {
         const Page& page = page_of(reader, element.page);
         element.bbox = read_bbox(reader.required("bbox"), reader.child_path("bbox"), page, "invalid_bbox");
       }
-      reader.finish();
+      reader.finish(&source_.unknown_fields);
       if (!valid_kind(element.kind)) fail("invalid_field", reader.child_path("kind"));
       if (!element_index_.emplace(element.id, i).second) fail("duplicate_id", reader.child_path("id"));
       source_.elements.push_back(std::move(element));
@@ -286,7 +288,7 @@ class ArtifactReader {
       std::optional<std::string> element = reader.optional_string("element");
       span.char_start = reader.optional_int("char_start", 0, kMaxSafe);
       span.char_end = reader.optional_int("char_end", 0, kMaxSafe);
-      reader.finish();
+      reader.finish(&source_.unknown_fields);
       if (!ids.insert(span.id).second) fail("duplicate_id", reader.child_path("id"));
       if (element) {
         auto it = element_index_.find(*element);
@@ -330,7 +332,7 @@ class ArtifactReader {
       table.bbox = read_bbox(reader.required("bbox"), reader.child_path("bbox"), page, "invalid_bbox");
       const std::string cells_path = reader.child_path("cells");
       const simdjson::dom::array cells = bounded_array(reader.required("cells"), cells_path, kMaxCells);
-      reader.finish();
+      reader.finish(&source_.unknown_fields);
       if (!ids.insert(table.id).second) fail("duplicate_id", reader.child_path("id"));
       total_cells += cells.size();
       if (total_cells > kMaxCells) fail("limit_exceeded", cells_path);
@@ -341,7 +343,7 @@ class ArtifactReader {
   }
 
   // Cells in strictly increasing (row, col) order, spans at least 1, no two covering one slot.
-  static void read_cells(const simdjson::dom::array& cells, const std::string& path, const Page& page, Table& table) {
+  void read_cells(const simdjson::dom::array& cells, const std::string& path, const Page& page, Table& table) {
     std::set<std::pair<std::int64_t, std::int64_t>> occupied;
     std::optional<std::pair<std::int64_t, std::int64_t>> previous;
     std::size_t j = 0;
@@ -354,7 +356,7 @@ class ArtifactReader {
       cell.col_span = reader.required_int("col_span", 0, 4294967295);
       cell.bbox = read_bbox(reader.required("bbox"), reader.child_path("bbox"), page, "invalid_table");
       cell.text = string_field(reader, "text", false);
-      reader.finish();
+      reader.finish(&source_.unknown_fields);
       const std::pair<std::int64_t, std::int64_t> at{cell.row, cell.col};
       if (cell.row_span == 0 || cell.col_span == 0 || (previous && at <= *previous)) fail("invalid_table", path);
       previous = at;
@@ -423,6 +425,8 @@ GroundingValidation validate_grounding_json(std::string_view bytes) {
   source->fingerprint = out.representation_sha256;
   // The artifact names the file it describes: crops render only from that PDF.
   source->source_fingerprint = out.source_sha256;
+  record_line_end_hyphens(*source);
+  record_unknown_field_warnings(*source);
   source->build_indexes();
   out.source = std::move(source);
   return out;
@@ -468,6 +472,8 @@ std::string grounding_check(std::string_view bytes, std::string_view options_jso
                       {"elements", static_cast<std::int64_t>(source.elements.size())},
                       {"spans", static_cast<std::int64_t>(source.spans.size())},
                       {"tables", static_cast<std::int64_t>(source.tables.size())}};
+  // Fields the contract does not define are read past, not rejected (issue 23 item 8): named here.
+  if (!source.warnings.empty()) report["warnings"] = source.warnings;
   return to_c14n(report);
 }
 

@@ -10,6 +10,8 @@
 #include "json/sha256.hpp"
 #include "json/strict_json.hpp"
 #include "sources/float_json.hpp"
+#include "sources/line_end_hyphens.hpp"
+#include "sources/unknown_fields.hpp"
 
 namespace ethos::sources {
 namespace {
@@ -99,12 +101,12 @@ class SubsetReader {
     ObjectReader tool(top.required("tool"), "$.tool");
     source_.parser.name = tool.required_string("name");
     source_.parser.version = tool.required_string("version");
-    tool.finish();
+    tool.finish(&source_.unknown_fields);
     const JsonValue pages = top.required("pages");
     const JsonValue elements = top.required("elements");
     const std::optional<JsonValue> tables = top.optional("tables");
     const std::optional<std::string> fingerprint = top.optional_string("source_fingerprint");
-    top.finish();
+    top.finish(&source_.unknown_fields);
     if (fingerprint && !is_sha256_prefixed(*fingerprint)) fail("invalid source_fingerprint", "$.source_fingerprint");
     source_.fingerprint = fingerprint;
     set_capabilities(source_, tables.has_value(), fingerprint.has_value());
@@ -127,7 +129,7 @@ class SubsetReader {
       page.index = n;
       page.width = quanta(number(reader.required("width"), reader.child_path("width")), reader.child_path("width"));
       page.height = quanta(number(reader.required("height"), reader.child_path("height")), reader.child_path("height"));
-      reader.finish();
+      reader.finish(&source_.unknown_fields);
       if (page.width <= 0 || page.height <= 0) fail("page size must be positive", path);
       if (pages_.count(page.id) != 0) fail("duplicate page number", reader.child_path("number"));
       pages_.emplace(page.id, source_.pages.size());
@@ -163,7 +165,7 @@ class SubsetReader {
       const std::optional<std::string> type = reader.optional_string("type");
       element.kind = type ? lowercase(*type) : "unknown";
       element.text = reader.optional_string("text");
-      reader.finish();
+      reader.finish(&source_.unknown_fields);
       if (element.id.empty()) fail("invalid id", reader.child_path("id"));
       if (!ids.insert(element.id).second) fail("duplicate id", reader.child_path("id"));
       source_.elements.push_back(std::move(element));
@@ -186,7 +188,7 @@ class SubsetReader {
       check_inside(*table.bbox, page, reader.child_path("bbox"));
       const std::string cells_path = reader.child_path("cells");
       const simdjson::dom::array cells = expect_array(reader.required("cells"), cells_path);
-      reader.finish();
+      reader.finish(&source_.unknown_fields);
       if (table.id.empty()) fail("invalid id", reader.child_path("id"));
       if (!ids.insert(table.id).second) fail("duplicate id", reader.child_path("id"));
       std::size_t j = 0;
@@ -201,7 +203,7 @@ class SubsetReader {
         cell.bbox = read_bbox(cell_reader.required("bbox"), cell_reader.child_path("bbox"));
         check_inside(*cell.bbox, page, cell_reader.child_path("bbox"));
         cell.text = cell_reader.required_string("text");
-        cell_reader.finish();
+        cell_reader.finish(&source_.unknown_fields);
         if (cell.text.find_first_not_of(" \t\n\r\f\v") == std::string::npos) fail("blank cell text", cell_reader.child_path("text"));
         table.cells.push_back(std::move(cell));
         ++j;
@@ -479,6 +481,8 @@ std::shared_ptr<Source> load_opendataloader_json(std::string_view bytes) {
   }
   source->parser.adapter = "opendataloader-json";
   source->parser.adapter_version = kAdapterVersion;
+  record_line_end_hyphens(*source);
+  record_unknown_field_warnings(*source);
   source->build_indexes();
   return source;
 }

@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "json/sha256.hpp"
+#include "sources/line_end_hyphens.hpp"
 
 namespace ethos::sources {
 namespace {
@@ -289,6 +290,7 @@ std::shared_ptr<Source> load_text_source(std::string_view bytes, TextFlavor flav
     element.heading_level = blocks[i].heading_level;
     source->elements.push_back(std::move(element));
   }
+  record_line_end_hyphens(*source);
   source->build_indexes();
   return source;
 }
