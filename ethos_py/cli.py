@@ -717,14 +717,17 @@ def sensitivity_command(ctx: click.Context, source: str, citations: str, config:
     short_help="Print the built-in verification config, or a matching policy.",
 )
 @click.option("--policy", metavar="NAME|FILE", default=None, help="strict, default, permissive or a policy JSON file.")
+@click.option("--pinned", is_flag=True, help="Print the config with the policy written into it.")
 @click.pass_context
-def explain_command(ctx: click.Context, policy: str | None) -> int:
-    """Print the built-in default-v1 verification config as JSON. With --policy, print that matching policy, its fingerprint and every assumption it makes instead."""
+def explain_command(ctx: click.Context, policy: str | None, pinned: bool) -> int:
+    """Print the built-in default-v1 verification config as JSON. With --policy, print that matching policy, its fingerprint and every assumption it makes instead. With --pinned, print default-v1 with the policy (default, or --policy's) written into matching.policy: passed back as --config it decides as verify without --config does."""
     from . import _ffi
-    from .document import explain_policy_json
+    from .document import explain_policy_json, pinned_config_json
 
     _reject_extra_args(ctx)
-    if policy is None:
+    if pinned:
+        _write_stdout(pinned_config_json(None if policy is None else _policy_choice(policy)) + b"\n")
+    elif policy is None:
         _write_stdout(_ffi.call_string(_ffi.lib.ethos_config_default) + b"\n")
     else:
         _write_stdout(explain_policy_json(_policy_choice(policy)) + b"\n")

@@ -341,6 +341,9 @@ def test_contracts_example_default_policy_against_explicit_default_v1(bin_dir: P
     assert without_config["checks"][1]["reason"] == "token_boundary"
     assert [check["status"] for check in with_default_v1["checks"]] == ["mismatch", "grounded"]
     assert without_config["verification_config_sha256"] == with_default_v1["verification_config_sha256"]
+    # ... and the report says which rule decided (docs/matching.md "When a policy applies").
+    assert "public_matching_rule" in with_default_v1["warnings"]
+    assert "public_matching_rule" not in without_config["warnings"]
 
 
 # --- shell completion (docs/cli.md §7) ----------------------------------------------------------

@@ -102,7 +102,9 @@ int run_grounding_check(const ParsedArgs& args) {
 }
 
 int run_explain(const ParsedArgs& args) {
-  if (args.value("--policy") == nullptr) {
+  if (args.flag("--pinned")) {
+    write_stdout(pinned_config_json(args.value("--policy") == nullptr ? std::string() : policy_options(args).dump()) + "\n");
+  } else if (args.value("--policy") == nullptr) {
     write_stdout(default_config_json() + "\n");
   } else {
     write_stdout(explain_policy(policy_options(args).dump()) + "\n");
@@ -226,9 +228,12 @@ const ProgramSpec& program_spec() {
               "explain",
               "Print the built-in verification config, or a matching policy.",
               "Print the built-in default-v1 verification config as JSON. With --policy, print that matching "
-              "policy, its fingerprint and every assumption it makes instead.",
+              "policy, its fingerprint and every assumption it makes instead. With --pinned, print default-v1 "
+              "with the policy (default, or --policy's) written into matching.policy: passed back as --config "
+              "it decides as verify without --config does.",
               {},
-              {{"--policy", "NAME|FILE", false, {}, "strict, default, permissive or a policy JSON file."}},
+              {{"--policy", "NAME|FILE", false, {}, "strict, default, permissive or a policy JSON file."},
+               {"--pinned", "", false, {}, "Print the config with the policy written into it."}},
               run_explain,
           },
           evidence_anchor_command(),

@@ -99,6 +99,13 @@ int ethos_config_default(char **out_json);
 int ethos_policy_explain(const char *options_json, size_t options_len, char **out_json);
 
 /*
+ * `explain --pinned`: default-v1 with that policy (same options as ethos_policy_explain; NULL/0
+ * for the default policy) written whole into matching.policy, canonical JSON. Passed back as a
+ * config it decides exactly as a verify without a config (or with that policy) does.
+ */
+int ethos_config_pinned(const char *options_json, size_t options_len, char **out_json);
+
+/*
  * Builds the error envelope for a host-side failure (file not found, argument error...) so
  * every surface prints the same bytes: code must be a known error code; details_json may be
  * NULL/0. Returns the envelope in *out_envelope and the code's exit status in *out_exit_code.

@@ -193,6 +193,12 @@ ETHOS_EXPORT int ethos_policy_explain(const char* options_json, size_t options_l
   });
 }
 
+ETHOS_EXPORT int ethos_config_pinned(const char* options_json, size_t options_len, char** out_json) {
+  return guarded(out_json, [&] {
+    *out_json = to_c_string(ethos::pinned_config_json(options_json == nullptr ? std::string_view() : view(options_json, options_len)));
+  });
+}
+
 ETHOS_EXPORT int ethos_error_envelope(const char* code, size_t code_len, const char* details_json, size_t details_len,
                                       char** out_envelope, int* out_exit_code) {
   return guarded(out_envelope, [&] {

@@ -192,7 +192,10 @@ std::string summary_text(std::string_view report) {
 
 std::string default_config_json() { return std::string(default_config_source()); }
 
-std::string explain_policy(std::string_view options_json) {
+namespace {
+
+// The policy explain and explain --pinned name: the options' choice, else the default preset.
+match::Policy explained_policy(std::string_view options_json) {
   std::optional<match::Policy> policy;
   if (!options_json.empty()) {
     const ParsedJson options = parse_strict(options_json, "options");
@@ -200,7 +203,20 @@ std::string explain_policy(std::string_view options_json) {
     policy = read_policy_option(reader);
     reader.finish();
   }
-  return match::explain_policy_json(policy ? *policy : *match::preset_policy("default"));
+  return policy ? *policy : *match::preset_policy("default");
+}
+
+}  // namespace
+
+std::string explain_policy(std::string_view options_json) {
+  return match::explain_policy_json(explained_policy(options_json));
+}
+
+std::string pinned_config_json(std::string_view options_json) {
+  const match::Policy policy = explained_policy(options_json);
+  json config = json::parse(default_config_source());
+  config["matching"]["policy"] = json::parse(policy.canonical_json);
+  return to_c14n(config);
 }
 
 }  // namespace ethos

@@ -365,6 +365,9 @@ ReportConstants report_constants(const Source& source, const VerificationConfig&
   ReportConstants constants;
   constants.limits = capability_limits(source, config);
   if (!constants.limits.empty()) constants.warnings.push_back("capability_limited");
+  // An explicit config without matching.policy decides by the public substring rule, not the
+  // ladder and its guards (docs/matching.md "When a policy applies"): said where readers look.
+  if (!config.policy) constants.warnings.push_back("public_matching_rule");
   constants.warnings.insert(constants.warnings.end(), source.warnings.begin(), source.warnings.end());
   std::sort(constants.warnings.begin(), constants.warnings.end());
   CanonicalWriter out(constants.grounding);

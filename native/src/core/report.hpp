@@ -22,8 +22,8 @@ std::string write_report(const Source& source, const CitationSet& citations, con
 // request line, all with the same ones. The reports are byte for byte those of write_report.
 struct ReportConstants {
   std::vector<std::string> limits;
-  // The report-level warnings, sorted: capability_limited and the source's own (unknown fields
-  // of a foreign source).
+  // The report-level warnings, sorted: capability_limited, the source's own (unknown fields of
+  // a foreign source) and public_matching_rule when an explicit public config's rule decided.
   std::vector<std::string> warnings;
   std::string grounding;  // canonical JSON
   // With runs (verify-batch): the constant members around the checks written once, as bytes that
