@@ -194,3 +194,45 @@ def test_document_scope_searches_a_pageless_source_whole(tmp_path: Path, groundi
     assert checks[2]["reason"] != "page_not_found"
     assert "Quality is never an accident." in checks[0]["evidence"]["text"]
     assert all("page" not in c.get("evidence", {}) for c in checks)
+
+
+def test_a_quote_cited_to_the_wrong_element_says_where_it_is(tmp_path: Path) -> None:
+    """Found verbatim in another element: still a mismatch, reason located_elsewhere, with that
+    element as evidence (issue 23 item 7)."""
+    source = tmp_path / "handbook.md"
+    source.write_text(MARKDOWN, encoding="utf-8")
+    claims = [
+        {"kind": "quote", "text": "Quality is never an accident.", "citation": {"element_id": "e000002"}},
+        {"kind": "quote", "text": "Quality is never an incident.", "citation": {"element_id": "e000002"}},
+    ]
+    citations = tmp_path / "citations.json"
+    citations.write_bytes(_pinned(source, claims))
+    code, stdout, _ = verify_all(source, citations, "markdown")
+    report = json.loads(stdout)
+    assert code == 0 and schema_errors("verification-report", report) == []
+    elsewhere, altered = report["checks"]
+    assert (elsewhere["status"], elsewhere["reason"]) == ("mismatch", "located_elsewhere")
+    assert elsewhere["evidence"]["text"] == "Quality is never an accident."
+    assert elsewhere["match"]["source_text"] == "Quality is never an accident."
+    assert "score" not in elsewhere["match"]
+    assert altered["status"] == "mismatch" and altered["reason"] != "located_elsewhere"
+    assert report["all_evidence_grounded"] is False
+
+
+def test_a_one_word_quote_that_grounds_carries_a_warning(tmp_path: Path) -> None:
+    source = tmp_path / "notes.txt"
+    source.write_text("Revenue did not grow in 2 of 3 regions.\n", encoding="utf-8")
+    texts = ["not", "2", "regions.", "did not grow", "in 2 of 3"]
+    claims = [{"kind": "quote", "text": t, "citation": {"element_id": "e000001"}} for t in texts]
+    citations = tmp_path / "citations.json"
+    citations.write_bytes(_pinned(source, claims))
+    code, stdout, _ = verify_all(source, citations, "text")
+    report = json.loads(stdout)
+    assert code == 0 and schema_errors("verification-report", report) == []
+    assert [(c["status"], c["warnings"]) for c in report["checks"]] == [
+        ("grounded", ["vacuous_quote"]),
+        ("grounded", ["vacuous_quote"]),
+        ("grounded", ["vacuous_quote"]),
+        ("grounded", []),
+        ("grounded", []),
+    ]

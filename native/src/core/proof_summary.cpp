@@ -40,6 +40,7 @@ const std::map<std::string, const char*>& diagnostics() {
       {"numeric_guard", "A near match changes a figure, so it is not accepted."},
       {"polarity_guard", "A near match adds or drops a negation or reverses a direction word, so it is not accepted."},
       {"token_boundary", "The claim text occurs only as part of longer words in the source, not as whole words."},
+      {"located_elsewhere", "The claim text is in the source, but not where it is cited: the evidence shows where it was found."},
   };
   return kDiagnostics;
 }

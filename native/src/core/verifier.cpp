@@ -11,6 +11,7 @@
 
 #include "core/column_reading.hpp"
 #include "core/quote_negation.hpp"
+#include "core/vacuous_quote.hpp"
 #include "core/verify_deadline.hpp"
 #include "match/document_index.hpp"
 #include "match/junction_reading.hpp"
@@ -169,6 +170,8 @@ class ClaimVerifier {
 
   CheckResult run(const Claim& claim, Verdicts& verdicts);
   CheckResult run_as_written(const Claim& claim, Verdicts& verdicts);
+  // run_as_written, then once more without a leading or trailing ellipsis when that missed.
+  CheckResult run_truncated(const Claim& claim, Verdicts& verdicts);
   // verify-batch (BatchVerifier): the next claims belong to `citations`; the memoized source
   // texts and ladders stay, and trim() bounds the caches that grow with the claims.
   void use(const CitationSet& citations) { citations_ = &citations; }
@@ -241,6 +244,10 @@ class ClaimVerifier {
   Target scope_target(const ScopeText& scope, match::Located& located) const;
   Target running_target(match::Located& located) const;
   void explain_miss(const Claim& claim, const std::string& expected, CheckResult& result);
+  // A quote refused where cited but accepted, whole, somewhere else in the document's running
+  // text: the verdict stays a mismatch, with reason located_elsewhere and that place as evidence.
+  void locate_elsewhere(const Claim& claim, const std::string& expected, const std::vector<std::size_t>& cited,
+                        CheckResult& result);
   // After a miss located near `result.located`: the quote read across font junctions and URL
   // wraps of the evidence (match/junction_reading.hpp), in the evidence's own offsets.
   std::optional<match::Located> find_across_junctions(const Claim& claim, const std::string& expected,
@@ -549,6 +556,16 @@ void ClaimVerifier::find_nearest(const std::string& expected, CheckResult& resul
 // marks, and that check is reported (grounded, or the stitched quotation / near miss of the rest;
 // only a mark between fragments makes a stitched quotation).
 CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
+  CheckResult result = run_truncated(claim, verdicts);
+  // A grounded one-word quote ("not", "2") grounds wherever that word occurs: said, not refused.
+  if (config_.policy && claim.kind == "quote"sv && claim.text && std::string_view(result.status) == "grounded" &&
+      is_vacuous_quote(*claim.text)) {
+    result.warnings.push_back("vacuous_quote");
+  }
+  return result;
+}
+
+CheckResult ClaimVerifier::run_truncated(const Claim& claim, Verdicts& verdicts) {
   CheckResult result = run_as_written(claim, verdicts);
   if (std::string_view(result.status) != "mismatch" || !config_.policy || !config_.policy->elision ||
       claim.kind != "quote"sv || !claim.text) {
@@ -696,6 +713,7 @@ CheckResult ClaimVerifier::run_as_written(const Claim& claim, Verdicts& verdicts
     matched = !cut_negation;
   }
   result.match_method = method_for(claim, config_, matched || cut_negation ? result.located : std::nullopt);
+  const std::vector<std::size_t> cited_elements = matched ? std::vector<std::size_t>{} : target.elements;
   result.target = std::move(target);
   if (matched) {
     result.status = "grounded";
@@ -779,9 +797,54 @@ CheckResult ClaimVerifier::run_as_written(const Claim& claim, Verdicts& verdicts
         }
       }
     }
+    if (config_.policy && claim.kind == "quote"sv) locate_elsewhere(claim, expected, cited_elements, result);
     if (config_.hardening.include_nearest_match) find_nearest(*claim.text, result);
   }
   return result;
+}
+
+void ClaimVerifier::locate_elsewhere(const Claim& claim, const std::string& expected,
+                                     const std::vector<std::size_t>& cited, CheckResult& result) {
+  const std::string_view reason = result.reason;
+  // A stitched quotation is no one quote; a cut negation or compound was found where cited; a
+  // document-scoped quote was already looked for everywhere.
+  if (reason == "stitched_quotation" || reason == "polarity_guard" || claim.citation.document_scope) return;
+  const match::DocumentIndex& index = source_.match_index();
+  if (index.running_count() == 0) return;
+  const match::Policy& policy = *config_.policy;
+  match::LadderResult found = index.search(expected_ladder(expected), policy, 0, index.running_count() - 1);
+  if (!found.whole || !policy.accepts(found.whole->tier)) return;
+  // Elsewhere means in no cited element and on no cited page (a page-only or page-range citation).
+  const Citation& c = claim.citation;
+  const std::size_t first = index.running_at(found.whole->start);
+  const std::size_t last = index.running_at(found.whole->end - 1);
+  for (std::size_t r = first; r <= last; ++r) {
+    const std::size_t element = index.element_of(r);
+    if (std::find(cited.begin(), cited.end(), element) != cited.end()) return;
+    const std::string& page = source_.elements[element].page;
+    if (!c.has_primary_locator() && c.page) {
+      const Page* at = source_.page_by_id(page);
+      const Page* low = source_.page_by_id(*c.page);
+      const Page* high = c.page_end ? source_.page_by_id(*c.page_end) : low;
+      if (at != nullptr && low != nullptr && high != nullptr && at->index >= low->index && at->index <= high->index) return;
+    }
+  }
+  match::Located located = *found.whole;
+  Target target = running_target(located);
+  // The same polarity guard as a grounded quote: an occurrence cut from a negation is no place
+  // where the quote is said.
+  if (policy.polarity_guard) {
+    std::size_t start_byte = static_cast<std::size_t>(-1);
+    if (negation_before_quote(*target.text, located, &start_byte, target.ascii) ||
+        negation_after_quote(*target.text, located, start_byte, target.ascii)) {
+      return;
+    }
+  }
+  result.reason = "located_elsewhere";
+  result.target = std::move(target);
+  result.located = located;
+  result.located_start_byte = static_cast<std::size_t>(-1);
+  result.extras.reset();
 }
 
 std::optional<match::Located> ClaimVerifier::find_across_junctions(const Claim& claim, const std::string& expected,
