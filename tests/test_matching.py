@@ -222,21 +222,21 @@ def _document_for(texts: list[str]) -> bytes:
 
 @pytest.fixture(scope="module")
 def vector_report() -> dict[str, dict[str, Any]]:
-    """Every search vector verified through the library, one check per vector, by policy."""
+    """Every search vector verified through the library, one check per vector, by policy. Each
+    vector is a document of its own: a quote refused in its text but found in another vector's
+    would be reported as located elsewhere, which the vectors do not describe."""
     import ethos_py
 
     vectors = VECTORS["search_vectors"]
-    document_bytes = _document_for([v["text"] for v in vectors])
-    reports = {}
-    with ethos_py.Document.from_bytes(document_bytes) as document:
-        fingerprint = document.fingerprint
-        for policy in ("strict", "default", "permissive"):
-            claims = [
-                {"kind": v["kind"], "text": v["quote"], "citation": {"element_id": f"e{i + 1:06d}"}}
-                for i, v in enumerate(vectors)
-            ]
-            citations = {"document_fingerprint": fingerprint, "claims": claims}
-            reports[policy] = json.loads(document.verify_json(citations, policy=policy))
+    reports: dict[str, dict[str, Any]] = {policy: {"checks": [], "reports": []} for policy in ("strict", "default", "permissive")}
+    for vector in vectors:
+        with ethos_py.Document.from_bytes(_document_for([vector["text"]])) as document:
+            claims = [{"kind": vector["kind"], "text": vector["quote"], "citation": {"element_id": "e000001"}}]
+            citations = {"document_fingerprint": document.fingerprint, "claims": claims}
+            for policy, collected in reports.items():
+                report = json.loads(document.verify_json(citations, policy=policy))
+                collected["checks"].append(report["checks"][0])
+                collected["reports"].append(report)
     return reports
 
 
@@ -260,8 +260,9 @@ def test_search_vector_through_the_library(index: int, vector_report: dict[str, 
 
 
 def test_vector_reports_follow_the_schema(vector_report: dict[str, dict[str, Any]]) -> None:
-    for report in vector_report.values():
-        assert schema_errors("verification-report", report) == []
+    for collected in vector_report.values():
+        for report in collected["reports"]:
+            assert schema_errors("verification-report", report) == []
 
 
 # ------------------------------------------------------------------------------------------ policies
