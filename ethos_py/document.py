@@ -406,8 +406,9 @@ def explain_policy_json(policy: str | bytes | os.PathLike[str] | None = None) ->
 
 def pinned_config_json(policy: str | bytes | os.PathLike[str] | None = None) -> bytes:
     """The built-in default-v1 config with a policy (default: the default policy) written whole
-    into ``matching.policy``, as canonical JSON bytes (what ``ethos explain --pinned`` prints):
-    passed back as a config, it decides as a verify without a config (or with that policy) does."""
+    into ``matching.policy`` (``config_version`` ``default-v1+<policy name>``), as canonical JSON
+    bytes (what ``ethos explain --pinned`` prints): passed back as a config, it decides as a
+    verify without a config (or with that policy) does."""
     options = policy_options(policy)
     options_bytes = dumps(options) if options else None
     options_ptr, options_len = _ffi.buffer_argument(options_bytes)

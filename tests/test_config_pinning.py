@@ -74,6 +74,7 @@ def test_explain_output_fed_back_says_the_public_rule_decided(tmp_path: Path) ->
     pinned = _verify(source, citations, pinned_path)
     assert (pinned["checks"][0]["status"], pinned["checks"][0]["reason"]) == ("mismatch", "polarity_guard")
     assert pinned["policy_fingerprint"] == ladder["policy_fingerprint"]
+    assert pinned["attestation"]["config_version"] == "default-v1+default"
     assert "public_matching_rule" not in pinned["warnings"]
     # ... and the config hash tells it from default-v1.
     assert pinned["verification_config_sha256"] != ladder["verification_config_sha256"]
@@ -85,7 +86,9 @@ def test_pinned_with_a_policy_writes_that_policy(tmp_path: Path) -> None:
     explained = json.loads(_explain(tmp_path, "explained.json", "--policy", "strict").read_bytes())
     assert pinned["matching"]["policy"] == explained["policy"]
     default_v1 = json.loads(_explain(tmp_path, "default-v1.json").read_bytes())
+    assert pinned["config_version"] == "default-v1+strict"
     del pinned["matching"]["policy"]
+    pinned["config_version"] = "default-v1"
     assert pinned == default_v1
 
 

@@ -228,7 +228,8 @@ def vector_report() -> dict[str, dict[str, Any]]:
     import ethos_py
 
     vectors = VECTORS["search_vectors"]
-    reports: dict[str, dict[str, Any]] = {policy: {"checks": [], "reports": []} for policy in ("strict", "default", "permissive")}
+    policies = ("strict", "default", "permissive")
+    reports: dict[str, dict[str, Any]] = {policy: {"checks": [], "reports": []} for policy in policies}
     for vector in vectors:
         with ethos_py.Document.from_bytes(_document_for([vector["text"]])) as document:
             claims = [{"kind": vector["kind"], "text": vector["quote"], "citation": {"element_id": "e000001"}}]

@@ -100,7 +100,8 @@ int ethos_policy_explain(const char *options_json, size_t options_len, char **ou
 
 /*
  * `explain --pinned`: default-v1 with that policy (same options as ethos_policy_explain; NULL/0
- * for the default policy) written whole into matching.policy, canonical JSON. Passed back as a
+ * for the default policy) written whole into matching.policy, config_version
+ * "default-v1+<policy name>", canonical JSON. Passed back as a
  * config it decides exactly as a verify without a config (or with that policy) does.
  */
 int ethos_config_pinned(const char *options_json, size_t options_len, char **out_json);

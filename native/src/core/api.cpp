@@ -216,6 +216,8 @@ std::string pinned_config_json(std::string_view options_json) {
   const match::Policy policy = explained_policy(options_json);
   json config = json::parse(default_config_source());
   config["matching"]["policy"] = json::parse(policy.canonical_json);
+  // The label the report's attestation echoes names the policy too, not default-v1 alone.
+  config["config_version"] = "default-v1+" + config["matching"]["policy"].at("name").get<std::string>();
   return to_c14n(config);
 }
 

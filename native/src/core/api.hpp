@@ -54,7 +54,7 @@ std::string default_config_json();
 std::string explain_policy(std::string_view options_json);
 
 // `explain --pinned`: default-v1 with that policy (same options as explain_policy) written whole
-// into matching.policy, canonical JSON: the config that decides exactly as a verify without
+// into matching.policy and config_version "default-v1+<policy name>", canonical JSON: the config that decides exactly as a verify without
 // --config (or with that --policy) does, so passing it back as --config keeps the ladder and the
 // guards instead of falling back to the public substring rule (docs/matching.md).
 std::string pinned_config_json(std::string_view options_json);
