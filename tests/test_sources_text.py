@@ -83,10 +83,16 @@ def test_plain_text_paragraphs_keep_their_lines(tmp_path: Path) -> None:
     assert [text for _, _, text in _elements(path, "text")] == ["First line\nsecond line", "# not a heading\nlast"]
 
 
+def handbook_source(directory: Path, grounding: str) -> Path:
+    """MARKDOWN written as handbook.md or handbook.txt for the grounding loader under test."""
+    source = directory / ("handbook.md" if grounding == "markdown" else "handbook.txt")
+    source.write_text(MARKDOWN, encoding="utf-8")
+    return source
+
+
 @pytest.mark.parametrize("grounding", ["text", "markdown"])
 def test_pageless_verdicts_on_every_surface(tmp_path: Path, grounding: str) -> None:
-    source = tmp_path / ("handbook.md" if grounding == "markdown" else "handbook.txt")
-    source.write_text(MARKDOWN, encoding="utf-8")
+    source = handbook_source(tmp_path, grounding)
     claims = [
         {"kind": "quote", "text": "25 days of paid leave", "citation": {"element_id": "e000002"}},
         {"kind": "value", "text": "# Policy handbook" if grounding == "text" else "Policy handbook",
@@ -175,8 +181,7 @@ def test_line_end_hyphens_read_as_a_pdf_parser_records_them(tmp_path: Path, grou
 
 @pytest.mark.parametrize("grounding", ["text", "markdown"])
 def test_document_scope_searches_a_pageless_source_whole(tmp_path: Path, grounding: str) -> None:
-    source = tmp_path / ("handbook.md" if grounding == "markdown" else "handbook.txt")
-    source.write_text(MARKDOWN, encoding="utf-8")
+    source = handbook_source(tmp_path, grounding)
     claims = [
         {"kind": "quote", "text": "Quality is never an accident.", "citation": {"scope": "document"}},
         {"kind": "quote", "text": "paid leave per year", "citation": {"scope": "document"}},

@@ -5,34 +5,15 @@
 #include <string>
 
 #include "core/column_reading.hpp"
+#include "span_fixtures.hpp"
 #include "test_check.hpp"
 
 namespace {
 
-ethos::Element element(const char* id, const char* text) {
-  ethos::Element out;
-  out.id = id;
-  out.kind = "text_block";
-  out.page = "p0001";
-  out.text = text;
-  out.bbox = ethos::Bbox{0, 0, 5000, 5000};
-  return out;
-}
+using ethos::test::span;
 
-// A span of element `owner` over its scalars [start, end) at (x, y), 100 quanta per scalar, 100 high.
-ethos::Span span(const ethos::Source& source, std::size_t owner, std::int64_t start, std::int64_t end, std::int64_t x,
-                 std::int64_t y) {
-  ethos::Span out;
-  out.id = "s" + std::to_string(source.spans.size());
-  out.page = "p0001";
-  out.element = owner;
-  out.char_start = start;
-  out.char_end = end;
-  out.text = source.elements[owner].text->substr(static_cast<std::size_t>(start), static_cast<std::size_t>(end - start));
-  out.bbox = ethos::Bbox{x, y, x + 100 * (end - start), y + 100};
-  out.advances.assign(static_cast<std::size_t>(end - start), 100);
-  return out;
-}
+// The list's elements are larger than the stream test's: 5000 quanta square.
+ethos::Element element(const char* id, const char* text) { return ethos::test::element(id, text, "text_block", 5000); }
 
 }  // namespace
 

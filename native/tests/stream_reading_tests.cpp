@@ -5,36 +5,11 @@
 #include <string>
 
 #include "core/stream_reading.hpp"
+#include "span_fixtures.hpp"
 #include "test_check.hpp"
 
-namespace {
-
-ethos::Element element(const char* id, const char* text, const char* kind = "text_block") {
-  ethos::Element out;
-  out.id = id;
-  out.kind = kind;
-  out.page = "p0001";
-  out.text = text;
-  out.bbox = ethos::Bbox{0, 0, 1000, 1000};
-  return out;
-}
-
-// A span of element `owner` over its scalars [start, end), one 100-quantum advance per scalar.
-ethos::Span span(const ethos::Source& source, std::size_t owner, std::int64_t start, std::int64_t end, std::int64_t x,
-                 std::int64_t y) {
-  ethos::Span out;
-  out.id = "s" + std::to_string(source.spans.size());
-  out.page = "p0001";
-  out.element = owner;
-  out.char_start = start;
-  out.char_end = end;
-  out.text = source.elements[owner].text->substr(static_cast<std::size_t>(start), static_cast<std::size_t>(end - start));
-  out.bbox = ethos::Bbox{x, y, x + 100 * (end - start), y + 100};
-  out.advances.assign(static_cast<std::size_t>(end - start), 100);
-  return out;
-}
-
-}  // namespace
+using ethos::test::element;
+using ethos::test::span;
 
 int main() {
   // Two columns the layout reads one after the other; the content stream draws them row by row.
