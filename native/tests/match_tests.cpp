@@ -744,6 +744,16 @@ void test_junction_reading() {
   found = ethos::match::find_across_junctions(callout, "(see Section 5.4.1).", policy);
   CHECK(found && found->start == 0 && found->end == 24 && found->tier == Tier::typography);
   CHECK(!ethos::match::find_across_junctions(callout, "Steps and \u2462 run.", policy));
+  JunctionText footnote;  // "WYSIWYG1 editors like2", the 1 and the 2 set as footnote markers
+  footnote.text = U"are WYSIWYG1 editors like2";
+  footnote.junctions = {11, 25};
+  footnote.footnote_markers = {{11, 12}, {25, 26}};
+  found = ethos::match::find_across_junctions(footnote, "are WYSIWYG editors like", policy);
+  CHECK(found && found->start == 0 && found->end == 25);
+  CHECK(ethos::match::find_across_junctions(footnote, "WYSIWYG editors", policy).has_value());
+  CHECK(!ethos::match::find_across_junctions(footnote, "are WYSIWYG editors alike", policy));
+  footnote.footnote_markers.clear();  // the same raised figures unrecorded: nothing is left out
+  CHECK(!ethos::match::find_across_junctions(footnote, "are WYSIWYG editors like", policy));
   url.line_breaks = {44, 62};  // a typed space after the scheme is no wrap
   CHECK(!ethos::match::find_across_junctions(url, "page (https://ESS.R-project.org/)", policy));
 }

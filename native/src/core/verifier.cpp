@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "core/column_reading.hpp"
+#include "core/footnote_markers.hpp"
 #include "core/quote_negation.hpp"
 #include "core/vacuous_quote.hpp"
 #include "core/verify_deadline.hpp"
@@ -19,6 +20,7 @@
 #include "match/seam_search.hpp"
 #include "match/stitch.hpp"
 #include "text/normalize.hpp"
+#include "text/unicode_props.hpp"
 #include "text/utf8.hpp"
 
 namespace ethos {
@@ -857,6 +859,12 @@ std::optional<match::Located> ClaimVerifier::find_across_junctions(const Claim& 
   // The evidence text is one element's text or the running text of consecutive elements (joined
   // by a line break): rebuild it from the elements, with their spans, wraps and hyphens, or give up.
   match::JunctionText region;
+  // Touching span pairs whose second span may be a footnote marker, with its element's base.
+  struct MarkerCandidate {
+    const Span *before, *marker;
+    std::uint32_t base;
+  };
+  std::vector<MarkerCandidate> marker_candidates;
   std::string rebuilt;
   std::uint32_t base = 0;
   std::vector<std::uint32_t> bases;
@@ -878,6 +886,7 @@ std::optional<match::Located> ClaimVerifier::find_across_junctions(const Claim& 
       if (previous != nullptr && previous->char_end && span.char_start && *previous->char_end == *span.char_start &&
           *span.char_start > 0) {
         region.junctions.push_back(base + static_cast<std::uint32_t>(*span.char_start));
+        if (span.char_end && *span.char_end > *span.char_start) marker_candidates.push_back({previous, &span, base});
       }
       previous = &span;
     }
@@ -896,6 +905,17 @@ std::optional<match::Located> ClaimVerifier::find_across_junctions(const Claim& 
     const std::uint32_t end = n + 1 < bases.size() ? bases[n + 1] - 1 : static_cast<std::uint32_t>(region.text.size());
     for (std::uint32_t p = bases[n] + 1; p + 1 < end; ++p) {
       if (region.text[p] == U'|' && region.text[p - 1] == U' ' && region.text[p + 1] == U' ') region.separators.push_back(p);
+    }
+  }
+  for (const MarkerCandidate& candidate : marker_candidates) {
+    const std::uint32_t begin = candidate.base + static_cast<std::uint32_t>(*candidate.marker->char_start);
+    const std::uint32_t end = candidate.base + static_cast<std::uint32_t>(*candidate.marker->char_end);
+    if (end > region.text.size() || begin < 1) continue;
+    // The marker ends the word: white space, punctuation or the text's end follows it.
+    if (end < region.text.size() && unicode::is_word_char(region.text[end])) continue;
+    const std::uint32_t from = begin > 64 ? begin - 64 : 0;
+    if (is_footnote_marker_span(*candidate.before, *candidate.marker, region.text.substr(from, begin - from))) {
+      region.footnote_markers.emplace_back(begin, end);
     }
   }
   // Junctions between white space and anything are no junctions.

@@ -102,7 +102,18 @@ std::optional<Located> find_across_junctions(const JunctionText& region, const s
       text[p] = U' ';
     }
   }
+  // A footnote marker read as white space; one right after the quote's end counts as read too.
+  std::vector<std::uint32_t> marker_starts;
+  for (const auto& [begin, end] : region.footnote_markers) {
+    if (begin >= end || end > text.size()) continue;
+    marker_starts.push_back(begin);
+    for (std::uint32_t p = begin; p < end; ++p) {
+      markers.push_back(p);
+      text[p] = U' ';
+    }
+  }
   std::sort(markers.begin(), markers.end());
+  std::sort(marker_starts.begin(), marker_starts.end());
   const ScalarView view(text);
   // Nothing to read otherwise (a source without spans, wraps in URLs, markers or line-end hyphens): no work.
   bool wraps = false;
@@ -155,7 +166,7 @@ std::optional<Located> find_across_junctions(const JunctionText& region, const s
           const std::uint32_t start = reading.start[first];
           const std::uint32_t end = reading.end[last];
           const auto marker = std::lower_bound(markers.begin(), markers.end(), start);
-          if (!liberty && !(marker != markers.end() && *marker < end)) continue;
+          if (!liberty && !(marker != markers.end() && *marker < end) && !contains(marker_starts, end)) continue;
           // An end on a junction inside a word would drop a marker ("like" from "like2"): not this reading.
           const auto inside_word = [&](std::uint32_t p) {
             return contains(region.junctions, p) && !is_token_boundary(view, p);

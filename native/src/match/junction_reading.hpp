@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "match/matcher.hpp"
@@ -27,6 +28,9 @@ struct JunctionText {
   // Separators the evidence's projection put between a key and its description (the `|` of a
   // two-column table's row reading): read as white space, like a callout marker.
   std::vector<std::uint32_t> separators;
+  // Footnote markers glued to the word before them ("WYSIWYG¹", "like²"): [start, end) scalar
+  // ranges the parser set raised and smaller (see is_footnote_marker_span in the verifier).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> footnote_markers;
 };
 
 // Whether the white space at `pos` (a line wrap) lies inside a URL or a path: the scalar before it
@@ -44,7 +48,8 @@ bool is_callout_marker(const std::u32string& text, const std::vector<std::uint32
 // region has none sits at a recorded junction (never between two digits), and a white-space run
 // of the region the quote lacks is a URL or path wrap (is_url_wrap). The region is read with its
 // recorded hyphens and, second, without them (a line-end hyphen as printed, "--no- site-file");
-// a callout marker (is_callout_marker) reads as white space, so a quote may leave it out.
+// a callout marker (is_callout_marker) and a footnote marker read as white space, so a quote may
+// leave them out (a footnote marker also right after the quote's last word).
 // Whole tokens when the policy asks for them; neither end may fall on a junction or a wrap (a
 // quote that drops a marker is not this). nullopt when there is none, or no liberty was taken.
 std::optional<Located> find_across_junctions(const JunctionText& region, const std::string& quote, const Policy& policy);

@@ -1,0 +1,52 @@
+// footnote_markers.cpp - footnote markers glued to a word, from span geometry (footnote_markers.hpp).
+#include "core/footnote_markers.hpp"
+
+#include <cstddef>
+
+#include "text/unicode_props.hpp"
+#include "text/utf8.hpp"
+
+namespace ethos {
+namespace {
+
+bool is_marker_symbol(char32_t c) {
+  return c == U'*' || c == 0x2020 || c == 0x2021 || c == 0x00A7 || c == 0x00B6 || c == 0x2016;
+}
+
+bool is_closing_punctuation(char32_t c) {
+  return c == U'.' || c == U',' || c == U';' || c == U':' || c == U'"' || c == U'\'' || c == 0x201D || c == 0x2019 ||
+         c == U'!' || c == U'?';
+}
+
+}  // namespace
+
+bool is_footnote_marker_span(const Span& before, const Span& marker, const std::u32string& text_before) {
+  if (!before.bbox || !marker.bbox || text_before.empty()) return false;
+  std::u32string scalars;
+  for (std::size_t pos = 0; pos < marker.text.size();) scalars.push_back(utf8::next(marker.text, pos));
+  if (scalars.empty() || scalars.size() > 3) return false;
+  bool digits = true, symbols = true;
+  for (char32_t c : scalars) {
+    digits = digits && c >= U'0' && c <= U'9';
+    symbols = symbols && is_marker_symbol(c);
+  }
+  if (!digits && !symbols) return false;
+  // Smaller and raised: the marker's box ends above the word's baseline region (a quarter of the
+  // word's height up) and is at most nine tenths as tall. Page boxes grow downwards.
+  const std::int64_t height = before.bbox->y1 - before.bbox->y0;
+  const std::int64_t marker_height = marker.bbox->y1 - marker.bbox->y0;
+  if (height <= 0 || marker_height <= 0) return false;
+  if (marker_height * 10 > height * 9) return false;
+  if ((before.bbox->y1 - marker.bbox->y1) * 4 < height) return false;
+  // What it is glued to: closing punctuation, or a word of three letters or more.
+  const char32_t last = text_before.back();
+  if (is_closing_punctuation(last)) return true;
+  std::size_t letters = 0;
+  for (std::size_t i = text_before.size(); i > 0 && unicode::is_word_char(text_before[i - 1]); --i) {
+    if (unicode::is_decimal_digit(text_before[i - 1])) return false;  // "H2O", "105": a figure's part
+    ++letters;
+  }
+  return letters >= 3;
+}
+
+}  // namespace ethos
