@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "core/column_reading.hpp"
+#include "core/foot_notes_reading.hpp"
 #include "core/footnote_markers.hpp"
 #include "core/quote_negation.hpp"
 #include "core/vacuous_quote.hpp"
@@ -1108,6 +1109,8 @@ ClaimVerifier::StreamEntry& ClaimVerifier::stream_of(const std::vector<std::size
       if (auto built = column_reading(source_, pages.front())) {
         entry.readings.push_back(std::make_shared<const StreamReading>(std::move(*built)));
       }
+    } else if (auto built = running_without_foot_notes(source_, pages)) {
+      entry.readings.push_back(std::make_shared<const StreamReading>(std::move(*built)));
     }
     entry.ladders.resize(entry.readings.size());
     it = streams_.emplace(key, std::move(entry)).first;
@@ -1439,7 +1442,11 @@ bool ClaimVerifier::search_onto_next_page(const std::string& expected, std::size
   if (!range) return false;
   Target candidate = target;
   match::LadderResult result;
-  if (!search_running(expected, *range, candidate, result)) return false;
+  // The two pages' running text, then their further readings (the notes at the page's foot
+  // left out, the content-stream order), under the same condition.
+  if (!search_running(expected, *range, candidate, result) && !search_stream(expected, {page, next}, candidate, result)) {
+    return false;
+  }
   const std::string& last_page = source_.elements[candidate.elements.back()].page;
   if (source_.elements[candidate.elements.front()].page != source_.pages[page].id || last_page != source_.pages[next].id) {
     return false;  // wholly on the next page: not what the citation names
