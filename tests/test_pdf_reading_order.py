@@ -600,3 +600,31 @@ def test_groups_of_grammar_rules_keep_reading_row_by_row(tmp_path: Path) -> None
     document = fx.parse_valid(tmp_path, "grammar.pdf", grammar_pdf(GRAMMAR))
     expected = [w for group in GRAMMAR for name, rule in group for w in [*([name, "::="] if name else []), *rule.split()]]
     assert fx.reading_words(document) == [w for w in expected if w != "|"]  # "|": no word to reading_words
+
+
+def long_table_pdf(first_row: int, rows: int, columns: int) -> bytes:
+    """A longtable's page: row labels first_row.. at x=72 (a plain ascending integer per row, as R's
+    xtable prints row names), then `columns` figures per row 48 pt apart from x=110, 9 pt type,
+    rows 12 pt apart from y=720 down."""
+
+    def draw(canvas: Canvas) -> None:
+        canvas.setFont(fx.BODY_FONT, 9)
+        for row in range(rows):
+            y = 720 - row * 12
+            canvas.drawString(72, y, str(first_row + row))
+            for column in range(columns):
+                canvas.drawString(110 + column * 48, y, f"{((row * 7 + column * 3) % 19 - 9) / 4:.2f}")
+
+    return fx._draw([draw])
+
+
+def test_a_long_tables_row_labels_are_cells_not_line_numbers(tmp_path: Path) -> None:
+    # Ascending by one, left of every other line: the shape of margin line numbers; but each
+    # number stands beside a row of figures, so it is the row's first cell.
+    document = fx.parse_valid(tmp_path, "long-table.pdf", long_table_pdf(30, 20, 6))
+    elements = document["payload"]["elements"]
+    assert [e for e in elements if e["type"] == "footer"] == []
+    tables = document["payload"]["tables"]
+    assert len(tables) == 1
+    first_column = sorted((cell["row"], cell["text"]) for cell in tables[0]["cells"] if cell["col"] == 0)
+    assert [text for _row, text in first_column] == [str(30 + row) for row in range(20)]

@@ -58,6 +58,18 @@ std::vector<std::size_t> side_column(const std::vector<Line>& lines, bool left) 
     x0 = std::max(x0, lines[i].bbox.x0);
     x1 = std::min(x1, lines[i].bbox.x1);
   }
+  // A table's row labels (a longtable's 1, 2, 3 ... beside rows of figures) are cells, not margin
+  // furniture: a number with three pieces or more on its band (cells split at their gaps) numbers
+  // a table row; a manuscript's line number has one line beside it, two in a two-column page.
+  std::size_t row_labels = 0;
+  for (std::size_t i : column) {
+    std::size_t beside = 0;
+    for (std::size_t j = 0; j < lines.size() && beside < 3; ++j) {
+      if (j != i && lines[j].horizontal && same_band(lines[i].bbox, lines[j].bbox)) ++beside;
+    }
+    if (beside >= 3) ++row_labels;
+  }
+  if (row_labels * 2 >= column.size()) return {};
   return column;
 }
 
