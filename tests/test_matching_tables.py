@@ -191,3 +191,28 @@ def test_a_key_and_its_description_read_as_one_line_verify_in_a_two_column_table
     assert row["match"]["source_text"] == "formula (2.2.1)\nMixed-model formula of fitted model."
     assert [box["bbox"] for box in row["match"]["boxes"]] == [boxes[2, 0], boxes[2, 1]]
     assert (altered["status"], altered["reason"]) == ("mismatch", "numeric_guard"), altered
+
+
+def test_a_value_or_cell_that_states_another_figure_gets_the_numeric_guard() -> None:
+    """A table cell or value claim whose figure differs from the cited text is refused by the numeric
+    guard with its detail and a near miss's diff (as a quote's near miss is); a label that differs
+    stays a plain text mismatch; the right figure grounds."""
+    cell = {"table_id": "t0001", "cell": {"row": 1, "col": 2}}
+    claims = [
+        {"kind": "table_cell", "text": "4,800", "citation": cell},
+        {"kind": "table_cell", "text": "48,00", "citation": cell},
+        {"kind": "table_cell", "text": "4,900", "citation": cell},
+        {"kind": "table_cell", "text": "Northern", "citation": {"table_id": "t0001", "cell": {"row": 1, "col": 0}}},
+        {"kind": "table_cell", "text": "96", "citation": {"table_id": "t0001", "cell": {"row": 2, "col": 1}}},
+    ]
+    with ethos_py.Document.from_bytes(_document()) as document:
+        checks = _verify(document, claims)["checks"]
+    assert checks[0]["status"] == "grounded"
+    for check, source in [(checks[2], "4,800"), (checks[4], "95")]:
+        assert (check["status"], check["reason"]) == ("mismatch", "numeric_guard"), check
+        (guard,) = [g for g in check["match"]["guards"] if g["name"] == "numeric"]
+        assert guard["verdict"] == "block" and f'source "{source}"' in guard["detail"]
+        assert check["match"]["diff"] == [{"op": "replace", "quote": check["claim"]["text"], "source": source}]
+        assert check["match"]["source_text"] == source
+    assert (checks[3]["status"], checks[3]["reason"]) == ("mismatch", "text_mismatch")
+    assert checks[1]["status"] == "mismatch"

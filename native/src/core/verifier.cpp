@@ -17,6 +17,7 @@
 #include "core/verify_deadline.hpp"
 #include "match/document_index.hpp"
 #include "match/junction_reading.hpp"
+#include "match/numeric_guard.hpp"
 #include "match/occurrence_guards.hpp"
 #include "match/seam_search.hpp"
 #include "match/stitch.hpp"
@@ -29,6 +30,42 @@ namespace ethos {
 // compare plus strlen, and a request's claim asks its kind about ten times.
 using namespace std::string_view_literals;
 namespace {
+
+// The numeric guard on a value or table-cell claim against the whole text it cites, with the
+// claim's tokens aligned to the cited ones (score and diff, as a quote's near miss has): set when
+// both state figures and they differ (a value with no figure is a label, no figure dropped).
+struct ValueFigureMiss {
+  match::Guard guard;
+  std::int64_t score_bp = 0;
+  std::vector<match::DiffEntry> diff;
+};
+
+std::string scalar_slice(const std::string& text, const std::vector<match::Token>& tokens, std::size_t begin, std::size_t end) {
+  if (begin >= end) return "";
+  const std::size_t from = utf8::byte_offset_of_scalar(text, tokens[begin].start);
+  const std::size_t to = utf8::byte_offset_of_scalar(text, tokens[end - 1].end);
+  return text.substr(from, to - from);
+}
+
+std::optional<ValueFigureMiss> value_figure_miss(const std::string& claim, const std::string& cited,
+                                                 const match::LadderOptions& options) {
+  const std::vector<match::Token> claim_tokens = match::tokenize_text(claim, options);
+  const std::vector<match::Token> cited_tokens = match::tokenize_text(cited, options);
+  const auto claim_figures = match::numeric_mentions(claim_tokens, 0, claim_tokens.size());
+  const auto cited_figures = match::numeric_mentions(cited_tokens, 0, cited_tokens.size());
+  if (claim_figures.empty() || cited_figures.empty()) return std::nullopt;
+  ValueFigureMiss miss;
+  miss.guard = match::numeric_guard(claim_figures, cited_figures);
+  if (!miss.guard.block) return std::nullopt;
+  const match::Alignment alignment = match::align_tokens(claim_tokens, cited_tokens, 0, cited_tokens.size());
+  miss.score_bp = alignment.score_bp;
+  for (const match::EditRun& run : alignment.runs) {
+    miss.diff.push_back({run.op, scalar_slice(claim, claim_tokens, run.quote_begin, run.quote_end),
+                         scalar_slice(cited, cited_tokens, run.source_begin, run.source_end)});
+  }
+  return miss;
+}
+
 
 // Normalizes source texts lazily, once per verify call: a page-only search or many claims on one
 // element then pay for normalization once. Keys are the addresses of the immutable source strings.
@@ -732,6 +769,23 @@ CheckResult ClaimVerifier::run_as_written(const Claim& claim, Verdicts& verdicts
       auto extras = std::make_shared<match::MatchExtras>();
       extras->guards.push_back(*cut_negation);
       result.extras = std::move(extras);
+    } else if (config_.policy && (claim.kind == "value"sv || claim.kind == "table_cell"sv) && config_.policy->numeric_guard &&
+               result.target && result.target->text && !result.located) {
+      // (Located inside the cited text at some tier, the value keeps that location's verdict.)
+      // A figure or cell that states another figure than the cited one: the numeric guard's
+      // verdict and detail, as for a quote's near miss ("0.072" against "0.0072").
+      if (auto miss = value_figure_miss(expected, *result.target->text, config_.policy->ladder)) {
+        // The whole cited text is the evidence (a value is the whole of it), shown as a near miss.
+        result.reason = "numeric_guard";
+        auto extras = std::make_shared<match::MatchExtras>();
+        extras->guards.push_back(std::move(miss->guard));
+        extras->score_bp = miss->score_bp;
+        extras->diff = std::move(miss->diff);
+        const auto length = static_cast<std::uint32_t>(utf8::scalar_count(*result.target->text));
+        result.located = match::Located{match::Tier::exact, 0, length, 1};
+        result.located_start_byte = 0;
+        result.extras = std::move(extras);
+      }
     } else if (config_.policy && claim.kind == "quote"sv) {
       explain_miss(claim, expected, result);
       // The same characters with white space only where a reader or another extractor sees a
