@@ -300,3 +300,26 @@ def test_guard_word_table_is_generated_from_the_data_file() -> None:
     done = subprocess.run([sys.executable, str(REPO / "tools" / "gen_guard_words.py"), "--check"], capture_output=True,
                           timeout=60, check=False)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("citation", [{"element_id": "e000001"}, {"page": "p0001"}, {"scope": "document"}],
+                         ids=["element", "page", "document"])
+def test_a_near_miss_aligns_through_a_recorded_line_end_hyphen(citation: dict[str, Any]) -> None:
+    """`homoge-⏎neous` (a recorded line-end hyphen) is the word "homogeneous", not a difference: the
+    near miss's diff names only the word that changed, and its score counts the joined word equal."""
+    import ethos_py
+
+    first = "The samples were mixed until the solution became homoge-"
+    text = first + "\nneous and clear, which took about twelve minutes in all."
+    payload = {"pages": [{"height": 79200, "id": "p0001", "index": 1, "rotation": 0, "width": 61200}],
+               "elements": [{"bbox": [7200, 6000, 54000, 9400], "id": "e000001", "page": "p0001", "text": text,
+                             "hyphen_breaks": [len(first) - 1], "line_breaks": [len(first)], "type": "text_block"}]}
+    quote = "the solution became homogeneous and cloudy, which took about twelve minutes"
+    with ethos_py.Document.from_bytes(tool.render(tool.build_document(payload))) as document:
+        claims = [{"kind": "quote", "text": quote, "citation": citation}]
+        report = json.loads(document.verify_json({"document_fingerprint": document.fingerprint, "claims": claims}))
+    (check,) = report["checks"]
+    assert (check["status"], check["reason"]) == ("mismatch", "near_miss"), check
+    changed = [entry for entry in check["match"]["diff"] if entry["op"] != "equal"]
+    assert changed == [{"op": "replace", "quote": "cloudy", "source": "clear"}]
+    assert check["match"]["diff"][0]["source"] == "the solution became homoge-\nneous and"

@@ -293,7 +293,8 @@ class ClaimVerifier {
   std::optional<match::Located> find_across_junctions(const Claim& claim, const std::string& expected,
                                                      const CheckResult& result) const;
   std::optional<match::NearMiss> near_miss(const std::optional<std::pair<std::size_t, std::size_t>>& running,
-                                           const std::string* text, const std::string& expected);
+                                           const std::string* text, const std::string& expected,
+                                           const std::vector<std::int64_t>* hyphen_breaks = nullptr);
   void find_nearest(const std::string& expected, CheckResult& result);
 
   const Source& source_;
@@ -1219,7 +1220,7 @@ void ClaimVerifier::explain_stream_miss(const std::string& expected, const std::
   // once, in runs, and a near miss there would align across runs.
   const std::shared_ptr<const StreamReading>& reading = entry.readings.front();
   if (std::string_view(reading->name) != "content_stream") return;
-  auto miss = near_miss(std::nullopt, &reading->text, expected);
+  auto miss = near_miss(std::nullopt, &reading->text, expected, &reading->hyphen_breaks);
   if (!miss) return;
   const std::string_view found(miss->reason);
   if (found != "numeric_guard" && found != "polarity_guard") return;
@@ -1270,7 +1271,8 @@ Target ClaimVerifier::scope_target(const ScopeText& scope, match::Located& locat
 // text (running offsets): the document's own near-miss index, built once per document rather than
 // per verify call, searched over the range's tokens finds what an index of the scope's text finds.
 std::optional<match::NearMiss> ClaimVerifier::near_miss(const std::optional<std::pair<std::size_t, std::size_t>>& running,
-                                                        const std::string* target_text, const std::string& expected) {
+                                                        const std::string* target_text, const std::string& expected,
+                                                        const std::vector<std::int64_t>* hyphen_breaks) {
   const match::Policy& policy = *config_.policy;
   if (running) {
     const match::DocumentIndex& index = source_.match_index();
@@ -1289,7 +1291,7 @@ std::optional<match::NearMiss> ClaimVerifier::near_miss(const std::optional<std:
       near_miss_text_bytes_ = 0;
     }
     near_miss_text_bytes_ += text.size();
-    it = near_miss_indexes_.emplace(&text, match::build_near_miss_index(text, policy.ladder)).first;
+    it = near_miss_indexes_.emplace(&text, match::build_near_miss_index(text, policy.ladder, hyphen_breaks)).first;
   }
   // The quote's case reading and scalars from its ladder (the search built it): not made again.
   return match::find_near_miss(it->second, 0, it->second.tokens.size(), expected_ladder(expected), policy);
@@ -1360,7 +1362,10 @@ void ClaimVerifier::explain_miss(const Claim& claim, const std::string& expected
     return;
   }
   if (reason == nullptr && policy.near_miss) {
-    if (auto miss = near_miss(running, text, expected)) {
+    // An element's own text is read through its recorded line-end hyphens.
+    const Element* owner = scope == nullptr && !running && result.target ? owner_of(source_, *result.target) : nullptr;
+    const std::vector<std::int64_t>* hyphens = owner != nullptr && owner->text && &*owner->text == text ? &owner->hyphen_breaks : nullptr;
+    if (auto miss = near_miss(running, text, expected, hyphens)) {
       reason = miss->reason;
       span = match::Located{match::Tier::exact, miss->start, miss->end, 1};
       extras->score_bp = miss->score_bp;

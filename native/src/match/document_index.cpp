@@ -505,7 +505,8 @@ const DocumentIndex::NearMissTokens& DocumentIndex::near_miss_tokens_of(const La
     for (std::size_t r = 0; r < run.elements.size(); ++r) {
       built->first_token.push_back(static_cast<std::uint32_t>(built->index.tokens.size()));
       if (reading == nullptr) {
-        add_near_miss_tokens(built->index, *pieces_[run.elements[r]].text, run.bases[r], options);
+        const Piece& piece = pieces_[run.elements[r]];
+        add_near_miss_tokens(built->index, *piece.text, run.bases[r], options, piece.hyphen_breaks);
         continue;
       }
       // The element's stretch of the stored case reading, tokenized in place; its original

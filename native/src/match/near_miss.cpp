@@ -161,16 +161,29 @@ std::vector<std::pair<std::size_t, std::size_t>> bucket_windows(const std::vecto
   return merged;
 }
 
-NearMissIndex build_near_miss_index(std::string_view utf8_text, const LadderOptions& options) {
+NearMissIndex build_near_miss_index(std::string_view utf8_text, const LadderOptions& options,
+                                    const std::vector<std::int64_t>* hyphen_breaks) {
   NearMissIndex index;
   index.original = decode(utf8_text);
-  add_near_miss_tokens(index, utf8_text, 0, options);
+  add_near_miss_tokens(index, utf8_text, 0, options, hyphen_breaks);
   index.finish();
   return index;
 }
 
 void add_near_miss_tokens(NearMissIndex& index, std::string_view utf8_text, std::uint32_t shift,
-                          const LadderOptions& options) {
+                          const LadderOptions& options, const std::vector<std::int64_t>* hyphen_breaks) {
+  if (hyphen_breaks != nullptr && !hyphen_breaks->empty() && options.joined_reading) {
+    // The case tier's first reading is the joined one when the policy allows it (ladder.hpp).
+    const std::vector<Reading> readings = build_tier(decode(utf8_text), Tier::case_folded, options, hyphen_breaks);
+    if (!readings.empty()) {
+      for (Token token : tokenize(readings.front())) {
+        token.start += shift;
+        token.end += shift;
+        index.add(token);
+      }
+      return;
+    }
+  }
   for (Token& token : tokenize_text(utf8_text, options)) {
     token.start += shift;
     token.end += shift;

@@ -68,13 +68,18 @@ std::vector<std::pair<std::size_t, std::size_t>> bucket_windows(const std::vecto
                                                                long long band, long long slack, std::size_t m,
                                                                std::size_t begin, std::size_t n);
 
-NearMissIndex build_near_miss_index(std::string_view utf8_text, const LadderOptions& options);
+// hyphen_breaks (recorded line-end hyphens, scalar offsets, or nullptr): the tokens are read in the
+// joined hyphenation reading when the policy allows it, so "homoge-⏎neous" is one token
+// "homogeneous" (its original range spanning the hyphen and the break) and a near miss aligns
+// through it instead of calling it a difference.
+NearMissIndex build_near_miss_index(std::string_view utf8_text, const LadderOptions& options,
+                                    const std::vector<std::int64_t>* hyphen_breaks = nullptr);
 // Appends the tokens of a case-tier reading (its offsets already the target's) to an index.
 void add_near_miss_tokens(NearMissIndex& index, const Reading& case_reading);
 // Appends a text's tokens (offsets shifted by `shift` scalars) to an index: a document's index is
 // built element by element (docs/matching.md "Index"), then finish()ed.
 void add_near_miss_tokens(NearMissIndex& index, std::string_view utf8_text, std::uint32_t shift,
-                          const LadderOptions& options);
+                          const LadderOptions& options, const std::vector<std::int64_t>* hyphen_breaks = nullptr);
 
 // One run of the token diff, with the quote's and the document's own characters.
 struct DiffEntry {
