@@ -129,8 +129,12 @@ def test_a_quote_across_the_page_break_is_grounded_past_the_running_header(tmp_p
         lambda n, total: f"\u2013 {n} \u2013",
         lambda n, total: ["i", "ii", "iii", "iv"][n - 1],
         lambda n, total: str(n + 10),
+        lambda n, total: f"{n + 92} / 233",
+        lambda n, total: f"Page {n} of {total}",
+        lambda n, total: f"[{n}]",
     ],
-    ids=["dashed", "page-n", "n-of-m", "en-dashes", "roman", "offset-numbers"],
+    ids=["dashed", "page-n", "n-of-m", "en-dashes", "roman", "offset-numbers", "n-slash-total", "page-n-of-m",
+         "bracketed"],
 )
 def test_page_number_footers_of_every_shape(footer: Callable[[int, int], str], tmp_path: Path) -> None:
     def draw(number: int) -> Callable[[Canvas], None]:
