@@ -286,3 +286,27 @@ def test_reference_manual_lookalikes_are_not_furniture(tmp_path: Path) -> None:
     assert furniture == []
     assert ("heading", "Appendix A") in by_page[1] and ("heading", "Appendix B") in by_page[2]
     assert sum(text == "Example:" for _, text in by_page[3]) == 1
+
+
+@pytest.mark.parametrize("pages_with_note", [(3, 12, 25), (3, 25)], ids=["three-far-apart", "only-two"])
+def test_a_label_repeated_far_apart_is_furniture_from_three_pages_on(pages_with_note: tuple[int, ...],
+                                                                     tmp_path: Path) -> None:
+    # "(continued from previous page)" atop the few pages a listing runs over onto, further apart
+    # than the neighbours the running window compares: on three pages it is furniture, on two it
+    # proves nothing and stays text.
+    note = "(continued from previous page)"
+
+    def draw(number: int) -> Callable[[Canvas], None]:
+        def run(canvas: Canvas) -> None:
+            if number in pages_with_note:
+                canvas.setFont(fx.BODY_FONT, 8)
+                canvas.drawRightString(WIDTH - 72, 752, note)
+            _body(canvas, number)
+
+        return run
+
+    document = fx.parse_valid(tmp_path, "notes.pdf", fx._draw([draw(n) for n in range(1, 28)]))
+    by_page = _types_by_page(document)
+    expected = "header" if len(pages_with_note) >= 3 else "text_block"
+    for number in pages_with_note:
+        assert [kind for kind, text in by_page[number] if text == note] == [expected], number

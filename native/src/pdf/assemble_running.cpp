@@ -208,11 +208,14 @@ using BodyKeys = std::map<std::string, std::vector<std::pair<std::int64_t, std::
 
 // Same band, about the same height, about the same type size (a 20 pt title on the first page is
 // not the 9 pt running header below it on the next), on another page near enough.
-bool same_place(const Candidate& a, const Candidate& b) {
+bool same_spot(const Candidate& a, const Candidate& b) {
   const std::int64_t size_gap = std::abs(a.font_size_q - b.font_size_q) * 100;
   return a.zone == b.zone && a.page != b.page && std::abs(a.y - b.y) <= kSameHeight &&
-         size_gap <= std::max(a.font_size_q, b.font_size_q) * kRunningSizeTolerancePercent &&
-         std::abs(a.page_index - b.page_index) <= static_cast<std::int64_t>(kRunningWindowPages);
+         size_gap <= std::max(a.font_size_q, b.font_size_q) * kRunningSizeTolerancePercent;
+}
+
+bool same_place(const Candidate& a, const Candidate& b) {
+  return same_spot(a, b) && std::abs(a.page_index - b.page_index) <= static_cast<std::int64_t>(kRunningWindowPages);
 }
 
 // The candidates of the pages within kRunningWindowPages of c's, as [first, last) indices:
@@ -349,6 +352,29 @@ bool recurs_nearby(const Candidate& c, const std::vector<Candidate>& all, const 
   return false;
 }
 
+// Rule 2. A label (not a heading, not a sentence) at the same place in the same band on
+// kDocumentRepeatPages pages or more anywhere in the document, the same text (digit runs as one
+// digit), and never in the body at that type size: running furniture however far apart its pages
+// are - "(continued from previous page)" atop the few pages a listing runs over onto, a note a
+// document sets at the foot of a page now and then. `group`: the candidates of c's band and key.
+bool recurs_across_document(const Candidate& c, const std::vector<Candidate>& all, const std::vector<std::size_t>& group,
+                            const BodyKeys& body) {
+  if (c.letters.empty() || c.heading || c.sentence || group.size() < kDocumentRepeatPages) return false;
+  if (const auto it = body.find(c.key); it != body.end()) {
+    for (const auto& [page_index, size] : it->second) {
+      if (std::abs(size - c.font_size_q) * 100 <= std::max(size, c.font_size_q) * kRunningSizeTolerancePercent) return false;
+    }
+  }
+  std::vector<std::int64_t> pages{c.page_index};
+  for (std::size_t k : group) {
+    const Candidate& other = all[k];
+    if (other.heading || !same_spot(c, other)) continue;
+    if (std::find(pages.begin(), pages.end(), other.page_index) == pages.end()) pages.push_back(other.page_index);
+    if (pages.size() >= kDocumentRepeatPages) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void mark_running_headers_and_footers(std::vector<PageLayout>& pages) {
@@ -362,6 +388,15 @@ void mark_running_headers_and_footers(std::vector<PageLayout>& pages) {
     } else {
       running[i] = recurs_nearby(c, candidates, body);
     }
+  }
+  std::map<std::pair<int, std::string>, std::vector<std::size_t>> groups;  // (band, key) -> candidates
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (!candidates[i].number) groups[{candidates[i].zone, candidates[i].key}].push_back(i);
+  }
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const Candidate& c = candidates[i];
+    if (running[i] || c.number) continue;
+    running[i] = recurs_across_document(c, candidates, groups[{c.zone, c.key}], body);
   }
   // A line with the page number at one end ("Chapter 3: Vectors 9", "10   An Introduction to R")
   // is running furniture when a line of the same band at the same place on a nearby page carries

@@ -51,6 +51,7 @@ constexpr std::int64_t kEdgeBandPercent = 12;      // top/bottom band of the pag
 constexpr std::int64_t kOuterBandPercent = 25;     // ... for the outermost elements of a page
 constexpr std::int64_t kSameHeight = 600;          // "the same position" across pages
 constexpr std::size_t kRunningWindowPages = 4;     // neighbours compared on each side (both parities)
+constexpr std::size_t kDocumentRepeatPages = 3;    // a label at one place on this many pages anywhere
 constexpr std::size_t kMaxRunningLines = 2;        // a taller element is body text, not furniture
 constexpr std::size_t kMaxRunningBytes = 240;      // a longer one too
 constexpr std::int64_t kRunningSimilarityPercent = 85;  // "the same text" when not digit-for-digit equal
@@ -62,7 +63,7 @@ constexpr std::int64_t kChunkTokens = 512;
 inline nlohmann::json layout_parameters() {
   return {{"caption_distance_q", kCaptionDistance},     {"chunk_tokens", kChunkTokens},
           {"edge_band_percent", kEdgeBandPercent},      {"heading_size_percent", kHeadingSizePercent},
-          {"layout_version", 13},                       {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
+          {"layout_version", 14},                       {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
           {"max_heading_lines", kMaxHeadingLines},      {"max_heading_scalars", kMaxHeadingScalars},
           {"max_words_per_cell", kMaxWordsPerCell},     {"max_column_skew_q", kMaxColumnSkew},     {"min_column_words", kMinColumnWords},     {"min_cell_extent_q", kMinCellExtent},       {"min_rule_length_q", kMinRuleLength},
           {"max_grid_lines", kMaxGridLines},
@@ -71,6 +72,7 @@ inline nlohmann::json layout_parameters() {
           {"near_white_channel", kNearWhiteChannel},    {"rule_tolerance_q", kRuleTolerance},
           {"same_height_q", kSameHeight},
           {"running_window_pages", kRunningWindowPages}, {"max_running_lines", kMaxRunningLines},
+          {"document_repeat_pages", static_cast<std::int64_t>(kDocumentRepeatPages)},
           {"max_running_bytes", kMaxRunningBytes},      {"running_similarity_percent", kRunningSimilarityPercent},
           {"running_size_tolerance_percent", kRunningSizeTolerancePercent},
           {"outer_band_percent", kOuterBandPercent},
