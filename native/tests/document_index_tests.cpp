@@ -268,12 +268,23 @@ void lean_memory() {
   CHECK(indexed < 36.0);
 }
 
-// The running text of running elements [first, last]: what a scope's own text holds.
-std::string range_text(const Document& doc, const DocumentIndex& index, std::size_t first, std::size_t last) {
+// The running text of running elements [first, last]: what a scope's own text holds; `hyphens`
+// (when given) gets the elements' recorded line-end hyphens in that text's scalars.
+std::string range_text(const Document& doc, const DocumentIndex& index, std::size_t first, std::size_t last,
+                       std::vector<std::int64_t>* hyphens = nullptr) {
   std::string text;
+  std::int64_t scalars = 0;
   for (std::size_t r = first; r <= last; ++r) {
-    if (r != first) text += '\n';
-    text += doc.texts[index.element_of(r)];
+    if (r != first) {
+      text += '\n';
+      ++scalars;
+    }
+    const std::string& element = doc.texts[index.element_of(r)];
+    if (hyphens != nullptr) {
+      for (std::int64_t h : doc.hyphens[index.element_of(r)]) hyphens->push_back(scalars + h);
+    }
+    text += element;
+    scalars += static_cast<std::int64_t>(ethos::utf8::scalar_count(element));
   }
   return text;
 }
@@ -356,8 +367,11 @@ void near_miss_equivalence(std::uint32_t seed, std::size_t elements, int quotes)
       }
       const auto [token_begin, token_end] = index.near_miss_tokens(policy.ladder, first, last);
       const auto got = ethos::match::find_near_miss(document, token_begin, token_end, quote, policy);
-      const std::string text = range_text(doc, index, first, last);
-      const auto want = ethos::match::find_near_miss(ethos::match::build_near_miss_index(text, policy.ladder), quote, policy);
+      // (read through the same recorded hyphens: the joined reading's tokens)
+      std::vector<std::int64_t> hyphens;
+      const std::string text = range_text(doc, index, first, last, &hyphens);
+      const auto want =
+          ethos::match::find_near_miss(ethos::match::build_near_miss_index(text, policy.ladder, &hyphens), quote, policy);
       const bool same = same_near_miss(got, want, index.base(first));
       if (!same) {
         std::fprintf(stderr, "seed %u policy %s quote \"%s\" range [%zu, %zu]: near miss differs\n", seed, name,
