@@ -78,6 +78,7 @@ if TYPE_CHECKING:
     from .proof import proof_summary, summary_text
     from .evidence_anchor import anchor, anchor_json
     from .crops import crop_descriptors, crop_element
+    from .answer import answer_summary_text, check, check_answer, check_answer_json
 
 try:
     __version__ = _distribution_version("ethos-verify")
@@ -99,6 +100,10 @@ _NATIVE_NAMES = {
     "verify_batch": "document",
     "crop_element": "crops",
     "crop_descriptors": "crops",
+    "check": "answer",
+    "check_answer": "answer",
+    "check_answer_json": "answer",
+    "answer_summary_text": "answer",
 }
 
 __all__ = [
@@ -157,6 +162,10 @@ __all__ = [
     "verify_batch",
     "crop_element",
     "crop_descriptors",
+    "check",
+    "check_answer",
+    "check_answer_json",
+    "answer_summary_text",
 ]
 
 

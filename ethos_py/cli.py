@@ -997,6 +997,127 @@ def run(argv: Sequence[str] | None = None) -> int:
     return result if isinstance(result, int) else 0
 
 
+def _ngram_value(value: str | None) -> int | None:
+    """--ngram as ethos-core reads it: a decimal integer from 3 to 1000 (at most four digits)."""
+    if value is None:
+        return None
+    if not (0 < len(value) <= 4 and all("0" <= c <= "9" for c in value)) or not 3 <= int(value) <= 1000:
+        raise _host_error("invalid_arguments", {"argument": "--ngram"})
+    return int(value)
+
+
+def _argv_text(value: str, argument: str) -> str:
+    """A literal text argument: argv arrives surrogate-escaped, and it must be UTF-8."""
+    try:
+        return os.fsencode(value).decode("utf-8")
+    except UnicodeDecodeError:
+        raise _host_error("invalid_arguments", {"argument": argument}) from None
+
+
+def _read_answer_file(path: str) -> bytes:
+    if path != "-":
+        return _read(path, "--answer-file")
+    try:
+        data = sys.stdin.buffer.read(256 * 1024 * 1024 + 1)
+    except (OSError, ValueError, AttributeError) as error:
+        raise _host_error("host_io", {"argument": "--answer-file", "reason": "read_failed"}) from error
+    if len(data) > 256 * 1024 * 1024:
+        raise _host_error("file_too_large", {"argument": "--answer-file"})
+    return data
+
+
+@ethos.command(
+    "check-answer",
+    context_settings=_COMMAND_CONTEXT,
+    short_help="Measure how much of an answer is verbatim in a source and verify its quotations.",
+)
+@click.argument("source", metavar="SOURCE")
+@click.option("--answer", "answer_text", metavar="TEXT", default=None, help="The answer text itself.")
+@click.option("--answer-file", metavar="FILE", default=None, help="Read the answer from FILE (- reads standard input).")
+@click.option(
+    "--source-text", metavar="TEXT", multiple=True, help="Another source given as literal text (repeatable)."
+)
+@click.option("--grounding", type=click.Choice(_GROUNDINGS), default=None, help=_GROUNDING_HELP)
+@click.option(
+    "--scope",
+    type=click.Choice(("all", "quotes")),
+    default=None,
+    help="Measure the whole answer (all, default) or its quotations only.",
+)
+@click.option("--ngram", metavar="N", default=None, help="Shortest run counted as verbatim, in words (default and minimum 3).")
+@click.option(
+    "--policy", type=click.Choice(_POLICY_PRESETS), default=None, help="Matching policy preset (default: default)."
+)
+@click.option(
+    "--fail", is_flag=True, help="Exit 1 when the gate fails (a quotation not grounded, or none under --scope quotes)."
+)
+@click.option(
+    "--format", "output_format", type=click.Choice(("json", "text")), default="json", help="Output format (default json)."
+)
+@click.option("--out", metavar="FILE", default=None, help="Write the output atomically to FILE instead of stdout.")
+@click.pass_context
+def check_answer_command(
+    ctx: click.Context,
+    source: str,
+    answer_text: str | None,
+    answer_file: str | None,
+    source_text: tuple[str, ...],
+    grounding: str | None,
+    scope: str | None,
+    ngram: str | None,
+    policy: str | None,
+    fail: bool,
+    output_format: str,
+    out: str | None,
+) -> int:
+    """Measure the verbatim coverage of an answer against SOURCE (and each
+    --source-text): which words are in a run of at least --ngram words found
+    verbatim, the share of words matched, every run and where it is in the
+    source (element, page, offsets, highlight boxes). Quotations in the answer
+    are verified with the matching ladder at document scope, as verify would;
+    --scope quotes measures the quotations only.
+
+    \b
+    The run exits 0 unless --fail is given: then it exits 1 when a quotation
+    is not grounded, or under --scope quotes when the answer has no quotation
+    to check (the output is still written). See docs/answers.md.
+    """
+    from . import _ffi
+    from .answer import check_answer_json
+
+    _reject_extra_args(ctx)
+    # The order of ethos-core's checks, so a bad command line gets the same envelope from both.
+    if (answer_text is None) == (answer_file is None):
+        raise _host_error("invalid_arguments", {"argument": "--answer"})
+    ngram_value = _ngram_value(ngram)
+    source_bytes = _read(source, "SOURCE")
+    from .document import Document
+
+    with Document.from_bytes(source_bytes, grounding) as document:
+        texts = [_argv_text(text, "--source-text") for text in source_text]
+        if answer_text is not None:
+            answer = _argv_text(answer_text, "--answer")
+        else:
+            try:
+                answer = _read_answer_file(answer_file or "-").decode("utf-8")
+            except UnicodeDecodeError:
+                raise _host_error("invalid_input", {"argument": "--answer-file", "reason": "not_utf8"}) from None
+        result = check_answer_json(
+            answer,
+            document,
+            scope=scope or "all",
+            ngram=3 if ngram_value is None else ngram_value,
+            policy=policy,
+            source_text=texts,
+        )
+    if output_format == "text":
+        _emit(_ffi.call_string(_ffi.lib.ethos_answer_summary_text, result, len(result)), out)
+    else:
+        _emit(result + b"\n", out)
+    # Measuring always succeeds; only --fail turns a failed gate into exit 1 (the output is still written).
+    return 1 if fail and not json.loads(result)["gate"]["passed"] else 0
+
+
 from .cache_command import add_cache_commands  # noqa: E402  (uses the helpers above)
 
 add_cache_commands(ethos)

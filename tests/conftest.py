@@ -43,6 +43,7 @@ SCHEMA_FILES = {
     "evidence-anchor-report": "evidence-anchor-report.schema.json",
     "crop-descriptor": "crop-descriptor.schema.json",
     "crop-element-request": "crop-element-request.schema.json",
+    "answer-check": "answer-check.schema.json",
 }
 # Schemas whose contract URN is not urn:ethos:schema:<name>:1 (CONTRACTS §2.10 versions it in the URN).
 SCHEMA_URNS = {"llm-citation-output-v2": "urn:ethos:schema:llm-citation-output:2"}

@@ -43,6 +43,7 @@ EXAMPLES = {
     "evidence-anchor-report.example.json": "evidence-anchor-report",
     "crop-descriptor.example.json": "crop-descriptor",
     "crop-element-request.example.json": "crop-element-request",
+    "answer-check.example.json": "answer-check",
 }
 # Free-form objects the contracts leave open (no properties are listed for them).
 FREE_OBJECTS = {"diagnostics", "details", "predicate", "policy", "fragments", "summary"}

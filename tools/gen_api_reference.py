@@ -33,6 +33,7 @@ MODULES = (
     "ethos_py.evidence_anchor",
     "ethos_py.crops",
     "ethos_py.grounding",
+    "ethos_py.answer",
     "ethos_py.errors",
     "ethos_py.emit",
     "ethos_py.handles",

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "anchor_command.hpp"
+#include "answer_command.hpp"
 #include "batch_command.hpp"
 #include "cache_command.hpp"
 #include "core/api.hpp"
@@ -237,6 +238,7 @@ const ProgramSpec& program_spec() {
               run_explain,
           },
           evidence_anchor_command(),
+          check_answer_command(),
           cache_info_command(),
           cache_clear_command(),
           verify_batch_command(),

@@ -197,6 +197,17 @@ int ethos_crop_element(const ethos_document *document, const char *request, size
  */
 int ethos_crop_descriptors_with_options(const ethos_document *document, const char *report, size_t report_len,
                                         const char *options_json, size_t options_len, char **out_json);
+/*
+ * `check-answer`: the verbatim coverage of a free-form answer against one or more documents
+ * (document_count >= 1; documents[0] first on ties) and the verdicts of its quotations, as the
+ * ethos.answer_check.v1 result (canonical JSON, no trailing newline; docs/answers.md). request is
+ * {"answer": string, "ngram"?: 3..1000, "scope"?: "all"|"quotes", "policy"?: preset name}.
+ */
+int ethos_check_answer(const ethos_document *const *documents, size_t document_count, const char *request,
+                       size_t request_len, char **out_json);
+
+/* The `check-answer --format text` rendering of a result (ends with a newline). */
+int ethos_answer_summary_text(const char *result, size_t result_len, char **out_text);
 /* END CDEF */
 
 #ifdef __cplusplus

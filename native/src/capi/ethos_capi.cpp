@@ -4,7 +4,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <vector>
 
+#include "answer/answer_check.hpp"
 #include "core/anchor_report.hpp"
 #include "core/api.hpp"
 #include "core/batch_verify.hpp"
@@ -243,6 +245,27 @@ ETHOS_EXPORT int ethos_anchor(const ethos_document* document, const char* reques
     if (request == nullptr) throw null_argument("request");
     *out_report = to_c_string(
         ethos::anchor_evidence(*document->source, view(request, request_len), view(options_json, options_len)));
+  });
+}
+
+ETHOS_EXPORT int ethos_check_answer(const ethos_document* const* documents, size_t document_count,
+                                    const char* request, size_t request_len, char** out_json) {
+  return guarded(out_json, [&] {
+    if (documents == nullptr && document_count > 0) throw null_argument("documents");
+    if (request == nullptr) throw null_argument("request");
+    std::vector<const ethos::Source*> sources;
+    for (size_t i = 0; i < document_count; ++i) {
+      if (documents[i] == nullptr) throw null_argument("documents");
+      sources.push_back(documents[i]->source.get());
+    }
+    *out_json = to_c_string(ethos::answer::check_answer(sources, view(request, request_len)));
+  });
+}
+
+ETHOS_EXPORT int ethos_answer_summary_text(const char* result, size_t result_len, char** out_text) {
+  return guarded(out_text, [&] {
+    if (result == nullptr) throw null_argument("result");
+    *out_text = to_c_string(ethos::answer::answer_summary_text(view(result, result_len)));
   });
 }
 

@@ -398,6 +398,32 @@ LadderResult DocumentIndex::search(const Ladder& expected, const Policy& policy,
   });
 }
 
+std::optional<DocumentIndex::ReadingHit> DocumentIndex::first_occurrence(
+    const LadderOptions& options, Tier which, const std::u32string& needle,
+    const std::function<bool(std::uint32_t, std::uint32_t)>& keep) const {
+  std::optional<ReadingHit> best;
+  if (needle.empty() || running().elements.empty()) return best;
+  const auto& readings = tier(options, which).readings;
+  for (std::size_t r = 0; r < readings.size(); ++r) {
+    const TierReading& reading = *readings[r];
+    for (std::size_t pos : positions(reading, needle, 0, reading.map.size())) {
+      const auto range = aligned_range(reading.map, pos, needle.size());
+      if (!range || (best && range->first >= best->start)) continue;
+      if (!keep(range->first, range->second)) continue;
+      best = ReadingHit{r, pos, range->first, range->second};
+      break;  // positions ascend, and so do their original starts
+    }
+  }
+  return best;
+}
+
+std::pair<std::uint32_t, std::uint32_t> DocumentIndex::original_range(const LadderOptions& options, Tier which,
+                                                                      std::size_t reading, std::size_t pos,
+                                                                      std::size_t length) const {
+  const OffsetMap& map = tier(options, which).readings.at(reading)->map;
+  return {map.start(pos), map.end(pos + length - 1)};
+}
+
 std::vector<Located> DocumentIndex::fragment_occurrences(const Ladder& fragment, const Policy& policy, std::size_t first,
                                                         std::size_t last) const {
   const Running& run = running();

@@ -6,8 +6,10 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -77,6 +79,22 @@ class DocumentIndex {
   // running-text offsets. Long ranges are searched through the readings' gram indexes.
   std::vector<Located> fragment_occurrences(const Ladder& fragment, const Policy& policy, std::size_t first,
                                             std::size_t last) const;
+  // One occurrence of a needle in one reading of a tier over the whole running text: the reading
+  // (hyphenation reading), the needle's position in it and the original running-text range.
+  struct ReadingHit {
+    std::size_t reading = 0, pos = 0;
+    std::uint32_t start = 0, end = 0;
+  };
+  // The occurrence of needle (already a reading at tier `which`) with the smallest original start,
+  // among those not splitting an original scalar that keep(start, end) accepts (answer coverage,
+  // core/answer_check: the caller decides what a whole word is). Searches the whole running text,
+  // through the readings' gram indexes.
+  std::optional<ReadingHit> first_occurrence(const LadderOptions& options, Tier which, const std::u32string& needle,
+                                             const std::function<bool(std::uint32_t, std::uint32_t)>& keep) const;
+  // The original running-text range of [pos, pos + length) of reading `reading` at tier `which`.
+  std::pair<std::uint32_t, std::uint32_t> original_range(const LadderOptions& options, Tier which, std::size_t reading,
+                                                         std::size_t pos, std::size_t length) const;
+
   // The running text's scalars (what offsets of the searches above index): 2 bytes each when
   // every scalar lies in the BMP, 4 otherwise.
   ScalarView running_text() const;

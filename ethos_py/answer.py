@@ -1,0 +1,142 @@
+"""answer - ``check`` and ``check_answer``: verbatim coverage of a free-form answer against sources.
+
+The measurement is the core's (``ethos_check_answer``), so the result bytes are the ones
+``ethos check-answer`` and ``ethos-core check-answer`` print; docs/answers.md explains them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from contextlib import ExitStack
+from typing import Any, Union
+
+from . import _ffi
+from .document import Document
+
+__all__ = ["answer_summary_text", "check", "check_answer", "check_answer_json"]
+
+#: One source: an open ``Document`` (left open), a path, or the source's bytes (opened with
+#: ``grounding``, then closed).
+SourceLike = Union[Document, str, "os.PathLike[str]", bytes, bytearray, memoryview]
+
+_SCOPES = ("all", "quotes")
+
+
+def _documents(stack: ExitStack, source: SourceLike | Sequence[SourceLike] | None, grounding: str | None,
+               source_text: str | Sequence[str] | None) -> list[Document]:
+    """Every source as an open Document, in order; the ones opened here close with the stack."""
+    if source is None:
+        given: list[SourceLike] = []
+    elif isinstance(source, (Document, str, os.PathLike, bytes, bytearray, memoryview)):
+        given = [source]
+    else:
+        given = list(source)
+    documents: list[Document] = []
+    for item in given:
+        if isinstance(item, Document):
+            documents.append(item)
+        else:
+            documents.append(stack.enter_context(Document.open(item, grounding)))
+    texts = [source_text] if isinstance(source_text, str) else list(source_text or ())
+    for text in texts:
+        # Literal text is its own argument (never a path), opened as the text loader does a file.
+        documents.append(stack.enter_context(Document.from_bytes(text.encode("utf-8"), "text")))
+    if not documents:
+        raise ValueError("check_answer needs at least one source")
+    return documents
+
+
+def check_answer_json(
+    answer: str,
+    source: SourceLike | Sequence[SourceLike] | None = None,
+    *,
+    scope: str = "all",
+    ngram: int = 3,
+    policy: str | None = None,
+    grounding: str | None = None,
+    source_text: str | Sequence[str] | None = None,
+) -> bytes:
+    """The answer check result as canonical JSON bytes (no trailing newline).
+
+    ``source`` is one source or a list (a RAG context of passages): ``Document`` objects, paths or
+    bytes (opened with ``grounding``: a native document or Grounding JSON by default, ``"text"``
+    or ``"markdown"`` for plain files, docs/sources.md); ``source_text`` adds literal texts.
+    ``scope`` is ``"all"`` (every word) or ``"quotes"`` (the quotations only); ``ngram`` (3 to
+    1000) is the shortest run counted as verbatim; ``policy`` a preset name (``"strict"``,
+    ``"default"``, ``"permissive"``) whose accepted tier decides normalization.
+
+        >>> data = check_answer_json("the quick brown fox", source_text="A quick brown fox.")
+        >>> data.startswith(b'{"artifact_type":"ethos.answer_check.v1"')
+        True
+    """
+    if not isinstance(answer, str):
+        raise TypeError("answer must be a str")
+    if scope not in _SCOPES:
+        raise ValueError(f"scope must be one of {_SCOPES}")
+    request: dict[str, Any] = {"answer": answer, "ngram": ngram, "scope": scope}
+    if policy is not None:
+        request["policy"] = policy
+    request_bytes = json.dumps(request, ensure_ascii=False).encode("utf-8")
+    with ExitStack() as stack:
+        documents = _documents(stack, source, grounding, source_text)
+        handles = [stack.enter_context(document._borrowed_handle()) for document in documents]
+        array = _ffi.ffi.new("ethos_document *[]", handles)
+        return _ffi.call_string(_ffi.lib.ethos_check_answer, array, len(handles), request_bytes, len(request_bytes))
+
+
+def check_answer(
+    answer: str,
+    source: SourceLike | Sequence[SourceLike] | None = None,
+    *,
+    scope: str = "all",
+    ngram: int = 3,
+    policy: str | None = None,
+    grounding: str | None = None,
+    source_text: str | Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """``check_answer_json`` parsed: ``result["summary"]``, ``["words"]``, ``["runs"]``,
+    ``["quotes"]`` and ``["gate"]`` (schemas/answer-check.schema.json).
+
+        >>> result = check_answer('It "cut average response time by 30%".', "examples/quickstart/document.json")
+        >>> [(quote["status"], quote["check"]["match"]["tier"]) for quote in result["quotes"]]
+        [('grounded', 'exact')]
+        >>> result["runs"][0]["source"]["elements"][0]["element_id"], result["gate"]["passed"]
+        ('e000002', True)
+    """
+    result: dict[str, Any] = json.loads(
+        check_answer_json(
+            answer, source, scope=scope, ngram=ngram, policy=policy, grounding=grounding, source_text=source_text
+        )
+    )
+    return result
+
+
+def check(text: str, source: SourceLike | Sequence[SourceLike] | None = None, ngram: int = 3, **options: Any) -> dict[str, Any]:
+    """Verbatim coverage of ``text`` against ``source``: ``check_answer`` with scope ``"all"``.
+
+        >>> result = check("so the quick brown fox ran", source_text="The quick brown fox jumps.")
+        >>> [run["text"] for run in result["runs"]], result["summary"]["verbatim_share_bp"]
+        (['the quick brown fox'], 6666)
+    """
+    return check_answer(text, source, scope="all", ngram=ngram, **options)
+
+
+def answer_summary_text(result: dict[str, Any] | bytes | str) -> str:
+    """The ``--format text`` rendering of a result (the core's, byte for byte).
+
+        >>> print(answer_summary_text(check("the quick brown fox", source_text="the quick brown fox")), end="")
+        answer check (scope all, tier case, runs of at least 3 words)
+        words: 4, verbatim 4 (100.00 %), runs 1, longest 4 words
+        run 1: 4 words "the quick brown fox" in source 1, e000001
+        quotes: 0, grounded 0, not grounded 0, too short 0
+        gate: passed
+    """
+    if isinstance(result, dict):
+        data = json.dumps(result, ensure_ascii=False).encode("utf-8")
+    elif isinstance(result, str):
+        data = result.encode("utf-8")
+    else:
+        data = bytes(result)
+    return _ffi.call_string(_ffi.lib.ethos_answer_summary_text, data, len(data)).decode("utf-8")

@@ -1,0 +1,123 @@
+// answer_command.cpp - `check-answer`: reads the answer and the sources, prints the answer check (docs/answers.md).
+#include "answer_command.hpp"
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "answer/answer_check.hpp"
+#include "core/api.hpp"
+#include "core/source.hpp"
+#include "host_io.hpp"
+#include "request_options.hpp"
+#include "text/utf8.hpp"
+
+namespace ethos::cli {
+namespace {
+
+bool valid_utf8(const std::string& bytes) {
+  try {
+    (void)nlohmann::json(bytes).dump();  // nlohmann rejects invalid UTF-8 when it serializes
+    return true;
+  } catch (const nlohmann::json::exception&) {
+    return false;
+  }
+}
+
+std::string read_stdin() {
+  std::string bytes;
+  char buffer[1 << 16];
+  for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, stdin)) > 0;) {
+    bytes.append(buffer, got);
+    if (bytes.size() > kMaxInputBytes) throw host_error("file_too_large", {{"argument", "--answer-file"}});
+  }
+  if (std::ferror(stdin)) throw host_error("host_io", {{"argument", "--answer-file"}, {"reason", "read_failed"}});
+  return bytes;
+}
+
+int run_check_answer(const ParsedArgs& args) {
+  const std::string& source_path = args.positionals.at(0);
+  // Argument-level checks finish before any file is touched (docs/cli.md §5.2): exactly one answer.
+  const std::string* answer_text = args.value("--answer");
+  const std::string* answer_file = args.value("--answer-file");
+  if ((answer_text == nullptr) == (answer_file == nullptr)) throw host_error("invalid_arguments", {{"argument", "--answer"}});
+  nlohmann::json request = nlohmann::json::object();
+  if (const std::string* ngram = args.value("--ngram")) {
+    // A decimal integer from 3 to 1000, read here so both CLIs refuse the same spellings.
+    if (ngram->empty() || ngram->size() > 4 || ngram->find_first_not_of("0123456789") != std::string::npos ||
+        std::stoi(*ngram) < 3 || std::stoi(*ngram) > 1000) {
+      throw host_error("invalid_arguments", {{"argument", "--ngram"}});
+    }
+    request["ngram"] = std::stoi(*ngram);
+  }
+  if (const std::string* scope = args.value("--scope")) request["scope"] = *scope;
+  if (const std::string* policy = args.value("--policy")) request["policy"] = *policy;
+
+  const std::string* grounding = args.value("--grounding");
+  std::vector<std::shared_ptr<const Source>> sources;
+  sources.push_back(open_source(read_input_file(source_path, "SOURCE"), grounding_open_options(grounding)));
+  const auto text_sources = args.all_values.find("--source-text");
+  if (text_sources != args.all_values.end()) {
+    for (const std::string& text : text_sources->second) {
+      if (!valid_utf8(text)) throw host_error("invalid_arguments", {{"argument", "--source-text"}});
+      sources.push_back(open_source(text, R"({"grounding":"text"})"));
+    }
+  }
+  std::string answer;
+  if (answer_text != nullptr) {
+    if (!valid_utf8(*answer_text)) throw host_error("invalid_arguments", {{"argument", "--answer"}});
+    answer = *answer_text;
+  } else {
+    answer = *answer_file == "-" ? read_stdin() : read_input_file(*answer_file, "--answer-file");
+    if (!valid_utf8(answer)) throw host_error("invalid_input", {{"argument", "--answer-file"}, {"reason", "not_utf8"}});
+  }
+  request["answer"] = answer;
+
+  std::vector<const Source*> views;
+  for (const auto& source : sources) views.push_back(source.get());
+  const std::string result = answer::check_answer(views, request.dump());
+  const std::string* format = args.value("--format");
+  const std::string output = format != nullptr && *format == "text" ? answer::answer_summary_text(result) : result + "\n";
+  if (const std::string* out = args.value("--out")) {
+    write_file_atomic(*out, output, "--out");
+  } else {
+    write_stdout(output);
+  }
+  // Measuring always succeeds; only --fail turns a failed gate into exit 1 (the output is still written).
+  return args.flag("--fail") && !nlohmann::json::parse(result).at("gate").at("passed").get<bool>() ? 1 : 0;
+}
+
+}  // namespace
+
+CommandSpec check_answer_command() {
+  return CommandSpec{
+      "check-answer",
+      "Measure how much of an answer is verbatim in a source and verify its quotations.",
+      "Measure the verbatim coverage of an answer against SOURCE (and each --source-text): which words are in a "
+      "run of at least --ngram words found verbatim, the share of words matched, every run and where it is in "
+      "the source (element, page, offsets, highlight boxes). Quotations in the answer are verified with the "
+      "matching ladder at document scope, as verify would; --scope quotes measures the quotations only.\n\n"
+      "The run exits 0 unless --fail is given: then it exits 1 when a quotation is not grounded, or under "
+      "--scope quotes when the answer has no quotation to check (the output is still written). See "
+      "docs/answers.md.",
+      {{"SOURCE", "The grounding source (an Ethos native document JSON, or what --grounding names)."}},
+      {
+          {"--answer", "TEXT", false, {}, "The answer text itself."},
+          {"--answer-file", "FILE", false, {}, "Read the answer from FILE (- reads standard input)."},
+          {"--source-text", "TEXT", false, {}, "Another source given as literal text (repeatable)."},
+          {"--grounding", "ID", false, grounding_choices(), kGroundingHelp},
+          {"--scope", "SCOPE", false, {"all", "quotes"}, "Measure the whole answer (all, default) or its quotations only."},
+          {"--ngram", "N", false, {}, "Shortest run counted as verbatim, in words (default and minimum 3)."},
+          {"--policy", "NAME", false, {"strict", "default", "permissive"}, "Matching policy preset (default: default)."},
+          {"--fail", "", false, {}, "Exit 1 when the gate fails (a quotation not grounded, or none under --scope quotes)."},
+          {"--format", "FORMAT", false, {"json", "text"}, "Output format (default json)."},
+          {"--out", "FILE", false, {}, "Write the output atomically to FILE instead of stdout."},
+      },
+      run_check_answer,
+  };
+}
+
+}  // namespace ethos::cli

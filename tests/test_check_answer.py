@@ -1,0 +1,334 @@
+"""test_check_answer - check-answer: verbatim coverage, run locations, quotations, the gate, three surfaces."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import harness  # tests/golden, put on sys.path by conftest
+import pytest
+from conftest import REPO_DIR, schema_errors
+
+import ethos_py
+from ethos_py.errors import EthosError
+
+QUICKSTART = REPO_DIR / "examples" / "quickstart" / "document.json"
+
+
+def _words(result: dict[str, Any]) -> list[tuple[str, bool]]:
+    return [(word["text"], word["verbatim"]) for word in result["words"]]
+
+
+def _flags(result: dict[str, Any]) -> str:
+    return "".join("1" if word["verbatim"] else "0" for word in result["words"])
+
+
+# -- coverage ----------------------------------------------------------------------------------------
+
+
+def test_runs_flags_share_and_longest() -> None:
+    source = "A quick brown fox jumps over the lazy dog near the river."
+    result = ethos_py.check("the quick brown fox sleeps near the river today", source_text=source)
+    assert _flags(result) == "011101110"
+    assert [(run["text"], run["words"]) for run in result["runs"]] == [("quick brown fox", 3), ("near the river", 3)]
+    assert _words(result)[0] == ("the", False)  # "the quick" is not in the source: one word short of a run
+    summary = result["summary"]
+    assert summary["words"] == 9 and summary["verbatim_words"] == 6
+    assert summary["verbatim_share_bp"] == 6666  # floor of 6/9 in basis points
+    assert summary["runs"] == 2 and summary["longest_run_words"] == 3 and summary["longest_run"] == 0
+    assert schema_errors("answer-check", result) == []
+
+
+def test_two_word_phrases_are_not_runs_and_ngram_raises_the_bar() -> None:
+    source = "alpha beta gamma delta epsilon"
+    result = ethos_py.check("alpha beta and gamma delta", source_text=source)
+    assert result["runs"] == [] and result["summary"]["verbatim_words"] == 0
+    five = ethos_py.check("say alpha beta gamma delta epsilon now", source_text=source, ngram=5)
+    assert [run["words"] for run in five["runs"]] == [5]
+    six = ethos_py.check("say alpha beta gamma delta epsilon now", source_text=source, ngram=6)
+    assert six["runs"] == []
+
+
+def test_overlapping_maximal_runs_are_both_reported_and_flag_every_word() -> None:
+    # "a b c d" and "c d e f" are in the source; "a b c d e f" is not: a greedy left-to-right
+    # match would take the first run and leave "e f" unflagged.
+    source = "one two three four. Elsewhere: three four five six."
+    result = ethos_py.check("one two three four five six", source_text=source)
+    assert [(run["first_word"], run["words"]) for run in result["runs"]] == [(0, 4), (2, 4)]
+    assert _flags(result) == "111111"
+
+
+def test_contained_phrases_are_not_runs_of_their_own() -> None:
+    result = ethos_py.check("one two three four five", source_text="x one two three four five y")
+    assert [(run["first_word"], run["words"]) for run in result["runs"]] == [(0, 5)]
+
+
+def test_case_folding_follows_the_policy() -> None:
+    source = "The Quick Brown Fox jumps."
+    assert ethos_py.check("the quick brown fox", source_text=source)["summary"]["verbatim_words"] == 4
+    strict = ethos_py.check_answer("the quick brown fox", source_text=source, policy="strict")
+    assert strict["tier"] != "case" and strict["summary"]["verbatim_words"] == 0
+    typography = ethos_py.check("it isn’t the quick brown", source_text="it isn't the quick brown")
+    assert typography["summary"]["verbatim_words"] == 5  # a curly apostrophe is typography, folded
+
+
+def test_runs_match_whole_words_only() -> None:
+    result = ethos_py.check("the cat sat down", source_text="bathe cat sat downward")
+    assert result["runs"] == []
+
+
+def test_punctuation_between_words_is_part_of_the_phrase() -> None:
+    assert ethos_py.check("red, green, blue", source_text="red, green, blue")["summary"]["runs"] == 1
+    assert ethos_py.check("red green blue", source_text="red, green, blue")["summary"]["runs"] == 0
+
+
+def test_unsegmented_scripts_are_measured_by_characters() -> None:
+    chinese = ethos_py.check("他说东京都很大", source_text="我们知道东京都的人口很多。")
+    assert [run["text"] for run in chinese["runs"]] == ["东京都"]
+    assert len(chinese["words"]) == 7
+    thai = ethos_py.check("ภาษาไทย", source_text="เขาพูดภาษาไทยได้")
+    assert [run["text"] for run in thai["runs"]] == ["ภาษาไทย"]
+
+
+def test_runs_are_located_in_the_document_with_boxes() -> None:
+    result = ethos_py.check("We saw the pilot cut average response time by 30% overall.", QUICKSTART)
+    (run,) = result["runs"]
+    assert run["text"] == "the pilot cut average response time by 30%"  # case-folded at the default tier
+    (element,) = run["source"]["elements"]
+    text = json.loads(QUICKSTART.read_text())["payload"]["elements"][1]["text"]
+    assert element["element_id"] == "e000002" and element["page"] == "p0001" and element["start"] == 0
+    assert text[element["start"] : element["end"]] == run["source"]["text"] == "The pilot cut average response time by 30%"
+    assert element["boxes"] == [{"bbox": [7200, 9600, 38000, 11000], "page": "p0001"}]
+
+
+def test_a_run_across_two_elements_names_both() -> None:
+    result = ethos_py.check("across all regions. Customer satisfaction rose", QUICKSTART)
+    (run,) = result["runs"]
+    assert [part["element_id"] for part in run["source"]["elements"]] == ["e000002", "e000003"]
+
+
+def test_several_sources_each_run_names_its_document() -> None:
+    result = ethos_py.check(
+        "alpha beta gamma and then delta epsilon zeta", source_text=["x alpha beta gamma y", "delta epsilon zeta"]
+    )
+    assert [(run["text"], run["source"]["document"]) for run in result["runs"]] == [
+        ("alpha beta gamma", 0),
+        ("delta epsilon zeta", 1),
+    ]
+    assert len(result["sources"]) == 2
+
+
+def test_longest_run_takes_the_longer_document() -> None:
+    result = ethos_py.check("one two three four", source_text=["one two three", "one two three four"])
+    assert [(run["words"], run["source"]["document"]) for run in result["runs"]] == [(4, 1)]
+
+
+def test_offsets_are_answer_scalars() -> None:
+    answer = "Ünïcode → the quick brown fox"
+    result = ethos_py.check(answer, source_text="the quick brown fox")
+    (run,) = result["runs"]
+    assert answer[run["start"] : run["end"]] == "the quick brown fox"
+    for word in result["words"]:
+        assert answer[word["start"] : word["end"]] == word["text"]
+
+
+# -- quotations --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        'He said "the quick brown fox" there.',
+        "He said “the quick brown fox” there.",
+        "Er sagte „the quick brown fox“ dort.",
+        "Il a dit « the quick brown fox » ici.",
+        "Han sa »the quick brown fox« her.",
+        "彼は「the quick brown fox」と言った。",
+        "彼は『the quick brown fox』と言った。",
+        "Er sagte ‚the quick brown fox‘ dort.",
+        "He said 'the quick brown fox' there.",
+        "He said ‘the quick brown fox’ there.",
+    ],
+)
+def test_quotation_marks_are_recognized(answer: str) -> None:
+    result = ethos_py.check_answer(answer, source_text="the quick brown fox", scope="quotes")
+    assert [quote["text"] for quote in result["quotes"]] == ["the quick brown fox"]
+    assert result["quotes"][0]["status"] == "grounded" and result["gate"]["passed"]
+
+
+def test_apostrophes_are_not_quotations() -> None:
+    result = ethos_py.check_answer("It's the dogs' bowl, isn't it? Don't.", source_text="x", scope="quotes")
+    assert result["quotes"] == []
+
+
+def test_short_quotations_are_too_short_not_fabricated() -> None:
+    result = ethos_py.check_answer('They called it "nonsense" and "utter nonsense".', source_text="x y z")
+    assert [(quote["text"], quote["status"], quote["words"]) for quote in result["quotes"]] == [
+        ("nonsense", "too_short", 1),
+        ("utter nonsense", "too_short", 2),
+    ]
+    assert "check" not in result["quotes"][0]
+    assert result["gate"]["passed"]  # scope all: nothing fabricated
+
+
+def test_quotation_checks_are_the_verify_checks_at_document_scope() -> None:
+    answer = "The pilot “cut average response time by 30%”, and “satisfaction rose to 95% in the final month”."
+    result = ethos_py.check_answer(answer, QUICKSTART, scope="quotes")
+    texts = [quote["text"] for quote in result["quotes"]]
+    with ethos_py.Document.open(QUICKSTART) as document:
+        citations = {
+            "document_fingerprint": document.fingerprint,
+            "claims": [{"kind": "quote", "text": text, "citation": {"scope": "document"}} for text in texts],
+        }
+        report = document.verify(citations, claim_validation="report")
+    assert [quote["check"] for quote in result["quotes"]] == report["checks"]
+    assert [quote["status"] for quote in result["quotes"]] == ["grounded", "mismatch"]
+    assert result["quotes"][1]["check"]["reason"] == "numeric_guard"
+    assert result["gate"] == {"failures": [{"quote": 1, "reason": "quotation_not_grounded", "status": "mismatch"}], "passed": False}
+    # scope quotes measures the quotations only: 6 + 8 words
+    assert result["summary"]["words"] == 14
+
+
+def test_quotes_scope_without_quotations_fails_the_gate() -> None:
+    result = ethos_py.check_answer("No quotation here at all.", source_text="No quotation here at all.", scope="quotes")
+    assert result["gate"] == {"failures": [{"reason": "no_quotation"}], "passed": False}
+    short = ethos_py.check_answer('Only "short one" here.', source_text="short one", scope="quotes")
+    assert short["gate"] == {"failures": [{"reason": "no_checkable_quotation"}], "passed": False}
+    whole = ethos_py.check_answer("No quotation here at all.", source_text="x", scope="all")
+    assert whole["gate"]["passed"]
+
+
+def test_bad_requests_are_errors() -> None:
+    with pytest.raises(EthosError) as caught:
+        ethos_py.check("a b c", source_text="a b c", ngram=2)
+    assert caught.value.code == "invalid_input"
+    with pytest.raises(ValueError):
+        ethos_py.check_answer("a b c", scope="everything", source_text="x")
+    with pytest.raises(ValueError):
+        ethos_py.check_answer("a b c")
+
+
+def test_summary_text_names_runs_quotes_and_the_gate() -> None:
+    result = ethos_py.check_answer('He said "the quick brown fox" and "a cat".', source_text="the quick brown fox")
+    text = ethos_py.answer_summary_text(result)
+    assert "words: 9, verbatim 4 (44.44 %), runs 1, longest 4 words" in text
+    assert 'quote 1: grounded "the quick brown fox"' in text
+    assert 'quote 2: too_short "a cat" (2 words, fewer than 3: not checked)' in text
+    assert text.endswith("gate: passed\n")
+
+
+# -- three surfaces and exit codes ------------------------------------------------------------------
+
+
+def _ethos(args: list[str], stdin: bytes | None = None) -> tuple[int, bytes, bytes]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_DIR), env.get("PYTHONPATH")]))
+    done = subprocess.run(
+        [sys.executable, "-m", "ethos_py.cli", *args], input=stdin, env=env, capture_output=True, timeout=120, check=False
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def _core(args: list[str], stdin: bytes | None = None) -> tuple[int, bytes, bytes]:
+    done = subprocess.run(
+        [harness.ethos_core_binary(), *args], input=stdin, capture_output=True, timeout=120, check=False
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+ANSWER = 'The pilot “cut average response time by 30%”; satisfaction rose to 95% in the final month, "said nobody ever".'
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        [],
+        ["--format", "text"],
+        ["--scope", "quotes"],
+        ["--scope", "quotes", "--fail"],
+        ["--ngram", "4", "--policy", "strict"],
+        ["--source-text", "said nobody ever, they said"],
+    ],
+)
+def test_the_three_surfaces_print_the_same_bytes(tmp_path: Path, extra: list[str]) -> None:
+    answer_file = tmp_path / "answer.txt"
+    answer_file.write_text(ANSWER, encoding="utf-8")
+    args = ["check-answer", str(QUICKSTART), "--answer-file", str(answer_file), *extra]
+    core = _core(args)
+    assert _ethos(args) == core
+    assert core[0] == (1 if "--fail" in extra else 0) and core[2] == b""
+    scope = extra[extra.index("--scope") + 1] if "--scope" in extra else "all"
+    ngram = int(extra[extra.index("--ngram") + 1]) if "--ngram" in extra else 3
+    policy = extra[extra.index("--policy") + 1] if "--policy" in extra else None
+    texts = [extra[extra.index("--source-text") + 1]] if "--source-text" in extra else None
+    library = ethos_py.check_answer_json(ANSWER, QUICKSTART, scope=scope, ngram=ngram, policy=policy, source_text=texts)
+    if "--format" in extra:
+        assert core[1] == ethos_py.answer_summary_text(library).encode("utf-8")
+    else:
+        assert core[1] == library + b"\n"
+        assert schema_errors("answer-check", json.loads(library)) == []
+
+
+def test_answer_from_stdin_and_literal_text_agree(tmp_path: Path) -> None:
+    base = ["check-answer", str(QUICKSTART)]
+    from_stdin = _core([*base, "--answer-file", "-"], ANSWER.encode())
+    assert _ethos([*base, "--answer-file", "-"], ANSWER.encode()) == from_stdin
+    assert _core([*base, "--answer", ANSWER]) == from_stdin
+    assert _ethos([*base, "--answer", ANSWER]) == from_stdin
+
+
+@pytest.mark.parametrize(
+    ("answer", "scope", "fail", "code"),
+    [
+        ('Quoted: "cut average response time by 30%".', "quotes", True, 0),
+        ('Quoted: "cut average response time by 50%".', "quotes", True, 1),
+        ('Quoted: "cut average response time by 50%".', "quotes", False, 0),
+        ("No quotation at all.", "quotes", True, 1),
+        ("No quotation at all.", "quotes", False, 0),
+        ("No quotation at all.", "all", True, 0),
+        ('Quoted: "cut average response time by 50%".', "all", True, 1),
+    ],
+)
+def test_gate_exit_codes(answer: str, scope: str, fail: bool, code: int, tmp_path: Path) -> None:
+    out = tmp_path / "result.json"
+    args = ["check-answer", str(QUICKSTART), "--answer", answer, "--scope", scope, "--out", str(out)]
+    if fail:
+        args.append("--fail")
+    for run in (_core, _ethos):
+        out.unlink(missing_ok=True)
+        assert run(args) == (code, b"", b"")
+        result = json.loads(out.read_bytes())  # written even when the gate fails
+        if fail:
+            assert result["gate"]["passed"] == (code == 0)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--answer", "x", "--answer-file", "y"],
+        [],
+        ["--answer", "x", "--ngram", "2"],
+        ["--answer", "x", "--ngram", "1001"],
+        ["--answer", "x", "--ngram", "3.5"],
+        ["--answer", "x", "--scope", "some"],
+        ["--answer-file", "/nonexistent/answer.txt"],
+    ],
+)
+def test_errors_are_the_same_envelope_on_both_clis(args: list[str]) -> None:
+    full = ["check-answer", str(QUICKSTART), *args]
+    core = _core(full)
+    assert core[0] == 2 and core[1] == b"" and core[2].startswith(b'{"error":')
+    assert _ethos(full) == core
+
+
+def test_an_answer_file_that_is_not_utf8_is_invalid_input(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"caf\xe9 au lait")
+    args = ["check-answer", str(QUICKSTART), "--answer-file", str(bad)]
+    core = _core(args)
+    assert core[0] == 2 and json.loads(core[2])["error"]["code"] == "invalid_input"
+    assert _ethos(args) == core
