@@ -332,3 +332,51 @@ def test_an_answer_file_that_is_not_utf8_is_invalid_input(tmp_path: Path) -> Non
     core = _core(args)
     assert core[0] == 2 and json.loads(core[2])["error"]["code"] == "invalid_input"
     assert _ethos(args) == core
+
+
+# -- differential: an independent reading of the definition -----------------------------------------
+
+
+def _reference(answer: list[str], source: list[str], ngram: int) -> tuple[str, list[tuple[int, int]]]:
+    """Flags and maximal runs straight from the definition, by brute force: the longest phrase
+    from each answer word that occurs in the source's word sequence."""
+    padded = " " + " ".join(source) + " "
+
+    def occurs(phrase: list[str]) -> bool:
+        return " " + " ".join(phrase) + " " in padded
+
+    longest = []
+    for i in range(len(answer)):
+        length = 0
+        while i + length < len(answer) and occurs(answer[i : i + length + 1]):
+            length += 1
+        longest.append(length if length >= ngram else 0)
+    flags = ["0"] * len(answer)
+    runs = []
+    for i, length in enumerate(longest):
+        for k in range(i, i + length):
+            flags[k] = "1"
+        if length and (i == 0 or longest[i - 1] <= length):
+            runs.append((i, length))
+    return "".join(flags), runs
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_coverage_agrees_with_a_brute_force_reading(seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    vocabulary = ["a", "b", "c", "d", "e", "ab", "ba", "cd"][: rng.randint(3, 8)]
+    source = [rng.choice(vocabulary) for _ in range(rng.randint(20, 200))]
+    answer: list[str] = []
+    while len(answer) < 40:
+        if rng.random() < 0.5:
+            start = rng.randrange(len(source))
+            answer += source[start : start + rng.randint(1, 10)]
+        else:
+            answer.append(rng.choice(vocabulary))
+    ngram = rng.choice([3, 3, 4, 6])
+    result = ethos_py.check(" ".join(answer), source_text=" ".join(source), ngram=ngram)
+    flags, runs = _reference(answer, source, ngram)
+    assert _flags(result) == flags
+    assert [(run["first_word"], run["words"]) for run in result["runs"]] == runs
