@@ -52,6 +52,8 @@ def junctions_pdf() -> bytes:
     _runs(canvas, 520, [("The square covers 4 cm", BODY, 11, 0), ("2", BODY, 7, 4), (" of the sheet.", BODY, 11, 0)])
     _runs(canvas, 500, [("So the report says.", BODY, 11, 0), ("\u2020", BODY, 7, 4),
                         (" Then the list ends.", BODY, 11, 0)])
+    # A footnote's own label, raised and glued to its first word at the start of the note's line.
+    _runs(canvas, 480, [("4", BODY, 7, 4), ("If weights is a vector with less than n elements, the rest are zero.", BODY, 11, 0)])
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()
@@ -88,6 +90,10 @@ CLAIMS: list[tuple[str, str]] = [
     # 22- a raised figure after a number or a two-letter unit is an exponent: it stays
     ("The tool was rebuilt in 2019 by a small team.", "numeric_guard"),
     ("The square covers 4 cm of the sheet.", "numeric_guard"),
+    # 24- a note's label before its first word may be left out too
+    ("If weights is a vector with less than n elements, the rest are zero.", "grounded"),
+    ("4If weights is a vector with less than n elements, the rest are zero.", "grounded"),
+    ("If weights is a vector with less than m elements, the rest are zero.", "near_miss"),
 ]
 
 

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 
+#include "text/normalize.hpp"
 #include "text/unicode_props.hpp"
 #include "text/utf8.hpp"
 
@@ -18,7 +19,38 @@ bool is_closing_punctuation(char32_t c) {
          c == U'!' || c == U'?';
 }
 
+// One to three digits, or a note symbol.
+bool marker_text(const std::string& text) {
+  std::u32string scalars;
+  for (std::size_t pos = 0; pos < text.size();) scalars.push_back(utf8::next(text, pos));
+  if (scalars.empty() || scalars.size() > 3) return false;
+  bool digits = true, symbols = true;
+  for (char32_t c : scalars) {
+    digits = digits && c >= U'0' && c <= U'9';
+    symbols = symbols && is_marker_symbol(c);
+  }
+  return digits || symbols;
+}
+
+// Smaller and raised against the text it touches: at most nine tenths as tall, and its box ends
+// a quarter of that text's height above the text's bottom. Page boxes grow downwards.
+bool raised_and_smaller(const Bbox& text, const Bbox& marker) {
+  const std::int64_t height = text.y1 - text.y0;
+  const std::int64_t marker_height = marker.y1 - marker.y0;
+  if (height <= 0 || marker_height <= 0) return false;
+  return marker_height * 10 <= height * 9 && (text.y1 - marker.y1) * 4 >= height;
+}
+
 }  // namespace
+
+bool is_leading_note_marker(const Span& marker, const Span& after, const std::u32string& text_before) {
+  if (!marker.bbox || !after.bbox || !marker_text(marker.text) || after.text.empty()) return false;
+  if (!text_before.empty() && !is_unicode_white_space(text_before.back())) return false;
+  std::size_t pos = 0;
+  const char32_t first = utf8::next(after.text, pos);
+  if (!unicode::is_word_char(first) || unicode::is_decimal_digit(first)) return false;
+  return raised_and_smaller(*after.bbox, *marker.bbox);
+}
 
 bool is_footnote_marker_span(const Span& before, const Span& marker, const std::u32string& text_before) {
   if (!before.bbox || !marker.bbox || text_before.empty()) return false;

@@ -17,4 +17,10 @@ namespace ethos {
 // `text_before`: the scalars of the text before the marker, at least the word before it.
 bool is_footnote_marker_span(const Span& before, const Span& marker, const std::u32string& text_before);
 
+// Whether `marker`, a span that `after` touches (no character between them), is a note's label
+// set before its first word ("³If weights is ...", the start of a footnote): the same figures or
+// symbols, smaller and raised against `after`, which starts with a letter, at the start of a line
+// (`text_before`: the text before the marker, empty or ending in white space).
+bool is_leading_note_marker(const Span& marker, const Span& after, const std::u32string& text_before);
+
 }  // namespace ethos

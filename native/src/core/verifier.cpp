@@ -967,11 +967,24 @@ std::optional<match::Located> ClaimVerifier::find_across_junctions(const Claim& 
     const std::uint32_t begin = candidate.base + static_cast<std::uint32_t>(*candidate.marker->char_start);
     const std::uint32_t end = candidate.base + static_cast<std::uint32_t>(*candidate.marker->char_end);
     if (end > region.text.size() || begin < 1) continue;
-    // The marker ends the word: white space, punctuation or the text's end follows it.
-    if (end < region.text.size() && unicode::is_word_char(region.text[end])) continue;
+    // A marker after its word ends the word: white space, punctuation or the text's end follows.
     const std::uint32_t from = begin > 64 ? begin - 64 : 0;
-    if (is_footnote_marker_span(*candidate.before, *candidate.marker, region.text.substr(from, begin - from))) {
+    if ((end == region.text.size() || !unicode::is_word_char(region.text[end])) &&
+        is_footnote_marker_span(*candidate.before, *candidate.marker, region.text.substr(from, begin - from))) {
       region.footnote_markers.emplace_back(begin, end);
+      continue;
+    }
+    // A note's label before its first word ("³If ..."): the span before is the marker, at the
+    // start of its element or after white space.
+    const Span& label = *candidate.before;
+    if (!label.char_start || !label.char_end) continue;
+    const std::uint32_t label_begin = candidate.base + static_cast<std::uint32_t>(*label.char_start);
+    const std::uint32_t label_end = candidate.base + static_cast<std::uint32_t>(*label.char_end);
+    if (label_end != begin || label_begin >= label_end) continue;
+    std::u32string before_label;
+    if (label_begin > candidate.base) before_label = region.text.substr(label_begin - 1, 1);
+    if (is_leading_note_marker(label, *candidate.marker, before_label)) {
+      region.footnote_markers.emplace_back(label_begin, label_end);
     }
   }
   // Junctions between white space and anything are no junctions.
@@ -986,6 +999,11 @@ std::optional<match::Located> ClaimVerifier::find_across_junctions(const Claim& 
   std::sort(region.line_breaks.begin(), region.line_breaks.end());
   std::sort(region.hyphen_breaks.begin(), region.hyphen_breaks.end());
   auto found = match::find_across_junctions(region, expected, *config_.policy);
+  if (!found && !region.footnote_markers.empty()) {
+    // The markers as printed, the quote keeping them with a space ("2 https://" for `²https://`).
+    region.footnote_markers.clear();
+    found = match::find_across_junctions(region, expected, *config_.policy);
+  }
   // A page-only quote starts on its page (it may run onto the next one, never lie wholly there).
   const Citation& c = claim.citation;
   if (found && !c.has_primary_locator() && !c.is_scoped_search() && c.page) {
