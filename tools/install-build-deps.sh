@@ -4,7 +4,8 @@
 # A wheel needs none of this: it carries the libraries it links. A build from a clone needs a C++17
 # compiler and the headers of OpenSSL's libcrypto, simdjson and libpng (CMake, Ninja and nlohmann/json
 # come from PyPI as build requirements). `--with-test-tools` also installs what the test suite runs
-# besides Python packages: binutils (nm) and a Java runtime (the opendataloader-pdf CLI).
+# besides Python packages: binutils (nm), a Java runtime (the opendataloader-pdf CLI) and valgrind
+# (callgrind counts the instructions of tests/test_complexity.py).
 set -eu
 
 missing=""
@@ -19,6 +20,7 @@ for option in "$@"; do
     --with-test-tools)
       command -v nm >/dev/null 2>&1 || need binutils
       command -v java >/dev/null 2>&1 || need default-jre-headless
+      command -v valgrind >/dev/null 2>&1 || need valgrind
       ;;
     *)
       echo "install-build-deps.sh: unknown option $option (the only one is --with-test-tools)" >&2
