@@ -29,6 +29,28 @@ def sanitizer_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, sub
     return build, result
 
 
+#: The native tests whose threads share state (a document's lazily built index, verify-batch
+#: workers, the output copy): run under ThreadSanitizer.
+CONCURRENCY_TESTS = ["capi_concurrency_tests", "document_index_tests", "near_miss_search_tests", "batch_workers_tests",
+                     "batch_output_tests", "chunk_pool_tests"]
+
+
+def test_concurrency_tests_under_thread_sanitizer(tmp_path: Path) -> None:
+    """The concurrency tests built with ThreadSanitizer: any data race (or lock-order inversion)
+    is reported and fails the run (halt_on_error)."""
+    build = tmp_path / "tsan"
+    subprocess.run(["cmake", "-S", str(NATIVE), "-B", str(build), "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
+                    "-DETHOS_WERROR=ON", "-DETHOS_SANITIZE_THREAD=ON"], check=True, capture_output=True, text=True)
+    targets = [f"ethos_{name}" for name in CONCURRENCY_TESTS]
+    built = subprocess.run(["cmake", "--build", str(build), "-j2", "--target", *targets], capture_output=True, text=True)
+    assert built.returncode == 0, built.stdout[-4000:] + built.stderr[-4000:]
+    env = dict(os.environ, TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1")
+    result = subprocess.run(["ctest", "--output-on-failure", "-R", "^(" + "|".join(CONCURRENCY_TESTS) + ")$"], cwd=build,
+                            capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
+    assert f"100% tests passed out of {len(CONCURRENCY_TESTS)}" in result.stdout, result.stdout
+
+
 def test_native_build_and_ctest(tmp_path: Path) -> None:
     """The core builds with -Werror and its ctest suite passes: the header as strict C99, the C
     smoke test, core unit tests and the shared normalization vectors."""
