@@ -643,6 +643,10 @@ void test_hidden_and_off_page_text() {
   CHECK((warned == std::vector<std::pair<std::string, std::string>>{
              {"hidden_text_detected", "invisible"}, {"hidden_text_detected", "white"}, {"off_page_text_detected", "offpage"}}));
   for (const auto& w : layout.warnings) CHECK(layout.spans[static_cast<std::size_t>(w.span)].element == -1);
+  // Each hidden span names how it is hidden; off-page text has no technique.
+  std::vector<std::string> techniques;
+  for (const auto& w : layout.warnings) techniques.push_back(w.technique);
+  CHECK((techniques == std::vector<std::string>{"invisible_render_mode", "same_colour_as_background", ""}));
 }
 
 void test_page_warnings() {

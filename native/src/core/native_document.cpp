@@ -27,7 +27,11 @@ const std::set<std::string> kWarningCodes = {
     "low_confidence_reading_order", "low_confidence_table_structure", "hidden_text_detected",
     "off_page_text_detected", "low_contrast_text_detected", "annotations_present",
     "external_links_present", "image_only_page", "unsupported_annotation", "partial_parse",
-    "capability_limited"};
+    "capability_limited", "javascript_present"};
+// How hidden text is hidden (docs/pdf-parsing.md "Hidden and off-page text").
+const std::set<std::string> kHiddenTechniques = {
+    "invisible_render_mode", "optional_content_off", "clipped", "tiny_font", "squeezed", "transparent",
+    "covered_by_image", "covered_by_shape", "white_stroke", "same_colour_as_background"};
 
 // Ids have a fixed shape: a letter and a fixed number of digits (p0001, e000001, ...).
 void check_id(const std::string& id, char prefix, std::size_t digits, const std::string& path) {
@@ -167,14 +171,30 @@ std::vector<std::int64_t> read_advances(ObjectReader& item, const std::string& t
   return advances;
 }
 
-void read_warning(ObjectReader& item, const IdRegistry& ids) {
+// Returns the span a hidden_text_detected or off_page_text_detected warning names ("" otherwise).
+std::string read_warning(ObjectReader& item, const IdRegistry& ids) {
   check_id(item.required_string("id"), 'w', 4, item.child_path("id"));
-  if (kWarningCodes.count(item.required_string("code")) == 0) throw invalid_input("invalid value", item.child_path("code"));
+  const std::string code = item.required_string("code");
+  if (kWarningCodes.count(code) == 0) throw invalid_input("invalid value", item.child_path("code"));
   item.required_string("message");
+  item.optional_int("count", 0, kMaxInt);
+  if (auto names = item.optional("names")) {
+    const std::string path = item.child_path("names");
+    std::size_t i = 0;
+    for (JsonValue name : expect_array(*names, path)) expect_string_at(name, path, i++);
+  }
   if (auto page = item.optional_string("page")) check_ref(ids.pages, *page, item, "page");
   if (auto ref = item.optional_string("element_ref")) check_ref(ids.elements, *ref, item, "element_ref");
-  if (auto ref = item.optional_string("span_ref")) check_ref(ids.spans, *ref, item, "span_ref");
+  std::string span;
+  if (auto ref = item.optional_string("span_ref")) {
+    check_ref(ids.spans, *ref, item, "span_ref");
+    span = *ref;
+  }
   if (auto ref = item.optional_string("region_ref")) check_ref(ids.regions, *ref, item, "region_ref");
+  if (auto technique = item.optional_string("technique"); technique && kHiddenTechniques.count(*technique) == 0) {
+    throw invalid_input("invalid value", item.child_path("technique"));
+  }
+  return code == "hidden_text_detected" || code == "off_page_text_detected" ? span : std::string();
 }
 
 void read_payload(JsonValue payload_json, Source& source) {
@@ -340,9 +360,17 @@ void read_payload(JsonValue payload_json, Source& source) {
     if (kRegionKinds.count(item.required_string("kind")) == 0) throw invalid_input("invalid value", item.child_path("kind"));
     read_ref_list(item, "warning_refs", ids.warnings, false);
   });
-  for_each_object(payload, "security_warnings", [&](ObjectReader& item) { read_warning(item, ids); });
-  for_each_object(payload, "parser_warnings", [&](ObjectReader& item) { read_warning(item, ids); });
+  std::unordered_set<std::string> hidden_spans;
+  const auto read_any = [&](ObjectReader& item) {
+    std::string span = read_warning(item, ids);
+    if (!span.empty()) hidden_spans.insert(std::move(span));
+  };
+  for_each_object(payload, "security_warnings", read_any);
+  for_each_object(payload, "parser_warnings", read_any);
   payload.finish();
+  if (!hidden_spans.empty()) {
+    for (Span& span : source.spans) span.hidden = hidden_spans.count(span.id) != 0;
+  }
 }
 
 // The identity fields a document declares about itself, checked against recomputed hashes.

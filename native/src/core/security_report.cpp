@@ -68,6 +68,7 @@ std::string security_report_json(std::string_view document_bytes) {
 
   json summary = json::object();
   json findings = json::array();
+  json scripts = json::array();
   std::size_t index = 0;
   for (const json& warning : payload.at("security_warnings")) {
     const std::string path = "$.payload.security_warnings[" + std::to_string(index++) + "]";
@@ -120,11 +121,15 @@ std::string security_report_json(std::string_view document_bytes) {
         {"excluded_from_default_chunks", excluded},
     };
     if (span != nullptr) finding["span_ref"] = span->at("id");
+    if (auto names = warning.find("names"); code == "javascript_present" && names != warning.end()) {
+      for (const json& name : *names) scripts.push_back({{"name", name}, {"warning_ref", warning.at("id")}});
+    }
     findings.push_back(std::move(finding));
   }
 
-  // The document model records warnings, not the PDF's object inventories; the lists stay empty
-  // until the parser records annotations, actions, attachments, scripts and links as data.
+  // The document model records warnings, not the PDF's object inventories: only the scripts are
+  // known (by name, from javascript_present); the other lists stay empty until the parser records
+  // annotations, actions, attachments and links as data.
   const json report{
       {"schema_version", "1.0.0"},
       {"document_fingerprint", document.at("fingerprint")},
@@ -136,7 +141,7 @@ std::string security_report_json(std::string_view document_bytes) {
        {{"annotations", json::array()},
         {"actions", json::array()},
         {"attachments", json::array()},
-        {"scripts", json::array()},
+        {"scripts", std::move(scripts)},
         {"links", json::array()}}},
   };
   return to_c14n(report);

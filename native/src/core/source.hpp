@@ -57,6 +57,9 @@ struct Span {
   // Glyph geometry (extension): width in quanta of each character of text along the line,
   // starting at bbox.x0; empty when the parser did not record it (docs/pdf-parsing.md).
   std::vector<std::int64_t> advances;
+  // Named by a hidden_text_detected or off_page_text_detected security warning: text no reader
+  // of the page sees, so nothing said of the page may be grounded in it.
+  bool hidden = false;
 };
 
 struct Cell {

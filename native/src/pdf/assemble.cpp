@@ -53,6 +53,7 @@ std::string warning_message(const std::string& code) {
       {"annotations_present", "The page has annotations."},
       {"external_links_present", "The page links to external resources."},
       {"image_only_page", "The page has images but no extractable text."},
+      {"javascript_present", "The document has JavaScript actions (listed by name; never run)."},
   };
   const auto it = kMessages.find(code);
   if (it == kMessages.end()) throw EthosError("internal_error", "a page layout names an unknown warning");
@@ -82,6 +83,7 @@ void validate(const std::vector<PageLayout>& pages) {
     for (const LayoutWarning& w : page.warnings) {
       require(w.span == -1 || in(w.span, page.spans.size()));
       require(w.region == -1 || in(w.region, page.regions.size()));
+      require(w.element == -1 || in(w.element, page.elements.size()));
     }
   }
 }
@@ -166,14 +168,20 @@ Ids assign_ids(const std::vector<PageLayout>& pages) {
 }
 
 struct Warning {
-  std::string id, code, page, element_ref, span_ref, region_ref, message;
+  std::string id, code, page, element_ref, span_ref, region_ref, message, technique;
+  std::int64_t count = -1;          // javascript_present: the number of actions (-1: not written)
+  std::vector<std::string> names;   // javascript_present: their names
 };
 
-// Warnings sorted by code, page, element_ref, span_ref, region_ref, message (absent refs first),
-// then numbered; `span_warnings[page][span]` collects the ids naming each span.
-std::vector<Warning> collect_warnings(const std::vector<PageLayout>& pages, const Ids& ids,
-                                      std::vector<std::map<std::size_t, std::vector<std::string>>>& span_warnings) {
-  std::vector<std::tuple<Warning, std::size_t, std::int64_t>> found;  // (warning, page, span)
+// Warning ids naming each object of a kind, by page and page-local index.
+using WarningRefs = std::vector<std::map<std::size_t, std::vector<std::string>>>;
+
+// Warnings sorted by code, page, element_ref, span_ref, region_ref, message, technique (absent
+// refs first), then numbered; `span_warnings[page][span]` and `element_warnings[page][element]`
+// collect the ids naming each span and element.
+std::vector<Warning> collect_warnings(const std::vector<PageLayout>& pages, const Ids& ids, WarningRefs& span_warnings,
+                                      WarningRefs& element_warnings) {
+  std::vector<std::tuple<Warning, std::size_t, std::int64_t, std::int64_t>> found;  // (warning, page, span, element)
   for (std::size_t p = 0; p < pages.size(); ++p) {
     for (const LayoutWarning& w : pages[p].warnings) {
       Warning warning;
@@ -182,20 +190,35 @@ std::vector<Warning> collect_warnings(const std::vector<PageLayout>& pages, cons
       warning.page = ids.page[p];
       if (w.span >= 0) warning.span_ref = ids.span[p][static_cast<std::size_t>(w.span)];
       if (w.region >= 0) warning.region_ref = ids.region[p][static_cast<std::size_t>(w.region)];
-      found.emplace_back(std::move(warning), p, w.span);
+      if (w.element >= 0) warning.element_ref = ids.element[p][static_cast<std::size_t>(w.element)];
+      warning.technique = w.technique;
+      found.emplace_back(std::move(warning), p, w.span, w.element);
     }
+  }
+  // JavaScript is the document's, reported once, on the first parsed page (a finding is located
+  // on a page): the names, never the code.
+  if (!pages.empty() && pages.front().document_script_count > 0) {
+    Warning warning;
+    warning.code = "javascript_present";
+    warning.message = warning_message(warning.code);
+    warning.page = ids.page[0];
+    warning.count = pages.front().document_script_count;
+    warning.names = pages.front().document_scripts;
+    found.emplace_back(std::move(warning), 0, -1, -1);
   }
   std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) {
     const Warning& a = std::get<0>(x);
     const Warning& b = std::get<0>(y);
-    return std::tie(a.code, a.page, a.element_ref, a.span_ref, a.region_ref, a.message) <
-           std::tie(b.code, b.page, b.element_ref, b.span_ref, b.region_ref, b.message);
+    return std::tie(a.code, a.page, a.element_ref, a.span_ref, a.region_ref, a.message, a.technique) <
+           std::tie(b.code, b.page, b.element_ref, b.span_ref, b.region_ref, b.message, b.technique);
   });
   span_warnings.assign(pages.size(), {});
+  element_warnings.assign(pages.size(), {});
   std::vector<Warning> out;
-  for (auto& [warning, page, span] : found) {
+  for (auto& [warning, page, span, element] : found) {
     warning.id = make_id('w', out.size() + 1, 4);
     if (span >= 0) span_warnings[page][static_cast<std::size_t>(span)].push_back(warning.id);
+    if (element >= 0) element_warnings[page][static_cast<std::size_t>(element)].push_back(warning.id);
     out.push_back(std::move(warning));
   }
   return out;
@@ -249,7 +272,7 @@ struct Model {
   const std::vector<PageLayout>& pages;
   const Ids& ids;
   std::vector<Warning> warnings;
-  std::vector<std::map<std::size_t, std::vector<std::string>>> span_warnings;
+  WarningRefs span_warnings, element_warnings;
   std::vector<Chunk> chunks;
 };
 
@@ -340,6 +363,8 @@ void write_payload(CanonicalWriter& w, const Model& m, bool geometry) {
       if (element.table >= 0) w.member("table_ref", ids.table[p][static_cast<std::size_t>(element.table)]);
       if (element.type != "region") w.member("text", element.text);
       w.member("type", element.type);
+      const auto refs = m.element_warnings[p].find(e);
+      if (refs != m.element_warnings[p].end()) write_strings(w, "warning_refs", refs->second);
       w.end_object();
     }
   }
@@ -381,12 +406,15 @@ void write_payload(CanonicalWriter& w, const Model& m, bool geometry) {
   for (const Warning& warning : m.warnings) {
     w.begin_object();
     w.member("code", warning.code);
+    if (warning.count >= 0) w.member("count", warning.count);
     if (!warning.element_ref.empty()) w.member("element_ref", warning.element_ref);
     w.member("id", warning.id);
     w.member("message", warning.message);
+    if (warning.count >= 0) write_strings(w, "names", warning.names);
     w.member("page", warning.page);
     if (!warning.region_ref.empty()) w.member("region_ref", warning.region_ref);
     if (!warning.span_ref.empty()) w.member("span_ref", warning.span_ref);
+    if (!warning.technique.empty()) w.member("technique", warning.technique);
     w.end_object();
   }
   w.end_array();
@@ -472,8 +500,8 @@ std::string assemble_document(std::vector<PageLayout> pages, const AssembleInput
   mark_running_headers_and_footers(pages);
   assign_heading_levels(pages);
   const Ids ids = assign_ids(pages);
-  Model model{pages, ids, {}, {}, build_chunks(pages, ids)};
-  model.warnings = collect_warnings(pages, ids, model.span_warnings);
+  Model model{pages, ids, {}, {}, {}, build_chunks(pages, ids)};
+  model.warnings = collect_warnings(pages, ids, model.span_warnings, model.element_warnings);
 
   // payload_sha256 from a first pass without geometry, streamed into the digest.
   Sha256 digest;

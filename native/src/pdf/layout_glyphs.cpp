@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -14,16 +16,19 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kMinVisibleFontSize = params::kMinVisibleFontSizePt;
-constexpr std::uint32_t kNearWhite = params::kNearWhiteChannel;
-
-bool near_white(std::uint32_t rgba) {
-  return ((rgba >> 24) & 0xFFu) >= kNearWhite && ((rgba >> 16) & 0xFFu) >= kNearWhite &&
-         ((rgba >> 8) & 0xFFu) >= kNearWhite;
-}
+constexpr std::uint32_t kSameColourDelta = params::kSameColourChannelDelta;
+constexpr double kMinHorizontalScale = params::kMinHorizontalScalePercent / 100.0;
 
 bool transparent(std::uint32_t rgba) { return (rgba & 0xFFu) == 0; }
 
 bool contains(const Rect& r, double x, double y) { return x >= r.x0 && x <= r.x1 && y >= r.y0 && y <= r.y1; }
+
+// `outer` covers `inner` whole, up to a quarter point (producers round their rectangles).
+bool covers(const Rect& outer, const Rect& inner) {
+  constexpr double kSlack = 0.25;
+  return outer.x0 <= inner.x0 + kSlack && outer.x1 >= inner.x1 - kSlack && outer.y0 <= inner.y0 + kSlack &&
+         outer.y1 >= inner.y1 - kSlack;
+}
 
 bool has_area(const Rect& r) { return r.x1 > r.x0 && r.y1 > r.y0; }
 
@@ -31,12 +36,40 @@ bool over_image(const RawPage& page, double x, double y) {
   return std::any_of(page.images.begin(), page.images.end(), [&](const RawImage& image) { return contains(image.box, x, y); });
 }
 
-// White text is visible only over something that is not white (a dark fill or an image).
-bool over_dark_background(const RawPage& page, double x, double y) {
-  for (const RawFill& fill : page.fills) {
-    if (!transparent(fill.fill_rgba) && !near_white(fill.fill_rgba) && contains(fill.box, x, y)) return true;
+bool same_colour(std::uint32_t a, std::uint32_t b) {
+  for (int shift : {24, 16, 8}) {
+    const int ca = static_cast<int>((a >> shift) & 0xFFu), cb = static_cast<int>((b >> shift) & 0xFFu);
+    if (std::abs(ca - cb) > static_cast<int>(kSameColourDelta)) return false;
   }
-  return over_image(page, x, y);
+  return true;
+}
+
+// Painted after the text (or in an unknown order, never counted as on top).
+bool painted_over(std::int32_t object, std::int32_t text) { return text >= 0 && object > text; }
+
+// An opaque filled rectangle painted after the glyph that covers its whole box.
+bool covered_by_shape(const RawPage& page, const RawChar& c) {
+  return std::any_of(page.fills.begin(), page.fills.end(), [&](const RawFill& fill) {
+    return fill.opaque && painted_over(fill.paint_order, c.paint_order) && covers(fill.box, c.box);
+  });
+}
+
+// What the glyph is painted on at (x, y): the last opaque fill painted before it there, else the
+// white page. nullopt when an image was painted there after that fill: a picture's colour at one
+// point says nothing, so text over an image is never judged by colour.
+std::optional<std::uint32_t> background(const RawPage& page, const RawChar& c, double x, double y) {
+  const RawFill* top = nullptr;
+  for (const RawFill& fill : page.fills) {
+    if (!fill.opaque || painted_over(fill.paint_order, c.paint_order) || !contains(fill.box, x, y)) continue;
+    if (top == nullptr || fill.paint_order > top->paint_order) top = &fill;
+  }
+  const std::int32_t floor = top == nullptr ? -1 : top->paint_order;
+  for (const RawImage& image : page.images) {
+    if (!painted_over(image.paint_order, c.paint_order) && image.paint_order >= floor && contains(image.box, x, y)) {
+      return std::nullopt;
+    }
+  }
+  return top == nullptr ? std::uint32_t{0xFFFFFFFFu} : top->fill_rgba;
 }
 
 bool is_space(char32_t c) { return c == U' ' || c == U'\t' || c == 0xA0 || c == 0x3000; }
@@ -57,25 +90,60 @@ bool bold_font(const RawFont& font) {
   return false;
 }
 
-GlyphVisibility visibility(const RawPage& page, const RawChar& c, bool whitespace) {
+struct Visibility {
+  GlyphVisibility kind = GlyphVisibility::kVisible;
+  HiddenTechnique technique = HiddenTechnique::kNone;
+};
+
+Visibility hidden(HiddenTechnique technique) { return {GlyphVisibility::kHidden, technique}; }
+
+// The rules in the order docs/pdf-parsing.md gives them: the first that holds names the technique.
+Visibility visibility(const RawPage& page, const RawChar& c, bool whitespace) {
   const Rect& b = c.box;
   const double cx = (b.x0 + b.x1) / 2, cy = (b.y0 + b.y1) / 2;
-  if (b.x1 < 0 || b.x0 > page.width || b.y1 < 0 || b.y0 > page.height) return GlyphVisibility::kOffPage;
+  if (b.x1 < 0 || b.x0 > page.width || b.y1 < 0 || b.y0 > page.height) return {GlyphVisibility::kOffPage, HiddenTechnique::kNone};
   if (c.render_mode == 3 || c.render_mode == 7) {
     // An invisible text layer over a scanned image is an OCR layer: the words the image shows.
-    return over_image(page, cx, cy) ? GlyphVisibility::kVisible : GlyphVisibility::kHidden;
+    return over_image(page, cx, cy) ? Visibility{} : hidden(HiddenTechnique::kInvisibleRenderMode);
   }
-  if ((c.flags & kCharClipped) != 0) return GlyphVisibility::kHidden;
-  if (std::fabs(c.font_size) < kMinVisibleFontSize) return GlyphVisibility::kHidden;
+  if ((c.flags & kCharOptionalContentOff) != 0) return hidden(HiddenTechnique::kOptionalContentOff);
+  if ((c.flags & kCharClipped) != 0) return hidden(HiddenTechnique::kClipped);
+  if (std::fabs(c.font_size) < kMinVisibleFontSize) return hidden(HiddenTechnique::kTinyFont);
   if (!whitespace && (c.flags & kCharNoBox) == 0 && !has_area(c.box) && !has_area(c.loose)) {
-    return GlyphVisibility::kHidden;
+    return hidden(HiddenTechnique::kSqueezed);
   }
-  if (transparent(c.fill_rgba)) return GlyphVisibility::kHidden;
-  if (near_white(c.fill_rgba) && !over_dark_background(page, cx, cy)) return GlyphVisibility::kHidden;
-  return GlyphVisibility::kVisible;
+  if (!whitespace && c.horizontal_scale < kMinHorizontalScale) return hidden(HiddenTechnique::kSqueezed);
+  // Render modes 0-2 and 4-6 paint: 0 and 4 fill, 1 and 5 stroke, 2 and 6 both.
+  const int mode = c.render_mode & 3;
+  const bool fills = mode == 0 || mode == 2, strokes = mode == 1 || mode == 2;
+  const bool fill_shows = fills && !transparent(c.fill_rgba), stroke_shows = strokes && !transparent(c.stroke_rgba);
+  if (!fill_shows && !stroke_shows) return hidden(HiddenTechnique::kTransparent);
+  if ((c.flags & kCharCoveredByImage) != 0) return hidden(HiddenTechnique::kCoveredByImage);
+  if ((c.flags & kCharNoBox) == 0 && covered_by_shape(page, c)) return hidden(HiddenTechnique::kCoveredByShape);
+  const std::optional<std::uint32_t> under = background(page, c, cx, cy);
+  if (!under) return {};
+  if ((fill_shows && !same_colour(c.fill_rgba, *under)) || (stroke_shows && !same_colour(c.stroke_rgba, *under))) return {};
+  return hidden(fill_shows ? HiddenTechnique::kSameColourAsBackground : HiddenTechnique::kWhiteStroke);
 }
 
 }  // namespace
+
+const char* technique_name(HiddenTechnique technique) {
+  switch (technique) {
+    case HiddenTechnique::kInvisibleRenderMode: return "invisible_render_mode";
+    case HiddenTechnique::kOptionalContentOff: return "optional_content_off";
+    case HiddenTechnique::kClipped: return "clipped";
+    case HiddenTechnique::kTinyFont: return "tiny_font";
+    case HiddenTechnique::kSqueezed: return "squeezed";
+    case HiddenTechnique::kTransparent: return "transparent";
+    case HiddenTechnique::kCoveredByImage: return "covered_by_image";
+    case HiddenTechnique::kCoveredByShape: return "covered_by_shape";
+    case HiddenTechnique::kWhiteStroke: return "white_stroke";
+    case HiddenTechnique::kSameColourAsBackground: return "same_colour_as_background";
+    case HiddenTechnique::kNone: break;
+  }
+  return "";
+}
 
 bool is_horizontal_any(double angle) {
   double a = std::fmod(angle, 2 * kPi);
@@ -156,7 +224,9 @@ ClassifiedGlyphs classify_glyphs(const RawPage& page) {
     // The tight box hugs the ink, the advance is what the typesetter spaced by: a digit with wide
     // side bearings ends well before the pen does.
     g.advance_x1 = is_horizontal(c.angle) && c.loose.x1 > c.loose.x0 ? quantize(c.loose.x1) : g.x1;
-    switch (visibility(page, c, is_space(c.codepoint))) {
+    const Visibility seen = visibility(page, c, is_space(c.codepoint));
+    g.hidden = seen.technique;
+    switch (seen.kind) {
       case GlyphVisibility::kVisible: out.visible.push_back(g); break;
       case GlyphVisibility::kHidden: out.hidden.push_back(g); break;
       case GlyphVisibility::kOffPage: out.off_page.push_back(g); break;

@@ -31,6 +31,23 @@ inline std::int64_t quantize(double points) {
   return whole;
 }
 
+// How a hidden glyph is kept from the reader (the `technique` of its hidden_text_detected warning;
+// technique_name gives the stable name).
+enum class HiddenTechnique : std::uint8_t {
+  kNone,
+  kInvisibleRenderMode,     // text render mode 3 or 7: neither filled nor stroked
+  kOptionalContentOff,      // in an optional-content layer the page does not show
+  kClipped,                 // outside its clip path
+  kTinyFont,                // under 0.5 pt as drawn
+  kSqueezed,                // squeezed to (near) zero width or height
+  kTransparent,             // painted with zero alpha
+  kCoveredByImage,          // an image painted after it hides it
+  kCoveredByShape,          // an opaque filled rectangle painted after it hides it
+  kWhiteStroke,             // outline-only text in the colour of what lies beneath
+  kSameColourAsBackground,  // filled in the colour of what lies beneath (white on white, black on black)
+};
+const char* technique_name(HiddenTechnique technique);
+
 // One character in quanta. x comes from the tight glyph box, y from the font-metric (loose) box
 // so that all glyphs of a line share one band; generated characters carry no box of their own.
 struct Glyph {
@@ -47,6 +64,7 @@ struct Glyph {
   bool generated = false;     // a space PDFium synthesised (word gap); carries no geometry
   bool line_end_hyphen = false;
   bool bold = false;
+  HiddenTechnique hidden = HiddenTechnique::kNone;  // why a hidden glyph is hidden
 };
 
 enum class GlyphVisibility { kVisible, kHidden, kOffPage };

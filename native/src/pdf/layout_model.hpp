@@ -54,6 +54,10 @@ struct LayoutElement {
 struct LayoutWarning {
   std::string code;
   std::int64_t span = -1, region = -1;  // page-local indices, -1 when none
+  // Page-local index of the element whose area hidden text lies in (what a reader of that element
+  // should know is there), -1 when none.
+  std::int64_t element = -1;
+  std::string technique;  // how hidden text is hidden (HiddenTechnique's name), "" for other codes
 };
 
 struct PageLayout {
@@ -67,6 +71,8 @@ struct PageLayout {
   std::vector<LayoutRegion> regions;
   std::vector<LayoutWarning> warnings;
   std::int64_t body_font_size_q = 0;  // most frequent font size of visible text, by characters
+  std::int64_t document_script_count = 0;    // RawPage::document_script_count
+  std::vector<std::string> document_scripts;  // RawPage::document_scripts
 };
 
 }  // namespace ethos::pdf

@@ -94,6 +94,8 @@ class PageBuilder {
     out_.height = quantize(page_.height);
     out_.rotation = page_.rotation;
     out_.label = page_.label;
+    out_.document_script_count = page_.document_script_count;
+    out_.document_scripts = page_.document_scripts;
     ClassifiedGlyphs glyphs = classify_glyphs(page_);
     out_.body_font_size_q = body_font_size(glyphs.visible);
     std::vector<Grid> grids = find_ruled_tables(page_, glyphs.visible);
@@ -337,15 +339,41 @@ class PageBuilder {
   }
 
   // Text a reader cannot see becomes spans owned by no element (so no element text or chunk
-  // carries it), each named by a warning.
+  // carries it), each named by a warning. Hidden glyphs are grouped by technique first, so each
+  // span (and its warning) has one.
   void add_unseen_text(const std::vector<Glyph>& glyphs, const char* code) {
-    for (const Line& line : build_lines(glyphs)) {
-      for (const auto& [begin, end] : font_runs(line)) {
-        LayoutSpan span = make_span(page_, line.glyphs, begin, end, line.horizontal);
-        out_.warnings.push_back({code, static_cast<std::int64_t>(out_.spans.size()), -1});
-        out_.spans.push_back(std::move(span));
+    std::map<HiddenTechnique, std::vector<Glyph>> groups;
+    for (const Glyph& g : glyphs) groups[g.hidden].push_back(g);
+    for (const auto& [technique, group] : groups) {
+      for (const Line& line : build_lines(group)) {
+        for (const auto& [begin, end] : font_runs(line)) {
+          LayoutSpan span = make_span(page_, line.glyphs, begin, end, line.horizontal);
+          const bool hidden = technique != HiddenTechnique::kNone;  // off-page text lies in no element
+          LayoutWarning warning{code, static_cast<std::int64_t>(out_.spans.size()), -1,
+                                hidden ? element_under(span.bbox) : -1, technique_name(technique)};
+          out_.warnings.push_back(std::move(warning));
+          out_.spans.push_back(std::move(span));
+        }
       }
     }
+  }
+
+  // The text-bearing element whose box overlaps `box` most, -1 when none does: hidden text laid in
+  // (or under) a visible paragraph is reported on that paragraph too.
+  std::int64_t element_under(const Bbox& box) const {
+    std::int64_t best = -1, best_area = 0;
+    for (std::size_t e = 0; e < out_.elements.size(); ++e) {
+      const LayoutElement& element = out_.elements[e];
+      if (element.text.empty()) continue;
+      const std::int64_t w = std::min(box.x1, element.bbox.x1) - std::max(box.x0, element.bbox.x0);
+      const std::int64_t h = std::min(box.y1, element.bbox.y1) - std::max(box.y0, element.bbox.y0);
+      if (w <= 0 || h <= 0) continue;
+      if (w * h > best_area) {
+        best_area = w * h;
+        best = static_cast<std::int64_t>(e);
+      }
+    }
+    return best;
   }
 
   void add_page_warnings(bool has_text) {

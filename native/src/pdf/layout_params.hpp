@@ -11,6 +11,12 @@ namespace ethos::pdf::params {
 // Glyph visibility (layout_glyphs.cpp).
 constexpr double kMinVisibleFontSizePt = 0.5;     // smaller text cannot be read
 constexpr std::uint32_t kNearWhiteChannel = 0xF0;  // every colour channel at least this is "white"
+// Text is the background's colour when no channel differs by more than this: the near-white
+// threshold's margin (0xFF - 0xF0), so white on white is judged as before.
+constexpr std::uint32_t kSameColourChannelDelta = 0xFF - kNearWhiteChannel;
+constexpr std::int64_t kMinHorizontalScalePercent = 5;  // narrower glyphs are squeezed to nothing (Tz 5)
+constexpr std::int64_t kPageImagePercent = 90;      // an image over this share of the page is a scan
+constexpr std::size_t kMaxPaintProbesPerPage = 32;  // renders to judge layers and images over text
 constexpr std::int64_t kMaxLooseDescentPercent = 50;  // a font-metric box further below the baseline is no text font's
 // Tables (layout_tables.cpp), in quanta.
 constexpr std::int64_t kRuleTolerance = 300;       // rules that almost meet still meet
@@ -63,7 +69,7 @@ constexpr std::int64_t kChunkTokens = 512;
 inline nlohmann::json layout_parameters() {
   return {{"caption_distance_q", kCaptionDistance},     {"chunk_tokens", kChunkTokens},
           {"edge_band_percent", kEdgeBandPercent},      {"heading_size_percent", kHeadingSizePercent},
-          {"layout_version", 14},                       {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
+          {"layout_version", 15},                       {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
           {"max_heading_lines", kMaxHeadingLines},      {"max_heading_scalars", kMaxHeadingScalars},
           {"max_words_per_cell", kMaxWordsPerCell},     {"max_column_skew_q", kMaxColumnSkew},     {"min_column_words", kMinColumnWords},     {"min_cell_extent_q", kMinCellExtent},       {"min_rule_length_q", kMinRuleLength},
           {"max_grid_lines", kMaxGridLines},
@@ -92,7 +98,11 @@ inline nlohmann::json layout_parameters() {
           {"min_line_numbers", static_cast<std::int64_t>(kMinLineNumbers)},
           {"max_line_number_digits", static_cast<std::int64_t>(kMaxLineNumberDigits)},
           {"min_word_gap_percent", kMinWordGapPercent},
-          {"max_loose_descent_percent", kMaxLooseDescentPercent}};
+          {"max_loose_descent_percent", kMaxLooseDescentPercent},
+          {"same_colour_channel_delta", kSameColourChannelDelta},
+          {"min_horizontal_scale_percent", kMinHorizontalScalePercent},
+          {"page_image_percent", kPageImagePercent},
+          {"max_paint_probes_per_page", static_cast<std::int64_t>(kMaxPaintProbesPerPage)}};
 }
 
 }  // namespace ethos::pdf::params

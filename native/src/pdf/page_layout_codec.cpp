@@ -163,7 +163,12 @@ std::string encode_page_layout(const PageLayout& layout) {
     w.text(warning.code);
     w.integer(warning.span);
     w.integer(warning.region);
+    w.integer(warning.element);
+    w.text(warning.technique);
   }
+  w.integer(layout.document_script_count);
+  w.count(layout.document_scripts.size());
+  for (const std::string& name : layout.document_scripts) w.text(name);
   return std::move(w.out);
 }
 
@@ -231,7 +236,12 @@ PageLayout decode_page_layout(std::string_view bytes) {
     warning.code = r.text();
     warning.span = r.integer();
     warning.region = r.integer();
+    warning.element = r.integer();
+    warning.technique = r.text();
   }
+  layout.document_script_count = r.integer();
+  layout.document_scripts.resize(r.count());
+  for (std::string& name : layout.document_scripts) name = r.text();
   r.expect_end();
   return layout;
 }

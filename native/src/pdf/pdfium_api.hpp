@@ -18,6 +18,8 @@ struct Annotation;
 struct Link;
 struct Action;
 struct Bitmap;
+struct PageObjectMark;
+struct JavaScriptAction;
 
 using Bool = int;  // FPDF_BOOL
 
@@ -108,6 +110,15 @@ struct Api {
   Bool (*FPDFPageObj_GetBounds)(PageObject*, float*, float*, float*, float*);
   Bool (*FPDFPageObj_GetMatrix)(PageObject*, Matrix*);
   Bool (*FPDFPageObj_GetFillColor)(PageObject*, unsigned*, unsigned*, unsigned*, unsigned*);
+  Bool (*FPDFPageObj_GetStrokeColor)(PageObject*, unsigned*, unsigned*, unsigned*, unsigned*);
+  Bool (*FPDFPageObj_SetFillColor)(PageObject*, unsigned, unsigned, unsigned, unsigned);
+  Bool (*FPDFPageObj_SetStrokeColor)(PageObject*, unsigned, unsigned, unsigned, unsigned);
+  Bool (*FPDFPageObj_HasTransparency)(PageObject*);
+  int (*FPDFPageObj_CountMarks)(PageObject*);
+  PageObjectMark* (*FPDFPageObj_GetMark)(PageObject*, unsigned long);
+  // Name and string parameters come as UTF-16LE; the last argument receives the byte length.
+  Bool (*FPDFPageObjMark_GetName)(PageObjectMark*, void*, unsigned long, unsigned long*);
+  Bool (*FPDFPageObjMark_GetParamStringValue)(PageObjectMark*, const char*, void*, unsigned long, unsigned long*);
   Bool (*FPDFPageObj_GetStrokeWidth)(PageObject*, float*);
   ClipPath* (*FPDFPageObj_GetClipPath)(PageObject*);
   int (*FPDFClipPath_CountPaths)(ClipPath*);
@@ -131,6 +142,12 @@ struct Api {
   Action* (*FPDFLink_GetAction)(Link*);
   unsigned long (*FPDFAction_GetType)(Action*);
   unsigned long (*FPDFAction_GetURIPath)(Document*, Action*, void*, unsigned long);
+
+  // Document-level JavaScript (the /Names /JavaScript tree): names only, the code is never read.
+  int (*FPDFDoc_GetJavaScriptActionCount)(Document*);
+  JavaScriptAction* (*FPDFDoc_GetJavaScriptAction)(Document*, int);
+  void (*FPDFDoc_CloseJavaScriptAction)(JavaScriptAction*);
+  unsigned long (*FPDFJavaScriptAction_GetName)(JavaScriptAction*, void*, unsigned long);
 
   // Rendering (crops, pdfium_render.cpp). A bitmap without alpha is 4 bytes per pixel, BGRx.
   Bitmap* (*FPDFBitmap_Create)(int, int, int);

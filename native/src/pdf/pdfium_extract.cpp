@@ -6,12 +6,17 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "core/error.hpp"
 #include "pdf/pdfium_geometry.hpp"
+#include "pdf/pdfium_paint_probe.hpp"
+#include "pdf/pdfium_scripts.hpp"
+#include "pdf/layout_params.hpp"
 
 namespace ethos::pdf {
 namespace {
@@ -121,6 +126,8 @@ struct TextObjectInfo {
   std::int32_t font = -1;
   std::int32_t render_mode = 0;
   std::uint32_t fill_rgba = 0x000000ffu;
+  std::uint32_t stroke_rgba = 0x000000ffu;
+  std::int32_t paint_order = -1;
   bool has_clip = false;
   double clip_x0 = 0, clip_y0 = 0, clip_x1 = 0, clip_y1 = 0;  // user space
 };
@@ -129,17 +136,33 @@ struct TextObjectInfo {
 // paths are in that space while PDFium's character boxes are in page space.
 using FormTextSpaces = std::unordered_map<const pdfium::PageObject*, Affine>;
 
+// What the object walk learns about each text object besides form spaces: where it comes in the
+// painting order, and the optional-content layer it is drawn in ("" when none).
+struct TextObjectPlace {
+  std::int32_t paint_order = -1;
+  std::string layer;
+};
+using TextObjectPlaces = std::unordered_map<const pdfium::PageObject*, TextObjectPlace>;
+
 class CharExtractor {
  public:
   CharExtractor(const Api& api, pdfium::TextPage* text, const DisplayTransform& transform,
-                const FormTextSpaces& form_text, RawPage& page)
-      : api_(api), text_(text), transform_(transform), form_text_(form_text), page_(page) {}
+                const FormTextSpaces& form_text, const TextObjectPlaces& places, RawPage& page,
+                std::vector<pdfium::PageObject*>& char_objects)
+      : api_(api), text_(text), transform_(transform), form_text_(form_text), places_(places), page_(page),
+        char_objects_(char_objects) {}
 
+  // `char_objects` receives each character's text object (nullptr when PDFium names none),
+  // parallel to page.chars: the paint probes after extraction flag characters by their object.
   void run() {
     const int count = api_.FPDFText_CountChars(text_);
     if (count <= 0) return;
     page_.chars.reserve(static_cast<std::size_t>(count));
-    for (int i = 0; i < count; ++i) page_.chars.push_back(extract(i));
+    char_objects_.reserve(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) {
+      page_.chars.push_back(extract(i));
+      char_objects_.push_back(api_.FPDFText_GetTextObject(text_, i));
+    }
   }
 
  private:
@@ -164,6 +187,7 @@ class CharExtractor {
     pdfium::Matrix matrix{};
     const pdfium::Matrix* glyph_matrix = api_.FPDFText_GetMatrix(text_, i, &matrix) ? &matrix : nullptr;
     ch.angle = angle(i, glyph_matrix);
+    ch.horizontal_scale = horizontal_scale(glyph_matrix);
     // PDFium's three tests read one character type: a generated character is neither of the
     // others, a hyphen is no mapping error.
     if (api_.FPDFText_IsGenerated(text_, i) == 1) {
@@ -183,6 +207,8 @@ class CharExtractor {
       ch.font = current_.font;
       ch.render_mode = current_.render_mode;
       ch.fill_rgba = current_.fill_rgba;
+      ch.stroke_rgba = current_.stroke_rgba;
+      ch.paint_order = current_.paint_order;
       if (current_.has_clip && (ch.flags & kCharNoBox) == 0 && outside_clip(left, right, bottom, top)) {
         ch.flags |= kCharClipped;
       }
@@ -199,6 +225,15 @@ class CharExtractor {
     if (matrix == nullptr) return 1.0;
     const double scale = std::hypot(double{matrix->c}, double{matrix->d});
     return scale > 0 ? scale : 1.0;
+  }
+
+  // Width per unit of height of the glyph's matrix (Tz and the CTM included): a glyph squeezed
+  // horizontally to nothing is there for extraction only.
+  static double horizontal_scale(const pdfium::Matrix* matrix) {
+    if (matrix == nullptr) return 1.0;
+    const double vertical = std::hypot(double{matrix->c}, double{matrix->d});
+    if (!(vertical > 0)) return 1.0;
+    return std::hypot(double{matrix->a}, double{matrix->b}) / vertical;
   }
 
   // The display angle of character i. PDFium computes it from the linear part of the character's
@@ -236,6 +271,10 @@ class CharExtractor {
     current_.render_mode = mode < 0 ? 0 : mode;
     unsigned r = 0, g = 0, b = 0, a = 255;
     if (api_.FPDFPageObj_GetFillColor(object, &r, &g, &b, &a)) current_.fill_rgba = pack_rgba(r, g, b, a);
+    r = g = b = 0;
+    a = 255;
+    if (api_.FPDFPageObj_GetStrokeColor(object, &r, &g, &b, &a)) current_.stroke_rgba = pack_rgba(r, g, b, a);
+    if (auto it = places_.find(object); it != places_.end()) current_.paint_order = it->second.paint_order;
     current_.font = font_index(api_.FPDFTextObj_GetFont(object));
     clip_bounds(object);
   }
@@ -314,7 +353,9 @@ class CharExtractor {
   pdfium::TextPage* text_;
   const DisplayTransform& transform_;
   const FormTextSpaces& form_text_;
+  const TextObjectPlaces& places_;
   RawPage& page_;
+  std::vector<pdfium::PageObject*>& char_objects_;
   TextObjectInfo current_;
   std::vector<pdfium::Font*> font_handles_;  // parallel to page_.fonts
   // The last character matrix's linear part (a, b, c, d) and the display angle it gives.
@@ -326,12 +367,13 @@ class CharExtractor {
 // Rules, fills and images from the page's objects, descending into form XObjects.
 class ObjectWalker {
  public:
-  ObjectWalker(const Api& api, const DisplayTransform& transform, RawPage& page, FormTextSpaces& form_text)
-      : api_(api), transform_(transform), page_(page), form_text_(form_text) {}
+  ObjectWalker(const Api& api, const DisplayTransform& transform, RawPage& page, FormTextSpaces& form_text,
+               TextObjectPlaces& places)
+      : api_(api), transform_(transform), page_(page), form_text_(form_text), places_(places) {}
 
   void walk_page(pdfium::Page* pdf_page) {
     const int count = api_.FPDFPage_CountObjects(pdf_page);
-    for (int i = 0; i < count; ++i) walk(api_.FPDFPage_GetObject(pdf_page, i), Affine{}, 0);
+    for (int i = 0; i < count; ++i) walk(api_.FPDFPage_GetObject(pdf_page, i), Affine{}, 0, "");
   }
 
  private:
@@ -339,14 +381,21 @@ class ObjectWalker {
   static constexpr double kThinPoints = 2.0;  // a filled rectangle at most this thick is a rule
   static constexpr double kAxisSlack = 0.5;   // points of slope still counted as straight
 
-  // `outer` maps the object's container space (a form's space, or identity) to page user space.
-  void walk(pdfium::PageObject* object, const Affine& outer, int depth) {
+  // `outer` maps the object's container space (a form's space, or identity) to page user space;
+  // `outer_layer` is the optional-content layer the enclosing forms are drawn in ("" when none).
+  // Objects are numbered in the order they are painted: forms are painted where they stand, their
+  // objects in their own order.
+  void walk(pdfium::PageObject* object, const Affine& outer, int depth, const std::string& outer_layer) {
     if (object == nullptr) return;
+    paint_order_ = paint_order_ + 1;
     switch (api_.FPDFPageObj_GetType(object)) {
-      case pdfium::kPageObjText:
+      case pdfium::kPageObjText: {
         if (depth > 0) form_text_.emplace(object, outer);
+        std::string layer = layer_of(object);
+        places_[object] = TextObjectPlace{paint_order_, layer.empty() ? outer_layer : std::move(layer)};
         count_if_off_page(object, outer);
         break;
+      }
       case pdfium::kPageObjImage:
         image(object, outer);
         break;
@@ -358,15 +407,45 @@ class ObjectWalker {
         pdfium::Matrix m{};
         if (!api_.FPDFPageObj_GetMatrix(object, &m)) break;
         const Affine inner = Affine::from(m).then(outer);
+        std::string layer = layer_of(object);
+        if (layer.empty()) layer = outer_layer;
         const int children = api_.FPDFFormObj_CountObjects(object);
         for (int i = 0; i < children; ++i) {
-          walk(api_.FPDFFormObj_GetObject(object, static_cast<unsigned long>(i)), inner, depth + 1);
+          walk(api_.FPDFFormObj_GetObject(object, static_cast<unsigned long>(i)), inner, depth + 1, layer);
         }
         break;
       }
       default:
         break;
     }
+  }
+
+  // The layer of an object drawn inside `/OC /name BDC ... EMC`: PDFium gives the mark's
+  // parameters from the optional-content group's dictionary, whose /Name identifies the layer
+  // ("\x01" stands for a group without a name, so it still counts as a layer).
+  std::string layer_of(pdfium::PageObject* object) const {
+    const int marks = api_.FPDFPageObj_CountMarks(object);
+    for (int k = 0; k < marks; ++k) {
+      pdfium::PageObjectMark* mark = api_.FPDFPageObj_GetMark(object, static_cast<unsigned long>(k));
+      if (mark == nullptr || utf16_value(mark, nullptr) != "OC") continue;
+      std::string name = utf16_value(mark, "Name");
+      return name.empty() ? std::string("\x01") : name;
+    }
+    return "";
+  }
+
+  // A mark's name (key nullptr) or string parameter, as UTF-8; "" when absent.
+  std::string utf16_value(pdfium::PageObjectMark* mark, const char* key) const {
+    unsigned long needed = 0;
+    const bool sized = key == nullptr ? api_.FPDFPageObjMark_GetName(mark, nullptr, 0, &needed) != 0
+                                      : api_.FPDFPageObjMark_GetParamStringValue(mark, key, nullptr, 0, &needed) != 0;
+    if (!sized || needed <= 2) return "";
+    std::vector<unsigned char> buffer(needed);
+    unsigned long got = 0;
+    const bool read = key == nullptr
+                          ? api_.FPDFPageObjMark_GetName(mark, buffer.data(), needed, &got) != 0
+                          : api_.FPDFPageObjMark_GetParamStringValue(mark, key, buffer.data(), needed, &got) != 0;
+    return read ? utf16le_to_utf8(buffer, std::min(got, needed)) : "";
   }
 
   Rect display_box(const Affine& m, double x0, double y0, double x1, double y1) const {
@@ -406,7 +485,7 @@ class ObjectWalker {
   void image(pdfium::PageObject* object, const Affine& outer) {
     float l = 0, b = 0, r = 0, t = 0;
     if (!api_.FPDFPageObj_GetBounds(object, &l, &b, &r, &t)) return;
-    page_.images.push_back(RawImage{display_box(outer, l, b, r, t)});
+    page_.images.push_back(RawImage{display_box(outer, l, b, r, t), paint_order_, api_.FPDFPageObj_HasTransparency(object) == 0});
   }
 
   void path(pdfium::PageObject* object, const Affine& outer) {
@@ -424,6 +503,7 @@ class ObjectWalker {
     std::uint32_t fill = 0;
     unsigned r = 0, g = 0, b = 0, a = 255;
     if (filled && api_.FPDFPageObj_GetFillColor(object, &r, &g, &b, &a)) fill = pack_rgba(r, g, b, a);
+    fill_opaque_ = filled && (fill & 0xFFu) == 0xFFu && api_.FPDFPageObj_HasTransparency(object) == 0;
 
     // Walk the subpaths: straight segments only; a curve disqualifies its subpath.
     const int count = api_.FPDFPath_CountSegments(object);
@@ -500,7 +580,7 @@ class ObjectWalker {
       if (std::min(w, h) <= kThinPoints) {
         page_.rules.push_back(RawRule{box, w >= h});
       } else {
-        page_.fills.push_back(RawFill{box, fill});
+        page_.fills.push_back(RawFill{box, fill, paint_order_, fill_opaque_});
       }
       if (!stroked) return;
     }
@@ -522,6 +602,9 @@ class ObjectWalker {
   const DisplayTransform& transform_;
   RawPage& page_;
   FormTextSpaces& form_text_;
+  TextObjectPlaces& places_;
+  std::int32_t paint_order_ = -1;
+  bool fill_opaque_ = false;   // the current path's fill hides what lies beneath it
   std::vector<Point> points_;  // reused across subpaths: no allocation per path
 };
 
@@ -552,6 +635,64 @@ void extract_annotations(const Api& api, pdfium::Document* document, pdfium::Pag
   }
 }
 
+// Text objects of one optional-content layer that the page does not show: the renderer paints
+// none of them. Objects that are invisible anyway (render mode 3 or 7) take no part, or a layer
+// holding only an OCR layer's text would look switched off.
+void probe_hidden_layers(const Api& api, pdfium::Page* pdf_page, const TextObjectPlaces& places,
+                         const std::vector<pdfium::PageObject*>& char_objects, RawPage& page) {
+  std::map<std::string, std::vector<pdfium::PageObject*>> layers;
+  std::set<const pdfium::PageObject*> seen;
+  for (std::size_t i = 0; i < page.chars.size(); ++i) {
+    pdfium::PageObject* object = char_objects[i];
+    if (object == nullptr || page.chars[i].render_mode == 3 || page.chars[i].render_mode == 7) continue;
+    const auto place = places.find(object);
+    if (place == places.end() || place->second.layer.empty() || !seen.insert(object).second) continue;
+    layers[place->second.layer].push_back(object);
+  }
+  std::set<const pdfium::PageObject*> hidden;
+  std::size_t probes = 0;
+  for (const auto& [layer, objects] : layers) {
+    if (++probes > params::kMaxPaintProbesPerPage) break;  // a bound on rendering: the rest count as shown
+    if (!objects_paint(api, pdf_page, objects)) hidden.insert(objects.begin(), objects.end());
+  }
+  for (std::size_t i = 0; i < page.chars.size(); ++i) {
+    if (hidden.count(char_objects[i]) != 0) page.chars[i].flags |= kCharOptionalContentOff;
+  }
+}
+
+// Text objects with a glyph under an image painted after them: the image hides them unless it is
+// see-through where they are, which only the renderer knows (soft masks are not exposed). An image
+// over (nearly) the whole page is a scan with its OCR text beneath it ("text under the page
+// image"), whose text is what the page shows: not probed.
+void probe_text_under_images(const Api& api, pdfium::Page* pdf_page,
+                             const std::vector<pdfium::PageObject*>& char_objects, RawPage& page) {
+  const double page_area = page.width * page.height;
+  std::vector<const RawImage*> covers;
+  for (const RawImage& image : page.images) {
+    const double area = (image.box.x1 - image.box.x0) * (image.box.y1 - image.box.y0);
+    if (area * 100 < page_area * params::kPageImagePercent) covers.push_back(&image);
+  }
+  if (covers.empty()) return;
+  std::vector<pdfium::PageObject*> candidates;
+  std::set<const pdfium::PageObject*> seen;
+  for (std::size_t i = 0; i < page.chars.size(); ++i) {
+    const RawChar& c = page.chars[i];
+    if (char_objects[i] == nullptr || (c.flags & (kCharGenerated | kCharNoBox)) != 0) continue;
+    const bool covered = std::any_of(covers.begin(), covers.end(), [&](const RawImage* image) {
+      return image->paint_order > c.paint_order && image->box.x0 <= c.box.x0 && image->box.x1 >= c.box.x1 &&
+             image->box.y0 <= c.box.y0 && image->box.y1 >= c.box.y1;
+    });
+    if (covered && seen.insert(char_objects[i]).second) candidates.push_back(char_objects[i]);
+  }
+  std::set<const pdfium::PageObject*> hidden;
+  for (std::size_t k = 0; k < candidates.size() && k < params::kMaxPaintProbesPerPage; ++k) {
+    if (!objects_paint(api, pdf_page, {candidates[k]})) hidden.insert(candidates[k]);
+  }
+  for (std::size_t i = 0; i < page.chars.size(); ++i) {
+    if (hidden.count(char_objects[i]) != 0) page.chars[i].flags |= kCharCoveredByImage;
+  }
+}
+
 }  // namespace
 
 RawPage extract_page(const Api& api, pdfium::Document* document, int page_index) {
@@ -575,13 +716,19 @@ RawPage extract_page(const Api& api, pdfium::Document* document, int page_index)
   // Objects first: the walk finds the text objects inside forms, whose clip paths need their
   // form's matrix.
   FormTextSpaces form_text;
-  ObjectWalker(api, transform, page, form_text).walk_page(pdf_page.get());
+  TextObjectPlaces places;
+  ObjectWalker(api, transform, page, form_text, places).walk_page(pdf_page.get());
+  std::vector<pdfium::PageObject*> char_objects;
   {
     TextPageCloser text(api, api.FPDFText_LoadPage(pdf_page.get()));
     if (text.get() == nullptr) throw_corrupt();
-    CharExtractor(api, text.get(), transform, form_text, page).run();
+    CharExtractor(api, text.get(), transform, form_text, places, page, char_objects).run();
   }
   extract_annotations(api, document, pdf_page.get(), transform, page);
+  page.document_scripts = document_script_names(api, document, page.document_script_count);
+  // Last: the probes recolour page objects, so nothing may be read from the page after them.
+  probe_hidden_layers(api, pdf_page.get(), places, char_objects, page);
+  probe_text_under_images(api, pdf_page.get(), char_objects, page);
   return page;
 }
 

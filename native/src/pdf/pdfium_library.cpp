@@ -30,6 +30,9 @@ namespace {
   X(FPDFTextObj_GetFont) X(FPDFFont_GetBaseFontName) X(FPDFFont_GetIsEmbedded) X(FPDFFont_GetFlags)   \
   X(FPDFFont_GetWeight) X(FPDFPage_CountObjects) X(FPDFPage_GetObject) X(FPDFPageObj_GetType)         \
   X(FPDFPageObj_GetBounds) X(FPDFPageObj_GetMatrix) X(FPDFPageObj_GetFillColor)                       \
+  X(FPDFPageObj_GetStrokeColor) X(FPDFPageObj_SetFillColor) X(FPDFPageObj_SetStrokeColor)             \
+  X(FPDFPageObj_HasTransparency) X(FPDFPageObj_CountMarks) X(FPDFPageObj_GetMark)                     \
+  X(FPDFPageObjMark_GetName) X(FPDFPageObjMark_GetParamStringValue)                                   \
   X(FPDFPageObj_GetStrokeWidth) X(FPDFPageObj_GetClipPath) X(FPDFClipPath_CountPaths)                 \
   X(FPDFClipPath_CountPathSegments) X(FPDFClipPath_GetPathSegment) X(FPDFFormObj_CountObjects)        \
   X(FPDFFormObj_GetObject) X(FPDFPath_CountSegments) X(FPDFPath_GetPathSegment)                       \
@@ -37,6 +40,8 @@ namespace {
   X(FPDFPathSegment_GetClose) X(FPDFPage_GetAnnotCount) X(FPDFPage_GetAnnot) X(FPDFPage_CloseAnnot)   \
   X(FPDFAnnot_GetSubtype) X(FPDFAnnot_GetRect) X(FPDFAnnot_GetLink) X(FPDFLink_GetAction)             \
   X(FPDFAction_GetType) X(FPDFAction_GetURIPath) \
+  X(FPDFDoc_GetJavaScriptActionCount) X(FPDFDoc_GetJavaScriptAction) X(FPDFDoc_CloseJavaScriptAction) \
+  X(FPDFJavaScriptAction_GetName) \
   X(FPDFBitmap_Create) X(FPDFBitmap_FillRect) X(FPDFBitmap_GetBuffer) X(FPDFBitmap_GetStride) \
   X(FPDFBitmap_Destroy) X(FPDF_RenderPageBitmap)
 

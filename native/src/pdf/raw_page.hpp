@@ -21,6 +21,8 @@ enum CharFlag : std::uint16_t {
   kCharUnicodeError = 1 << 2,  // the font's ToUnicode mapping failed for this glyph
   kCharClipped = 1 << 3,       // the glyph lies outside its object's clip path
   kCharNoBox = 1 << 4,         // PDFium returned no box (box fields are then the origin point)
+  kCharOptionalContentOff = 1 << 5,  // its text object is in optional content the page does not show
+  kCharCoveredByImage = 1 << 6,      // an image painted after its text object hides all of that object
 };
 
 struct RawChar {
@@ -33,6 +35,13 @@ struct RawChar {
   std::int32_t font = -1;  // index into RawPage::fonts, -1 when unknown
   std::int32_t render_mode = 0;  // FPDF_TEXTRENDERMODE_* of the owning text object (3 = invisible)
   std::uint32_t fill_rgba = 0x000000ffu;  // 0xRRGGBBAA
+  std::uint32_t stroke_rgba = 0x000000ffu;  // 0xRRGGBBAA: what render modes 1, 2, 5 and 6 paint
+  // The glyph's width per unit of its height as drawn (horizontal over vertical scale of its
+  // matrix, Tz included): 1 for ordinary type, near 0 for text squeezed to nothing.
+  double horizontal_scale = 1.0;
+  // Position of its text object in the page's painting order (RawFill/RawImage::paint_order share
+  // the numbering): what is painted later lies on top. -1 when unknown.
+  std::int32_t paint_order = -1;
   std::uint16_t flags = 0;               // CharFlag bits
 };
 
@@ -53,10 +62,14 @@ struct RawRule {
 struct RawFill {
   Rect box;
   std::uint32_t fill_rgba = 0;
+  std::int32_t paint_order = -1;  // see RawChar::paint_order
+  bool opaque = false;            // full alpha, normal blending, no soft mask: hides what is beneath
 };
 
 struct RawImage {
   Rect box;
+  std::int32_t paint_order = -1;  // see RawChar::paint_order
+  bool opaque = false;            // no transparency PDFium knows of (blend mode, alpha, soft mask)
 };
 
 struct RawAnnotation {
@@ -79,6 +92,10 @@ struct RawPage {
   // Text objects whose bounds lie wholly off the page: PDFium's text page keeps no character of
   // one placed far away (at 10^6 pt), so only this count shows that such text is there.
   std::int32_t off_page_text_objects = 0;
+  // The document's JavaScript actions (a document-level fact, the same on every page; the first
+  // parsed page reports it): their number and names (pdfium_scripts.hpp).
+  std::int64_t document_script_count = 0;
+  std::vector<std::string> document_scripts;
 };
 
 }  // namespace ethos::pdf
