@@ -41,6 +41,7 @@ const std::map<std::string, const char*>& diagnostics() {
       {"polarity_guard", "A near match adds or drops a negation or reverses a direction word, so it is not accepted."},
       {"token_boundary", "The claim text occurs only as part of longer words in the source, not as whole words."},
       {"located_elsewhere", "The claim text is in the source, but not where it is cited: the evidence shows where it was found."},
+      {"hidden_text", "The claim text is only in text a reader of the page cannot see (hidden or off-page): the evidence shows where."},
   };
   return kDiagnostics;
 }

@@ -153,6 +153,7 @@ Target span_target(const Source& source, std::size_t index) {
   const Span& span = source.spans[index];
   Target target{span.page, span.bbox, &span.text, nullptr, {}, "exact_span", 0, nullptr};
   if (span.element) target.elements.push_back(*span.element);
+  target.hidden = span.hidden;
   return target;
 }
 
@@ -296,6 +297,10 @@ class ClaimVerifier {
                                            const std::string* text, const std::string& expected,
                                            const std::vector<std::int64_t>* hyphen_breaks = nullptr);
   void find_nearest(const std::string& expected, CheckResult& result);
+  // Text no reader sees (a span named by a hidden-text or off-page warning) grounds nothing: a
+  // quote matched there, or a quote refused everywhere else that such text holds, is a mismatch
+  // with reason hidden_text and the hidden span as evidence.
+  void judge_hidden_text(const Claim& claim, CheckResult& result);
 
   const Source& source_;
   const CitationSet* citations_;
@@ -442,9 +447,7 @@ std::optional<CheckResult> ClaimVerifier::resolve(const Claim& claim, Target& ta
     if (!source_.capabilities.spans) return fail("capability_blocked", "missing_span_capability");
     const std::size_t index = source_.span_index(*c.span_id);
     if (index == Source::npos) return fail("not_found", "span_not_found");
-    const Span& span = source_.spans[index];
-    target = Target{span.page, span.bbox, &span.text, nullptr, {}, "exact_span", 0, nullptr};
-    if (span.element) target.elements.push_back(*span.element);
+    target = span_target(source_, index);
   } else if (c.element_id) {
     const std::size_t index = source_.element_index(*c.element_id);
     if (index == Source::npos) return fail("not_found", "element_not_found");
@@ -592,12 +595,60 @@ void ClaimVerifier::find_nearest(const std::string& expected, CheckResult& resul
   result.nearest = best;
 }
 
+void ClaimVerifier::judge_hidden_text(const Claim& claim, CheckResult& result) {
+  if (!is_text_kind(claim.kind) || !claim.text) return;
+  const std::string_view status = result.status;
+  if (status == "grounded") {
+    if (!result.target || !result.target->hidden) return;
+    result.status = "mismatch";
+    result.reason = "hidden_text";
+    result.extras.reset();
+    return;
+  }
+  // Only a plain miss: a guard's refusal or a place elsewhere in the visible text says more.
+  const std::string_view reason = result.reason;
+  if (status != "mismatch" || claim.kind != "quote"sv ||
+      (reason != "text_mismatch" && reason != "near_miss" && reason != "token_boundary")) {
+    return;
+  }
+  const std::string expected = cache_.fresh(*claim.text);
+  if (expected.empty()) return;
+  // Each hidden span, then each page's hidden spans joined in content order (a hidden sentence
+  // is cut into spans by line and font).
+  std::map<std::string_view, std::string> joined;
+  std::map<std::string_view, std::size_t> first_on_page;
+  for (std::size_t index = 0; index < source_.spans.size(); ++index) {
+    const Span& span = source_.spans[index];
+    if (!span.hidden) continue;
+    if (text_rule("quote", expected, cache_.get(span.text))) {
+      result.reason = "hidden_text";
+      result.target = span_target(source_, index);
+      result.located.reset();
+      result.extras.reset();
+      return;
+    }
+    std::string& text = joined[span.page];
+    if (!text.empty()) text += ' ';
+    text += span.text;
+    first_on_page.emplace(span.page, index);
+  }
+  for (const auto& [page, text] : joined) {
+    if (!text_rule("quote", expected, cache_.fresh(text))) continue;
+    result.reason = "hidden_text";
+    result.target = span_target(source_, first_on_page.at(page));
+    result.located.reset();
+    result.extras.reset();
+    return;
+  }
+}
+
 // A quote with an elision mark at its start or end ("… the rest of it", "the start of it ...")
 // quotes part of a sentence: when it does not ground as written, it is verified without those
 // marks, and that check is reported (grounded, or the stitched quotation / near miss of the rest;
 // only a mark between fragments makes a stitched quotation).
 CheckResult ClaimVerifier::run(const Claim& claim, Verdicts& verdicts) {
   CheckResult result = run_truncated(claim, verdicts);
+  judge_hidden_text(claim, result);
   // A grounded one-word quote ("not", "2") grounds wherever that word occurs: said, not refused.
   if (config_.policy && claim.kind == "quote"sv && claim.text && std::string_view(result.status) == "grounded" &&
       is_vacuous_quote(*claim.text)) {
@@ -712,7 +763,7 @@ CheckResult ClaimVerifier::run_as_written(const Claim& claim, Verdicts& verdicts
     if (!matched && source_.capabilities.spans) {
       for (std::size_t index : source_.spans_on_page(std::string(target.page))) {
         const Span& span = source_.spans[index];
-        if (text_rule(claim.kind, expected, cache_.get(span.text))) {
+        if (!span.hidden && text_rule(claim.kind, expected, cache_.get(span.text))) {
           target = span_target(source_, index);
           matched = true;
           break;

@@ -41,6 +41,8 @@ struct Target {
   const char* reading = nullptr;
   // The text is ASCII only (an element's, known from its source): byte offsets are scalar offsets.
   bool ascii = false;
+  // The text is a hidden span's (Span::hidden): a quote found there is no grounded quote.
+  bool hidden = false;
 };
 
 // Byte range of a match in the target's original text.
