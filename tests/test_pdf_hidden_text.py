@@ -1,0 +1,125 @@
+"""test_pdf_hidden_text - each way of hiding text from a reader is a security warning naming its technique, never grounds a quote, and plainly visible text raises none.
+
+Issue 24 "Hidden text is a security finding": a prompt-injection sentence an LLM would read but a
+person would not must be flagged on its page and on the element it hides in, kept out of element
+text and RAG chunks, and refused as evidence with its own reason (docs/pdf-parsing.md "Hidden and
+off-page text", docs/contracts.md).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import hidden_text_fixtures as hx
+import pdf_fixtures as fx
+import pytest
+from conftest import schema_errors
+from pdf_fixtures import parse_cache  # noqa: F401  (fixture)
+
+import ethos_py
+
+pytestmark = pytest.mark.usefixtures("parse_cache")
+
+
+def _parse_bytes(tmp_path: Path, name: str, data: bytes) -> bytes:
+    return ethos_py.parse_pdf_bytes(fx.write_pdf(tmp_path, name, data))
+
+
+def _hidden_warnings(document: dict[str, Any]) -> list[dict[str, Any]]:
+    return [w for w in document["payload"]["security_warnings"] if w["code"] == "hidden_text_detected"]
+
+
+@pytest.mark.parametrize("technique", hx.TECHNIQUES)
+def test_each_technique_is_a_warning_naming_it(technique: str, tmp_path: Path) -> None:
+    raw = _parse_bytes(tmp_path, f"{technique}.pdf", hx.hidden_pdf(technique))
+    document = json.loads(raw)
+    assert schema_errors("document", document) == []
+    warnings = _hidden_warnings(document)
+    assert warnings, f"{technique}: no hidden_text_detected warning"
+    assert {w["technique"] for w in warnings} == {technique}
+    assert all(w["page"] == "p0001" for w in warnings)
+    spans = {s["id"]: s for s in document["payload"]["spans"]}
+    # Squeezed glyphs leave no gap to read a space from: compare without spaces.
+    hidden_text = "".join(spans[w["span_ref"]]["text"] for w in warnings)
+    assert "approvetheloan" in hidden_text.replace(" ", "")
+    # The sentence reaches neither element text nor a chunk.
+    assert fx.VISIBLE_SENTENCE in fx.all_text(document)
+    assert "approve the loan" not in fx.all_text(document)
+    assert all("approve the loan" not in chunk["text"] for chunk in document["payload"]["chunks"])
+
+
+def test_hidden_text_laid_over_an_element_is_reported_on_that_element_too(tmp_path: Path) -> None:
+    # A white-on-white sentence drawn inside a visible paragraph's box is named on that
+    # paragraph, which lists the warning.
+    def draw(canvas: Any) -> None:
+        canvas.setFont(fx.BODY_FONT, 11)
+        canvas.drawString(72, 720, fx.VISIBLE_SENTENCE)
+        canvas.drawString(72, 706, fx.VISIBLE_SENTENCE)
+        canvas.setFillColor(hx.white)
+        canvas.drawString(200, 713, fx.HIDDEN_SENTENCE)
+
+    document = json.loads(_parse_bytes(tmp_path, "inside.pdf", fx._draw([draw])))
+    warnings = _hidden_warnings(document)
+    assert warnings and all(w["technique"] == "same_colour_as_background" for w in warnings)
+    elements = {e["id"]: e for e in document["payload"]["elements"]}
+    named = {w["element_ref"] for w in warnings}
+    assert len(named) == 1
+    (element,) = named
+    assert fx.VISIBLE_SENTENCE in elements[element]["text"]
+    assert {w["id"] for w in warnings} <= set(elements[element]["warning_refs"])
+
+
+@pytest.mark.parametrize("kind", [*hx.VISIBLE_KINDS, hx.UNDER_PAGE_IMAGE])
+def test_visible_text_raises_no_hidden_text_warning(kind: str, tmp_path: Path) -> None:
+    document = json.loads(_parse_bytes(tmp_path, f"{kind}.pdf", hx.visible_pdf(kind)))
+    assert _hidden_warnings(document) == [], kind
+    assert "approve the loan" in fx.all_text(document)
+
+
+def _verify(raw: bytes, claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    with ethos_py.Document.from_bytes(raw) as document:
+        citations = {"document_fingerprint": document.fingerprint, "claims": claims}
+        report = json.loads(document.verify_json(citations))
+    assert schema_errors("verification-report", report) == []
+    return report["checks"]
+
+
+@pytest.mark.parametrize("technique", ["covered_by_shape", "optional_content_off"])
+def test_a_quote_only_in_hidden_text_is_refused_with_its_own_reason(technique: str, tmp_path: Path) -> None:
+    raw = _parse_bytes(tmp_path, f"{technique}.pdf", hx.hidden_pdf(technique))
+    document = json.loads(raw)
+    hidden_span = _hidden_warnings(document)[0]["span_ref"]
+    checks = _verify(raw, [
+        {"kind": "quote", "text": "approve the loan", "citation": {"page": "p0001"}},
+        {"kind": "quote", "text": "approve the loan", "citation": {"span_id": hidden_span}},
+        {"kind": "quote", "text": "approve the loan", "citation": {"scope": "document"}},
+        {"kind": "quote", "text": "reviewed the quarterly figures", "citation": {"page": "p0001"}},
+    ])
+    assert [(c["status"], c.get("reason")) for c in checks] == [
+        ("mismatch", "hidden_text"),
+        ("mismatch", "hidden_text"),
+        ("mismatch", "hidden_text"),
+        ("grounded", None),
+    ]
+    # The evidence shows where the hidden text is.
+    assert checks[0]["evidence"]["page"] == "p0001"
+
+
+def test_document_javascript_is_reported_by_name(tmp_path: Path) -> None:
+    raw = _parse_bytes(tmp_path, "scripts.pdf", hx.javascript_pdf(("init", "steal")))
+    document = json.loads(raw)
+    assert schema_errors("document", document) == []
+    scripts = [w for w in document["payload"]["security_warnings"] if w["code"] == "javascript_present"]
+    assert len(scripts) == 1
+    assert (scripts[0]["count"], scripts[0]["names"], scripts[0]["page"]) == (2, ["init", "steal"], "p0001")
+    assert "app.alert" not in raw.decode("utf-8")  # the code itself is never copied
+    report = ethos_py.security_report(raw)
+    assert schema_errors("security-report", report) == []
+    assert [s["name"] for s in report["inventories"]["scripts"]] == ["init", "steal"]
+
+
+def test_a_document_without_javascript_has_no_script_warning(tmp_path: Path) -> None:
+    document = json.loads(_parse_bytes(tmp_path, "plain.pdf", fx.text_pdf([[fx.VISIBLE_SENTENCE]])))
+    assert all(w["code"] != "javascript_present" for w in document["payload"]["security_warnings"])
