@@ -60,7 +60,9 @@ def test_hidden_text_laid_over_an_element_is_reported_on_that_element_too(tmp_pa
         canvas.setFillColor(hx.white)
         canvas.drawString(200, 713, fx.HIDDEN_SENTENCE)
 
-    document = json.loads(_parse_bytes(tmp_path, "inside.pdf", fx._draw([draw])))
+    raw = _parse_bytes(tmp_path, "inside.pdf", fx._draw([draw]))
+    document = json.loads(raw)
+    assert schema_errors("document", document) == []
     warnings = _hidden_warnings(document)
     assert warnings and all(w["technique"] == "same_colour_as_background" for w in warnings)
     elements = {e["id"]: e for e in document["payload"]["elements"]}
@@ -69,6 +71,12 @@ def test_hidden_text_laid_over_an_element_is_reported_on_that_element_too(tmp_pa
     (element,) = named
     assert fx.VISIBLE_SENTENCE in elements[element]["text"]
     assert {w["id"] for w in warnings} <= set(elements[element]["warning_refs"])
+    # The chunk carrying that paragraph references the warning, so retrieval sees it too.
+    (chunk,) = [c for c in document["payload"]["chunks"] if element in c["element_refs"]]
+    assert {w["id"] for w in warnings} <= set(chunk["warning_refs"])
+    assert "approve the loan" not in chunk["text"]
+    records = ethos_py.rag_chunks(raw)
+    assert {w["technique"] for record in records for w in record["warnings"]} == {"same_colour_as_background"}
 
 
 @pytest.mark.parametrize("kind", [*hx.VISIBLE_KINDS, hx.UNDER_PAGE_IMAGE])

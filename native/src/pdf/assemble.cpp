@@ -231,6 +231,7 @@ struct Chunk {
   std::int64_t scalars = 0;
   std::vector<std::string> element_refs, page_refs;
   std::vector<std::pair<std::string, Bbox>> boxes;  // (page id, element bbox)
+  std::vector<std::pair<std::size_t, std::size_t>> elements;  // (page, page-local element)
   bool only_headings = true;
 };
 
@@ -261,6 +262,7 @@ std::vector<Chunk> build_chunks(const std::vector<PageLayout>& pages, const Ids&
       open.element_refs.push_back(ids.element[p][e]);
       if (open.page_refs.empty() || open.page_refs.back() != ids.page[p]) open.page_refs.push_back(ids.page[p]);
       open.boxes.emplace_back(ids.page[p], element.bbox);
+      open.elements.emplace_back(p, e);
     }
   }
   if (!open.element_refs.empty()) chunks.push_back(std::move(open));
@@ -329,6 +331,14 @@ void write_payload(CanonicalWriter& w, const Model& m, bool geometry) {
     w.member("count", token_count(chunk.scalars));
     w.member("estimator", kTokenEstimator);
     w.end_object();
+    // The warnings of its elements (hidden text lying in one of them): a retrieval pipeline
+    // given the chunk learns what its text leaves out.
+    std::vector<std::string> warning_refs;
+    for (const auto& [p, e] : chunk.elements) {
+      const auto refs = m.element_warnings[p].find(e);
+      if (refs != m.element_warnings[p].end()) warning_refs.insert(warning_refs.end(), refs->second.begin(), refs->second.end());
+    }
+    if (!warning_refs.empty()) write_strings(w, "warning_refs", warning_refs);
     w.end_object();
   }
   w.end_array();
