@@ -155,7 +155,7 @@ class PageBuilder {
     add_unseen_text(glyphs.off_page, "off_page_text_detected");
     // Text far off the page leaves no glyph to warn about (PDFium drops it): the page says so.
     if (glyphs.off_page.empty() && page_.off_page_text_objects > 0) {
-      out_.warnings.push_back({"off_page_text_detected", -1, -1});
+      out_.warnings.push_back({"off_page_text_detected", -1, -1, -1, ""});
     }
     add_page_warnings(!lines.empty() || !margin_numbers.empty() || std::any_of(grids.begin(), grids.end(), [](const Grid& g) {
       return std::any_of(g.cells.begin(), g.cells.end(), [](const GridCell& c) { return !c.lines.empty(); });
@@ -377,13 +377,13 @@ class PageBuilder {
   }
 
   void add_page_warnings(bool has_text) {
-    if (!page_.annotations.empty()) out_.warnings.push_back({"annotations_present", -1, -1});
+    if (!page_.annotations.empty()) out_.warnings.push_back({"annotations_present", -1, -1, -1, ""});
     constexpr std::int32_t kLinkSubtype = 2;  // FPDF_ANNOT_LINK
     if (std::any_of(page_.annotations.begin(), page_.annotations.end(),
                     [](const RawAnnotation& a) { return a.subtype == kLinkSubtype && !a.uri.empty(); })) {
-      out_.warnings.push_back({"external_links_present", -1, -1});
+      out_.warnings.push_back({"external_links_present", -1, -1, -1, ""});
     }
-    if (!has_text && !page_.images.empty()) out_.warnings.push_back({"image_only_page", -1, -1});
+    if (!has_text && !page_.images.empty()) out_.warnings.push_back({"image_only_page", -1, -1, -1, ""});
   }
 
   const RawPage& page_;
