@@ -115,6 +115,22 @@ def test_a_quote_only_in_hidden_text_is_refused_with_its_own_reason(technique: s
     assert checks[0]["evidence"]["page"] == "p0001"
 
 
+def test_hidden_text_anchors_no_evidence(tmp_path: Path) -> None:
+    raw = _parse_bytes(tmp_path, "covered.pdf", hx.hidden_pdf("covered_by_shape"))
+    hidden_span = _hidden_warnings(json.loads(raw))[0]["span_ref"]
+    refs = [
+        {"evidence_id": "r1", "evidence_kind": "text", "required_anchor_level": "text",
+         "locator": {"page_id": "p0001"}, "expected_text": "approve the loan"},
+        {"evidence_id": "r2", "evidence_kind": "text", "required_anchor_level": "text",
+         "locator": {"span_id": hidden_span}, "expected_text": "approve the loan"},
+        {"evidence_id": "r3", "evidence_kind": "text", "required_anchor_level": "text",
+         "locator": {"page_id": "p0001"}, "expected_text": "reviewed the quarterly figures"},
+    ]
+    report = ethos_py.anchor(raw, {"artifact_type": "ethos.evidence_anchor_request.v1", "schema_version": "1.0.0",
+                                   "evidence_refs": refs})
+    assert [a["checks"]["text"] for a in report["anchors"]] == ["mismatch", "mismatch", "matched"]
+
+
 def test_document_javascript_is_reported_by_name(tmp_path: Path) -> None:
     raw = _parse_bytes(tmp_path, "scripts.pdf", hx.javascript_pdf(("init", "steal")))
     document = json.loads(raw)

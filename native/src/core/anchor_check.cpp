@@ -61,7 +61,8 @@ const char* AnchorBinder::text_axis(const Page* page) {
     if (index == Source::npos) return "not_found";
     const Span& span = source_.spans[index];
     if (page != nullptr && span.page != page->id) return "not_found";
-    return contains(span.text) ? "matched" : "mismatch";
+    // A hidden span is there, but no reader sees its text: it anchors nothing.
+    return !span.hidden && contains(span.text) ? "matched" : "mismatch";
   }
   if (locator_.element_id) {
     const std::size_t index = source_.element_index(*locator_.element_id);
@@ -80,6 +81,8 @@ const char* AnchorBinder::text_axis(const Page* page) {
   }
   if (source_.capabilities.spans) {
     for (std::size_t index : source_.spans_on_page(page->id)) {
+      // Text no reader of the page sees anchors nothing (docs/contracts.md, hidden text).
+      if (source_.spans[index].hidden) continue;
       has_content = true;
       if (contains(source_.spans[index].text)) return "matched";
     }
