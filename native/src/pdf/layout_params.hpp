@@ -16,7 +16,7 @@ constexpr std::uint32_t kNearWhiteChannel = 0xF0;  // every colour channel at le
 constexpr std::uint32_t kSameColourChannelDelta = 0xFF - kNearWhiteChannel;
 constexpr std::int64_t kMinHorizontalScalePercent = 5;  // narrower glyphs are squeezed to nothing (Tz 5)
 constexpr std::int64_t kPageImagePercent = 90;      // an image over this share of the page is a scan
-constexpr std::size_t kMaxPaintProbesPerPage = 32;  // renders to judge layers and images over text
+constexpr std::size_t kMaxPaintProbesPerPage = 16;  // of each kind: two page renders each (layers, images over text)
 constexpr std::int64_t kMaxLooseDescentPercent = 50;  // a font-metric box further below the baseline is no text font's
 // Tables (layout_tables.cpp), in quanta.
 constexpr std::int64_t kRuleTolerance = 300;       // rules that almost meet still meet

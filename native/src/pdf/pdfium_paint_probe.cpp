@@ -10,9 +10,10 @@ namespace {
 
 using pdfium::Api;
 
-// One pixel per point, at most this many pixels a side: glyphs of the smallest size still counted
-// as visible (0.5 pt) cover part of a pixel, which anti-aliasing turns into a changed value.
-constexpr double kMaxProbePixels = 2000;
+// One pixel per point, at most this many pixels a side (a bound on the time of a probe on a huge
+// page): glyphs of the smallest size still counted as visible (0.5 pt) cover part of a pixel,
+// which anti-aliasing turns into a changed value.
+constexpr double kMaxProbePixels = 1000;
 constexpr unsigned long kWhite = 0xFFFFFFFFul;
 
 struct Colour {
