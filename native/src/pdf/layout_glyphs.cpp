@@ -47,30 +47,70 @@ bool same_colour(std::uint32_t a, std::uint32_t b) {
 // Painted after the text (or in an unknown order, never counted as on top).
 bool painted_over(std::int32_t object, std::int32_t text) { return text >= 0 && object > text; }
 
-// An opaque filled rectangle painted after the glyph that covers its whole box.
-bool covered_by_shape(const RawPage& page, const RawChar& c) {
-  return std::any_of(page.fills.begin(), page.fills.end(), [&](const RawFill& fill) {
-    return fill.opaque && painted_over(fill.paint_order, c.paint_order) && covers(fill.box, c.box);
-  });
-}
-
-// What the glyph is painted on at (x, y): the last opaque fill painted before it there, else the
-// white page. nullopt when an image was painted there after that fill: a picture's colour at one
-// point says nothing, so text over an image is never judged by colour.
-std::optional<std::uint32_t> background(const RawPage& page, const RawChar& c, double x, double y) {
-  const RawFill* top = nullptr;
-  for (const RawFill& fill : page.fills) {
-    if (!fill.opaque || painted_over(fill.paint_order, c.paint_order) || !contains(fill.box, x, y)) continue;
-    if (top == nullptr || fill.paint_order > top->paint_order) top = &fill;
-  }
-  const std::int32_t floor = top == nullptr ? -1 : top->paint_order;
-  for (const RawImage& image : page.images) {
-    if (!painted_over(image.paint_order, c.paint_order) && image.paint_order >= floor && contains(image.box, x, y)) {
-      return std::nullopt;
+// The opaque fills and the images of a page by horizontal band, so that what lies over or under a
+// glyph is looked up among the objects of its band only: a page of thousands of filled cells and
+// thousands of glyphs compared every glyph with every fill.
+class PaintIndex {
+ public:
+  explicit PaintIndex(const RawPage& page) : height_(page.height) {
+    bands_.resize(kBands);
+    for (const RawFill& fill : page.fills) {
+      if (fill.opaque) add(fill.box, Painted{&fill, nullptr});
     }
+    for (const RawImage& image : page.images) add(image.box, Painted{nullptr, &image});
   }
-  return top == nullptr ? std::uint32_t{0xFFFFFFFFu} : top->fill_rgba;
-}
+
+  // An opaque filled rectangle painted after the glyph that covers its whole box.
+  bool covered_by_shape(const RawChar& c) const {
+    for (const Painted& p : band((c.box.y0 + c.box.y1) / 2)) {
+      if (p.fill != nullptr && painted_over(p.fill->paint_order, c.paint_order) && covers(p.fill->box, c.box)) return true;
+    }
+    return false;
+  }
+
+  // What the glyph is painted on at (x, y): the last opaque fill painted before it there, else
+  // the white page. nullopt when an image was painted there after that fill: a picture's colour
+  // at one point says nothing, so text over an image is never judged by colour.
+  std::optional<std::uint32_t> background(const RawChar& c, double x, double y) const {
+    const std::vector<Painted>& here = band(y);
+    const RawFill* top = nullptr;
+    for (const Painted& p : here) {
+      const RawFill* fill = p.fill;
+      if (fill == nullptr || painted_over(fill->paint_order, c.paint_order) || !contains(fill->box, x, y)) continue;
+      if (top == nullptr || fill->paint_order > top->paint_order) top = fill;
+    }
+    const std::int32_t floor = top == nullptr ? -1 : top->paint_order;
+    for (const Painted& p : here) {
+      const RawImage* image = p.image;
+      if (image != nullptr && !painted_over(image->paint_order, c.paint_order) && image->paint_order >= floor &&
+          contains(image->box, x, y)) {
+        return std::nullopt;
+      }
+    }
+    return top == nullptr ? std::uint32_t{0xFFFFFFFFu} : top->fill_rgba;
+  }
+
+ private:
+  static constexpr std::size_t kBands = 64;
+  struct Painted {
+    const RawFill* fill;
+    const RawImage* image;
+  };
+
+  std::size_t band_of(double y) const {
+    if (!(height_ > 0) || !(y > 0)) return 0;  // NaN and everything above the page: the first band
+    const double band = y / height_ * static_cast<double>(kBands);
+    return band >= static_cast<double>(kBands) ? kBands - 1 : static_cast<std::size_t>(band);
+  }
+  const std::vector<Painted>& band(double y) const { return bands_[band_of(y)]; }
+  void add(const Rect& box, const Painted& painted) {
+    const std::size_t last = band_of(box.y1);
+    for (std::size_t b = band_of(box.y0); b <= last; ++b) bands_[b].push_back(painted);
+  }
+
+  double height_;
+  std::vector<std::vector<Painted>> bands_;
+};
 
 bool is_space(char32_t c) { return c == U' ' || c == U'\t' || c == 0xA0 || c == 0x3000; }
 
@@ -98,7 +138,7 @@ struct Visibility {
 Visibility hidden(HiddenTechnique technique) { return {GlyphVisibility::kHidden, technique}; }
 
 // The rules in the order docs/pdf-parsing.md gives them: the first that holds names the technique.
-Visibility visibility(const RawPage& page, const RawChar& c, bool whitespace) {
+Visibility visibility(const RawPage& page, const PaintIndex& painted, const RawChar& c, bool whitespace) {
   const Rect& b = c.box;
   const double cx = (b.x0 + b.x1) / 2, cy = (b.y0 + b.y1) / 2;
   if (b.x1 < 0 || b.x0 > page.width || b.y1 < 0 || b.y0 > page.height) return {GlyphVisibility::kOffPage, HiddenTechnique::kNone};
@@ -119,8 +159,8 @@ Visibility visibility(const RawPage& page, const RawChar& c, bool whitespace) {
   const bool fill_shows = fills && !transparent(c.fill_rgba), stroke_shows = strokes && !transparent(c.stroke_rgba);
   if (!fill_shows && !stroke_shows) return hidden(HiddenTechnique::kTransparent);
   if ((c.flags & kCharCoveredByImage) != 0) return hidden(HiddenTechnique::kCoveredByImage);
-  if ((c.flags & kCharNoBox) == 0 && covered_by_shape(page, c)) return hidden(HiddenTechnique::kCoveredByShape);
-  const std::optional<std::uint32_t> under = background(page, c, cx, cy);
+  if ((c.flags & kCharNoBox) == 0 && painted.covered_by_shape(c)) return hidden(HiddenTechnique::kCoveredByShape);
+  const std::optional<std::uint32_t> under = painted.background(c, cx, cy);
   if (!under) return {};
   if ((fill_shows && !same_colour(c.fill_rgba, *under)) || (stroke_shows && !same_colour(c.stroke_rgba, *under))) return {};
   return hidden(fill_shows ? HiddenTechnique::kSameColourAsBackground : HiddenTechnique::kWhiteStroke);
@@ -169,6 +209,7 @@ std::string font_id(const RawPage& page, std::int32_t font) {
 ClassifiedGlyphs classify_glyphs(const RawPage& page) {
   ClassifiedGlyphs out;
   out.visible.reserve(page.chars.size());
+  const PaintIndex painted(page);
   // Once per font, not per glyph: the name test lower-cases and searches a string.
   std::vector<bool> bold(page.fonts.size());
   for (std::size_t f = 0; f < page.fonts.size(); ++f) bold[f] = bold_font(page.fonts[f]);
@@ -224,7 +265,7 @@ ClassifiedGlyphs classify_glyphs(const RawPage& page) {
     // The tight box hugs the ink, the advance is what the typesetter spaced by: a digit with wide
     // side bearings ends well before the pen does.
     g.advance_x1 = is_horizontal(c.angle) && c.loose.x1 > c.loose.x0 ? quantize(c.loose.x1) : g.x1;
-    const Visibility seen = visibility(page, c, is_space(c.codepoint));
+    const Visibility seen = visibility(page, painted, c, is_space(c.codepoint));
     g.hidden = seen.technique;
     switch (seen.kind) {
       case GlyphVisibility::kVisible: out.visible.push_back(g); break;
