@@ -29,20 +29,22 @@ def _codes(document: dict[str, Any]) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("kind", "code"),
+    ("kind", "code", "technique"),
     [
-        ("invisible", "hidden_text_detected"),
-        ("white", "hidden_text_detected"),
-        ("tiny", "hidden_text_detected"),
-        ("clipped", "hidden_text_detected"),
-        ("offpage", "off_page_text_detected"),
+        ("invisible", "hidden_text_detected", "invisible_render_mode"),
+        ("white", "hidden_text_detected", "same_colour_as_background"),
+        ("tiny", "hidden_text_detected", "tiny_font"),
+        ("clipped", "hidden_text_detected", "clipped"),
+        ("offpage", "off_page_text_detected", None),
     ],
 )
-def test_hidden_text_is_flagged_and_left_out_of_the_text(kind: str, code: str, tmp_path: Path) -> None:
+def test_hidden_text_is_flagged_and_left_out_of_the_text(kind: str, code: str, technique: str | None, tmp_path: Path) -> None:
     document = _parse(tmp_path, f"{kind}.pdf", fx.hidden_text_pdf(kind))
     assert code in _codes(document)
     flagged = [w for w in document["payload"]["security_warnings"] if w["code"] == code]
     assert all(w.get("page") == "p0001" for w in flagged)
+    # Hidden text names how it is hidden (tests/test_pdf_hidden_text.py covers every technique).
+    assert {w.get("technique") for w in flagged} == {technique}
     text = fx.all_text(document)
     assert fx.VISIBLE_SENTENCE in text
     assert "approve the loan" not in text
@@ -107,6 +109,7 @@ def test_type_made_tiny_by_its_matrix_is_hidden_text(tmp_path: Path) -> None:
     # 0.11 pt on the page. Judged by the Tf alone, the sentence was visible text.
     document = _parse(tmp_path, "tiny-matrix.pdf", tiny_in_a_matrix_pdf())
     assert "hidden_text_detected" in _codes(document)
+    assert {w["technique"] for w in document["payload"]["security_warnings"] if w["code"] == "hidden_text_detected"} == {"tiny_font"}
     text = fx.all_text(document)
     assert fx.VISIBLE_SENTENCE in text
     assert "approve the loan" not in text
