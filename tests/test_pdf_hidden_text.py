@@ -17,6 +17,7 @@ import pdf_fixtures as fx
 import pytest
 from conftest import schema_errors
 from pdf_fixtures import parse_cache  # noqa: F401  (fixture)
+from reportlab.lib.colors import white
 
 import ethos_py
 
@@ -57,7 +58,7 @@ def test_hidden_text_laid_over_an_element_is_reported_on_that_element_too(tmp_pa
         canvas.setFont(fx.BODY_FONT, 11)
         canvas.drawString(72, 720, fx.VISIBLE_SENTENCE)
         canvas.drawString(72, 706, fx.VISIBLE_SENTENCE)
-        canvas.setFillColor(hx.white)
+        canvas.setFillColor(white)
         canvas.drawString(200, 713, fx.HIDDEN_SENTENCE)
 
     raw = _parse_bytes(tmp_path, "inside.pdf", fx._draw([draw]))
@@ -91,7 +92,8 @@ def _verify(raw: bytes, claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
         citations = {"document_fingerprint": document.fingerprint, "claims": claims}
         report = json.loads(document.verify_json(citations))
     assert schema_errors("verification-report", report) == []
-    return report["checks"]
+    checks: list[dict[str, Any]] = report["checks"]
+    return checks
 
 
 @pytest.mark.parametrize("technique", ["covered_by_shape", "optional_content_off"])
