@@ -93,6 +93,12 @@ def _transparent(canvas: Canvas) -> None:
     canvas.restoreState()
 
 
+def _invisible_over_a_logo(canvas: Canvas) -> None:
+    # Render mode 3 over a small image: an OCR layer lies over a scanned page, not over a logo.
+    canvas.drawImage(_image(), 60, HIDDEN_Y - 6, 420, 22)
+    _text_object(canvas, render_mode=3)
+
+
 #: technique -> drawing of the hidden sentence (optional content is built by optional_content_pdf).
 _HIDERS: dict[str, Callable[[Canvas], None]] = {
     "same_colour_as_background": _black_on_black,
@@ -104,14 +110,22 @@ _HIDERS: dict[str, Callable[[Canvas], None]] = {
     "transparent": _transparent,
 }
 
+#: Further ways to use a technique: name -> (technique, drawing).
+VARIANTS: dict[str, tuple[str, Callable[[Canvas], None]]] = {
+    "invisible_over_a_logo": ("invisible_render_mode", _invisible_over_a_logo),
+    "white_on_white": ("same_colour_as_background", lambda canvas: _sentence(canvas, white)),
+}
+
 #: Every technique a hidden_text_detected warning can name that these fixtures produce.
 TECHNIQUES = (*_HIDERS, "optional_content_off")
 
 
 def hidden_pdf(technique: str) -> bytes:
-    """The hidden sentence hidden by ``technique`` (one of TECHNIQUES)."""
+    """The hidden sentence hidden by ``technique`` (one of TECHNIQUES) or a VARIANTS name."""
     if technique == "optional_content_off":
         return optional_content_pdf(shown=False)
+    if technique in VARIANTS:
+        return _page(VARIANTS[technique][1])
     return _page(_HIDERS[technique])
 
 
@@ -185,6 +199,12 @@ def _over_image_before(canvas: Canvas) -> None:
     _sentence(canvas, white)
 
 
+def _ocr_layer_over_a_scan(canvas: Canvas) -> None:
+    # A scanned page: its image over the whole page, the OCR text over it in render mode 3.
+    canvas.drawImage(_image(), 0, 0, 612, 792)
+    _text_object(canvas, render_mode=3)
+
+
 def _text_under_page_image(canvas: Canvas) -> None:
     # A scan with its OCR text beneath the page image ("text under the page image"): the image
     # covers the whole page, and its pixels show the words the text carries.
@@ -210,6 +230,7 @@ VISIBLE_KINDS = (*_VISIBLE, "layer_shown")
 
 #: Visible kinds whose sentence a scan's image shows (its text is not in a region of its own).
 UNDER_PAGE_IMAGE = "text_under_page_image"
+OCR_LAYER = "ocr_layer_over_a_scan"
 
 
 def visible_pdf(kind: str) -> bytes:
@@ -218,4 +239,6 @@ def visible_pdf(kind: str) -> bytes:
         return optional_content_pdf(shown=True)
     if kind == UNDER_PAGE_IMAGE:
         return _page(_text_under_page_image)
+    if kind == OCR_LAYER:
+        return _page(_ocr_layer_over_a_scan)
     return _page(_VISIBLE[kind])

@@ -32,9 +32,10 @@ def _hidden_warnings(document: dict[str, Any]) -> list[dict[str, Any]]:
     return [w for w in document["payload"]["security_warnings"] if w["code"] == "hidden_text_detected"]
 
 
-@pytest.mark.parametrize("technique", hx.TECHNIQUES)
-def test_each_technique_is_a_warning_naming_it(technique: str, tmp_path: Path) -> None:
-    raw = _parse_bytes(tmp_path, f"{technique}.pdf", hx.hidden_pdf(technique))
+@pytest.mark.parametrize("name", [*hx.TECHNIQUES, *hx.VARIANTS])
+def test_each_technique_is_a_warning_naming_it(name: str, tmp_path: Path) -> None:
+    technique = hx.VARIANTS[name][0] if name in hx.VARIANTS else name
+    raw = _parse_bytes(tmp_path, f"{name}.pdf", hx.hidden_pdf(name))
     document = json.loads(raw)
     assert schema_errors("document", document) == []
     warnings = _hidden_warnings(document)
@@ -80,7 +81,7 @@ def test_hidden_text_laid_over_an_element_is_reported_on_that_element_too(tmp_pa
     assert {w["technique"] for record in records for w in record["warnings"]} == {"same_colour_as_background"}
 
 
-@pytest.mark.parametrize("kind", [*hx.VISIBLE_KINDS, hx.UNDER_PAGE_IMAGE])
+@pytest.mark.parametrize("kind", [*hx.VISIBLE_KINDS, hx.UNDER_PAGE_IMAGE, hx.OCR_LAYER])
 def test_visible_text_raises_no_hidden_text_warning(kind: str, tmp_path: Path) -> None:
     document = json.loads(_parse_bytes(tmp_path, f"{kind}.pdf", hx.visible_pdf(kind)))
     assert _hidden_warnings(document) == [], kind

@@ -627,9 +627,13 @@ void test_hidden_and_off_page_text() {
   m.newline();
   m.text(-300, 100, 10, U"offpage");
   m.newline();
-  // An invisible OCR layer over a scanned image is what the image shows: kept.
-  m.page.images.push_back({{300, 300, 500, 400}});
+  // An invisible OCR layer over a scanned page (an image over half of it) is what the image
+  // shows: kept. Over a small image (a logo) invisible text is hidden like anywhere else.
+  m.page.images.push_back({{100, 300, 600, 792}});
   m.text(310, 350, 10, U"ocr layer", {0, 3});
+  m.newline();
+  m.page.images.push_back({{20, 200, 60, 240}});
+  m.text(25, 220, 10, U"logo", {0, 3});
   const PageLayout layout = ethos::pdf::layout_page(m.page);
   std::vector<std::string> shown;
   for (const auto& e : layout.elements) {
@@ -641,12 +645,14 @@ void test_hidden_and_off_page_text() {
     warned.emplace_back(w.code, w.span >= 0 ? layout.spans[static_cast<std::size_t>(w.span)].text : "");
   }
   CHECK((warned == std::vector<std::pair<std::string, std::string>>{
-             {"hidden_text_detected", "invisible"}, {"hidden_text_detected", "white"}, {"off_page_text_detected", "offpage"}}));
+             {"hidden_text_detected", "invisible"}, {"hidden_text_detected", "logo"}, {"hidden_text_detected", "white"},
+             {"off_page_text_detected", "offpage"}}));
   for (const auto& w : layout.warnings) CHECK(layout.spans[static_cast<std::size_t>(w.span)].element == -1);
   // Each hidden span names how it is hidden; off-page text has no technique.
   std::vector<std::string> techniques;
   for (const auto& w : layout.warnings) techniques.push_back(w.technique);
-  CHECK((techniques == std::vector<std::string>{"invisible_render_mode", "same_colour_as_background", ""}));
+  CHECK((techniques ==
+         std::vector<std::string>{"invisible_render_mode", "invisible_render_mode", "same_colour_as_background", ""}));
 }
 
 void test_page_warnings() {

@@ -32,8 +32,14 @@ bool covers(const Rect& outer, const Rect& inner) {
 
 bool has_area(const Rect& r) { return r.x1 > r.x0 && r.y1 > r.y0; }
 
-bool over_image(const RawPage& page, double x, double y) {
-  return std::any_of(page.images.begin(), page.images.end(), [&](const RawImage& image) { return contains(image.box, x, y); });
+// Over a scanned page: an image covering at least half the page. Invisible text there is the
+// scan's OCR layer; over a smaller image (a logo, a figure) it is text nobody sees.
+bool over_scan(const RawPage& page, double x, double y) {
+  const double page_area = page.width * page.height;
+  return std::any_of(page.images.begin(), page.images.end(), [&](const RawImage& image) {
+    const double area = (image.box.x1 - image.box.x0) * (image.box.y1 - image.box.y0);
+    return area * 100 >= page_area * static_cast<double>(params::kScanImagePercent) && contains(image.box, x, y);
+  });
 }
 
 bool same_colour(std::uint32_t a, std::uint32_t b) {
@@ -143,8 +149,8 @@ Visibility visibility(const RawPage& page, const PaintIndex& painted, const RawC
   const double cx = (b.x0 + b.x1) / 2, cy = (b.y0 + b.y1) / 2;
   if (b.x1 < 0 || b.x0 > page.width || b.y1 < 0 || b.y0 > page.height) return {GlyphVisibility::kOffPage, HiddenTechnique::kNone};
   if (c.render_mode == 3 || c.render_mode == 7) {
-    // An invisible text layer over a scanned image is an OCR layer: the words the image shows.
-    return over_image(page, cx, cy) ? Visibility{} : hidden(HiddenTechnique::kInvisibleRenderMode);
+    // An invisible text layer over a scanned page is an OCR layer: the words the image shows.
+    return over_scan(page, cx, cy) ? Visibility{} : hidden(HiddenTechnique::kInvisibleRenderMode);
   }
   if ((c.flags & kCharOptionalContentOff) != 0) return hidden(HiddenTechnique::kOptionalContentOff);
   if ((c.flags & kCharClipped) != 0) return hidden(HiddenTechnique::kClipped);

@@ -15,7 +15,8 @@ constexpr std::uint32_t kNearWhiteChannel = 0xF0;  // every colour channel at le
 // threshold's margin (0xFF - 0xF0), so white on white is judged as before.
 constexpr std::uint32_t kSameColourChannelDelta = 0xFF - kNearWhiteChannel;
 constexpr std::int64_t kMinHorizontalScalePercent = 5;  // narrower glyphs are squeezed to nothing (Tz 5)
-constexpr std::int64_t kPageImagePercent = 90;      // an image over this share of the page is a scan
+constexpr std::int64_t kPageImagePercent = 90;      // text painted over by an image this large: a scan's OCR text
+constexpr std::int64_t kScanImagePercent = 50;      // invisible text over an image this large: a scan's OCR layer
 constexpr std::size_t kMaxPaintProbesPerPage = 16;  // of each kind: two page renders each (layers, images over text)
 constexpr std::int64_t kMaxLooseDescentPercent = 50;  // a font-metric box further below the baseline is no text font's
 // Tables (layout_tables.cpp), in quanta.
@@ -102,6 +103,7 @@ inline nlohmann::json layout_parameters() {
           {"same_colour_channel_delta", kSameColourChannelDelta},
           {"min_horizontal_scale_percent", kMinHorizontalScalePercent},
           {"page_image_percent", kPageImagePercent},
+          {"scan_image_percent", kScanImagePercent},
           {"max_paint_probes_per_page", static_cast<std::int64_t>(kMaxPaintProbesPerPage)}};
 }
 
