@@ -50,6 +50,11 @@ def test_each_technique_is_a_warning_naming_it(name: str, tmp_path: Path) -> Non
     assert fx.VISIBLE_SENTENCE in fx.all_text(document)
     assert "approve the loan" not in fx.all_text(document)
     assert all("approve the loan" not in chunk["text"] for chunk in document["payload"]["chunks"])
+    # The security report's findings say the same, and that no chunk carries the text.
+    report = ethos_py.security_report(raw)
+    assert schema_errors("security-report", report) == []
+    findings = [f for f in report["findings"] if f["code"] == "hidden_text_detected"]
+    assert findings and all(f["technique"] == technique and f["excluded_from_default_chunks"] for f in findings)
 
 
 def test_hidden_text_laid_over_an_element_is_reported_on_that_element_too(tmp_path: Path) -> None:

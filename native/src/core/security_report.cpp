@@ -121,6 +121,8 @@ std::string security_report_json(std::string_view document_bytes) {
         {"excluded_from_default_chunks", excluded},
     };
     if (span != nullptr) finding["span_ref"] = span->at("id");
+    if (element != nullptr) finding["element_ref"] = element->at("id");
+    if (auto technique = warning.find("technique"); technique != warning.end()) finding["technique"] = *technique;
     if (auto names = warning.find("names"); code == "javascript_present" && names != warning.end()) {
       for (const json& name : *names) scripts.push_back({{"name", name}, {"warning_ref", warning.at("id")}});
     }
