@@ -188,6 +188,18 @@ def _translucent_highlight_after(canvas: Canvas) -> None:
     canvas.restoreState()
 
 
+def _clipped_cover_after(canvas: Canvas) -> None:
+    # A page-sized grey rectangle painted after the sentence, clipped to the top-left corner.
+    _sentence(canvas)
+    canvas.saveState()
+    path = canvas.beginPath()
+    path.rect(0, 742, 50, 50)
+    canvas.clipPath(path, stroke=0, fill=0)
+    canvas.setFillColor(Color(0.5, 0.5, 0.5))
+    canvas.rect(0, 0, 612, 792, stroke=0, fill=1)
+    canvas.restoreState()
+
+
 def _see_through_image_after(canvas: Canvas) -> None:
     # A half-transparent RGBA image (a soft mask) drawn over the sentence: the text shows through.
     _sentence(canvas)
@@ -220,6 +232,7 @@ _VISIBLE: dict[str, Callable[[Canvas], None]] = {
     "light_band_drawn_before": _light_band_before,
     "white_on_dark_band_drawn_before": _white_on_dark_before,
     "translucent_highlight_drawn_after": _translucent_highlight_after,
+    "cover_clipped_elsewhere_drawn_after": _clipped_cover_after,
     "see_through_image_drawn_after": _see_through_image_after,
     "white_over_image_drawn_before": _over_image_before,
     "outlined_in_black": lambda canvas: _text_object(canvas, render_mode=1),

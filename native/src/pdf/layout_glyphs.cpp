@@ -61,7 +61,7 @@ class PaintIndex {
   explicit PaintIndex(const RawPage& page) : height_(page.height) {
     bands_.resize(kBands);
     for (const RawFill& fill : page.fills) {
-      if (fill.opaque) add(fill.box, Painted{&fill, nullptr});
+      if (fill.opaque) add(fill.painted, Painted{&fill, nullptr});
     }
     for (const RawImage& image : page.images) add(image.box, Painted{nullptr, &image});
   }
@@ -69,7 +69,7 @@ class PaintIndex {
   // An opaque filled rectangle painted after the glyph that covers its whole box.
   bool covered_by_shape(const RawChar& c) const {
     for (const Painted& p : band((c.box.y0 + c.box.y1) / 2)) {
-      if (p.fill != nullptr && painted_over(p.fill->paint_order, c.paint_order) && covers(p.fill->box, c.box)) return true;
+      if (p.fill != nullptr && painted_over(p.fill->paint_order, c.paint_order) && covers(p.fill->painted, c.box)) return true;
     }
     return false;
   }
@@ -82,7 +82,7 @@ class PaintIndex {
     const RawFill* top = nullptr;
     for (const Painted& p : here) {
       const RawFill* fill = p.fill;
-      if (fill == nullptr || painted_over(fill->paint_order, c.paint_order) || !contains(fill->box, x, y)) continue;
+      if (fill == nullptr || painted_over(fill->paint_order, c.paint_order) || !contains(fill->painted, x, y)) continue;
       if (top == nullptr || fill->paint_order > top->paint_order) top = fill;
     }
     const std::int32_t floor = top == nullptr ? -1 : top->paint_order;

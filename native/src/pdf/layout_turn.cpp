@@ -95,7 +95,10 @@ RawPage turn_page(const RawPage& page, int quarters) {
       turn_rect(r.box, height);
       r.horizontal = !r.horizontal;
     }
-    for (RawFill& f : out.fills) turn_rect(f.box, height);
+    for (RawFill& f : out.fills) {
+      turn_rect(f.box, height);
+      turn_rect(f.painted, height);
+    }
     for (RawImage& i : out.images) turn_rect(i.box, height);
     for (RawAnnotation& a : out.annotations) turn_rect(a.box, height);
     std::swap(out.width, out.height);

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -118,6 +119,40 @@ struct Affine {
   }
   double scale() const { return std::sqrt(std::fabs(a * d - b * c)); }
 };
+
+// The bounds of an object's clip region, in the space of the object's container (the page, or its
+// form XObject): the region is the intersection of its paths, its bounds the intersection of
+// theirs. False when the object has no clip path.
+bool object_clip_bounds(const Api& api, pdfium::PageObject* object, double& x0, double& y0, double& x1, double& y1) {
+  pdfium::ClipPath* clip = api.FPDFPageObj_GetClipPath(object);
+  if (clip == nullptr) return false;
+  const int paths = api.FPDFClipPath_CountPaths(clip);
+  x0 = -std::numeric_limits<double>::infinity();
+  y0 = x0;
+  x1 = std::numeric_limits<double>::infinity();
+  y1 = x1;
+  bool any = false;
+  for (int p = 0; p < paths; ++p) {
+    const int segments = api.FPDFClipPath_CountPathSegments(clip, p);
+    double px0 = std::numeric_limits<double>::infinity(), py0 = px0, px1 = -px0, py1 = -px0;
+    for (int s = 0; s < segments; ++s) {
+      float x = 0, y = 0;
+      pdfium::PathSegment* segment = api.FPDFClipPath_GetPathSegment(clip, p, s);
+      if (segment == nullptr || !api.FPDFPathSegment_GetPoint(segment, &x, &y)) continue;
+      px0 = std::min(px0, double{x});
+      py0 = std::min(py0, double{y});
+      px1 = std::max(px1, double{x});
+      py1 = std::max(py1, double{y});
+    }
+    if (px0 > px1) continue;
+    any = true;
+    x0 = std::max(x0, px0);
+    y0 = std::max(y0, py0);
+    x1 = std::min(x1, px1);
+    y1 = std::min(y1, py1);
+  }
+  return any;
+}
 
 // Everything the per-char loop needs from a char's text object, computed once per object.
 struct TextObjectInfo {
@@ -279,34 +314,9 @@ class CharExtractor {
     clip_bounds(object);
   }
 
-  // The clip region is the intersection of its paths; its bounds are the intersection of theirs.
   void clip_bounds(pdfium::PageObject* object) {
-    pdfium::ClipPath* clip = api_.FPDFPageObj_GetClipPath(object);
-    if (clip == nullptr) return;
-    const int paths = api_.FPDFClipPath_CountPaths(clip);
-    double x0 = -std::numeric_limits<double>::infinity(), y0 = x0;
-    double x1 = std::numeric_limits<double>::infinity(), y1 = x1;
-    bool any = false;
-    for (int p = 0; p < paths; ++p) {
-      const int segments = api_.FPDFClipPath_CountPathSegments(clip, p);
-      double px0 = std::numeric_limits<double>::infinity(), py0 = px0, px1 = -px0, py1 = -px0;
-      for (int s = 0; s < segments; ++s) {
-        float x = 0, y = 0;
-        pdfium::PathSegment* segment = api_.FPDFClipPath_GetPathSegment(clip, p, s);
-        if (segment == nullptr || !api_.FPDFPathSegment_GetPoint(segment, &x, &y)) continue;
-        px0 = std::min(px0, double{x});
-        py0 = std::min(py0, double{y});
-        px1 = std::max(px1, double{x});
-        py1 = std::max(py1, double{y});
-      }
-      if (px0 > px1) continue;
-      any = true;
-      x0 = std::max(x0, px0);
-      y0 = std::max(y0, py0);
-      x1 = std::min(x1, px1);
-      y1 = std::min(y1, py1);
-    }
-    if (!any) return;
+    double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    if (!object_clip_bounds(api_, object, x0, y0, x1, y1)) return;
     // Bring the bounds into page space when the object lives in a form XObject.
     if (auto it = form_text_.find(object); it != form_text_.end()) {
       double xs[4], ys[4];
@@ -504,6 +514,14 @@ class ObjectWalker {
     unsigned r = 0, g = 0, b = 0, a = 255;
     if (filled && api_.FPDFPageObj_GetFillColor(object, &r, &g, &b, &a)) fill = pack_rgba(r, g, b, a);
     fill_opaque_ = filled && (fill & 0xFFu) == 0xFFu && api_.FPDFPageObj_HasTransparency(object) == 0;
+    // A fill is painted only inside its clip path: a page-sized rectangle clipped to a corner covers
+    // no text elsewhere.
+    fill_clip_.reset();
+    double cx0 = 0, cy0 = 0, cx1 = 0, cy1 = 0;
+    if (filled && object_clip_bounds(api_, object, cx0, cy0, cx1, cy1)) {
+      const Rect clip = display_box(outer, cx0, cy0, cx1, cy1);
+      if (std::isfinite(clip.x0) && std::isfinite(clip.y0) && std::isfinite(clip.x1) && std::isfinite(clip.y1)) fill_clip_ = clip;
+    }
 
     // Walk the subpaths: straight segments only; a curve disqualifies its subpath.
     const int count = api_.FPDFPath_CountSegments(object);
@@ -580,7 +598,16 @@ class ObjectWalker {
       if (std::min(w, h) <= kThinPoints) {
         page_.rules.push_back(RawRule{box, w >= h});
       } else {
-        page_.fills.push_back(RawFill{box, fill, paint_order_, fill_opaque_});
+        Rect painted = box;
+        if (fill_clip_) {
+          painted.x0 = std::max(box.x0, fill_clip_->x0);
+          painted.y0 = std::max(box.y0, fill_clip_->y0);
+          painted.x1 = std::min(box.x1, fill_clip_->x1);
+          painted.y1 = std::min(box.y1, fill_clip_->y1);
+        }
+        // Clipped away entirely: it paints nothing, so it hides and backs nothing either.
+        const bool paints = painted.x1 > painted.x0 && painted.y1 > painted.y0;
+        page_.fills.push_back(RawFill{box, fill, paint_order_, fill_opaque_ && paints, paints ? painted : box});
       }
       if (!stroked) return;
     }
@@ -605,6 +632,7 @@ class ObjectWalker {
   TextObjectPlaces& places_;
   std::int32_t paint_order_ = -1;
   bool fill_opaque_ = false;   // the current path's fill hides what lies beneath it
+  std::optional<Rect> fill_clip_;  // the current path's clip bounds in display space, if it has a clip
   std::vector<Point> points_;  // reused across subpaths: no allocation per path
 };
 

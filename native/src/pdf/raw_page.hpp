@@ -64,6 +64,9 @@ struct RawFill {
   std::uint32_t fill_rgba = 0;
   std::int32_t paint_order = -1;  // see RawChar::paint_order
   bool opaque = false;            // full alpha, normal blending, no soft mask: hides what is beneath
+  // The part of `box` inside the fill's own clip path (the bounds of it): what it paints, which
+  // the hidden-text rules judge by. `box` itself when it has no clip path.
+  Rect painted;
 };
 
 struct RawImage {
