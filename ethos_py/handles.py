@@ -93,6 +93,7 @@ _REASONS = frozenset({
     "table_not_found", "table_cell_not_found", "text_mismatch",
     # docs/contracts.md#extensions: more specific mismatch reasons of our matcher.
     "stitched_quotation", "near_miss", "numeric_guard", "polarity_guard", "token_boundary",
+    "located_elsewhere", "hidden_text",
 })
 _CONFIG_HASH = re.compile(r"[0-9a-f]{64}")
 _STATEMENT_TYPE = "https://in-toto.io/Statement/v1"

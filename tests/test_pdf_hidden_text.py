@@ -123,6 +123,21 @@ def test_a_quote_only_in_hidden_text_is_refused_with_its_own_reason(technique: s
     assert checks[0]["evidence"]["page"] == "p0001"
 
 
+def test_a_handle_cited_for_hidden_text_is_not_verified(tmp_path: Path) -> None:
+    # The evidence-handle projection reads hidden_text (and located_elsewhere) as refusals it
+    # knows, not as a malformed report.
+    raw = _parse_bytes(tmp_path, "covered.pdf", hx.hidden_pdf("covered_by_shape"))
+    with ethos_py.Document.from_bytes(raw) as document:
+        context = ethos_py.build_evidence_handle_context([
+            {"document_fingerprint": document.fingerprint, "evidence_id": "ev-1", "locator": {"page": "p0001"}}])
+        emission = ethos_py.build_evidence_citation_emission("The loan is approved.", [
+            {"kind": "quote", "text": "approve the loan", "evidence_id": "ev-1"}])
+        report = document.verify(ethos_py.hydrate_evidence_citations(emission, context))
+    assert [c["reason"] for c in report["checks"]] == ["hidden_text"]
+    states = ethos_py.project_evidence_states(context, emission, report)
+    assert [(s["evidence_id"], s["cited"], s["verified"]) for s in states["states"]] == [("ev-1", True, False)]
+
+
 def test_hidden_text_anchors_no_evidence(tmp_path: Path) -> None:
     raw = _parse_bytes(tmp_path, "covered.pdf", hx.hidden_pdf("covered_by_shape"))
     hidden_span = _hidden_warnings(json.loads(raw))[0]["span_ref"]
