@@ -89,7 +89,9 @@ def _mutated(rng: random.Random, report: dict[str, Any]) -> dict[str, Any]:
     return report
 
 
-EXTENSION_REASONS = {"stitched_quotation", "near_miss", "numeric_guard", "polarity_guard", "token_boundary"}
+EXTENSION_REASONS = {
+    "stitched_quotation", "near_miss", "numeric_guard", "polarity_guard", "token_boundary", "located_elsewhere", "hidden_text",
+}
 
 
 def _public_fields_only(report: dict[str, Any]) -> dict[str, Any]:
