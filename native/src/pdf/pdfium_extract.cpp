@@ -196,7 +196,7 @@ class CharExtractor {
     char_objects_.reserve(static_cast<std::size_t>(count));
     for (int i = 0; i < count; ++i) {
       page_.chars.push_back(extract(i));
-      char_objects_.push_back(api_.FPDFText_GetTextObject(text_, i));
+      char_objects_.push_back(last_object_);
     }
   }
 
@@ -234,6 +234,7 @@ class CharExtractor {
     }
 
     pdfium::PageObject* object = api_.FPDFText_GetTextObject(text_, i);
+    last_object_ = object;
     if (object == nullptr) {
       ch.font_size = api_.FPDFText_GetFontSize(text_, i) * vertical_scale(glyph_matrix);
     } else {
@@ -366,6 +367,7 @@ class CharExtractor {
   const TextObjectPlaces& places_;
   RawPage& page_;
   std::vector<pdfium::PageObject*>& char_objects_;
+  pdfium::PageObject* last_object_ = nullptr;  // the text object of the character extract() read last
   TextObjectInfo current_;
   std::vector<pdfium::Font*> font_handles_;  // parallel to page_.fonts
   // The last character matrix's linear part (a, b, c, d) and the display angle it gives.
