@@ -99,6 +99,24 @@ def _invisible_over_a_logo(canvas: Canvas) -> None:
     _text_object(canvas, render_mode=3)
 
 
+def _nearly_transparent(canvas: Canvas) -> None:
+    # Fill alpha 0.01 (about 3 of 255): not zero, and still nothing a reader sees.
+    canvas.saveState()
+    canvas.setFont(fx.BODY_FONT, SIZE)
+    canvas.setFillAlpha(0.01)
+    canvas.drawString(X, HIDDEN_Y, fx.HIDDEN_SENTENCE)
+    canvas.restoreState()
+
+
+def _faint_watermark(canvas: Canvas) -> None:
+    # Fill alpha 0.15, the way watermarks are drawn: faint, but read.
+    canvas.saveState()
+    canvas.setFont(fx.BODY_FONT, SIZE)
+    canvas.setFillAlpha(0.15)
+    canvas.drawString(X, HIDDEN_Y, fx.HIDDEN_SENTENCE)
+    canvas.restoreState()
+
+
 #: technique -> drawing of the hidden sentence (optional content is built by optional_content_pdf).
 _HIDERS: dict[str, Callable[[Canvas], None]] = {
     "same_colour_as_background": _black_on_black,
@@ -114,6 +132,7 @@ _HIDERS: dict[str, Callable[[Canvas], None]] = {
 VARIANTS: dict[str, tuple[str, Callable[[Canvas], None]]] = {
     "invisible_over_a_logo": ("invisible_render_mode", _invisible_over_a_logo),
     "white_on_white": ("same_colour_as_background", lambda canvas: _sentence(canvas, white)),
+    "nearly_transparent": ("transparent", _nearly_transparent),
 }
 
 #: Every technique a hidden_text_detected warning can name that these fixtures produce.
@@ -237,6 +256,7 @@ _VISIBLE: dict[str, Callable[[Canvas], None]] = {
     "white_over_image_drawn_before": _over_image_before,
     "outlined_in_black": lambda canvas: _text_object(canvas, render_mode=1),
     "condensed_to_80_percent": lambda canvas: _text_object(canvas, horizontal_scale=80),
+    "faint_watermark": _faint_watermark,
 }
 
 VISIBLE_KINDS = (*_VISIBLE, "layer_shown")

@@ -19,7 +19,9 @@ constexpr double kMinVisibleFontSize = params::kMinVisibleFontSizePt;
 constexpr std::uint32_t kSameColourDelta = params::kSameColourChannelDelta;
 constexpr double kMinHorizontalScale = params::kMinHorizontalScalePercent / 100.0;
 
-bool transparent(std::uint32_t rgba) { return (rgba & 0xFFu) == 0; }
+// Painted with (nearly) no alpha: at 8/255 or less nobody reads it, and an alpha of 1/255 must not
+// pass where 0 is caught. (Watermarks and highlights use 25/255 and more.)
+bool transparent(std::uint32_t rgba) { return (rgba & 0xFFu) <= params::kMaxInvisibleAlpha; }
 
 bool contains(const Rect& r, double x, double y) { return x >= r.x0 && x <= r.x1 && y >= r.y0 && y <= r.y1; }
 

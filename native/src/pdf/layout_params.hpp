@@ -14,6 +14,7 @@ constexpr std::uint32_t kNearWhiteChannel = 0xF0;  // every colour channel at le
 // Text is the background's colour when no channel differs by more than this: the near-white
 // threshold's margin (0xFF - 0xF0), so white on white is judged as before.
 constexpr std::uint32_t kSameColourChannelDelta = 0xFF - kNearWhiteChannel;
+constexpr std::uint32_t kMaxInvisibleAlpha = 8;    // text painted with at most this alpha (of 255) is not seen
 constexpr std::int64_t kMinHorizontalScalePercent = 5;  // narrower glyphs are squeezed to nothing (Tz 5)
 constexpr std::int64_t kPageImagePercent = 90;      // text painted over by an image this large: a scan's OCR text
 constexpr std::int64_t kScanImagePercent = 50;      // invisible text over an image this large: a scan's OCR layer
@@ -102,6 +103,7 @@ inline nlohmann::json layout_parameters() {
           {"max_loose_descent_percent", kMaxLooseDescentPercent},
           {"same_colour_channel_delta", kSameColourChannelDelta},
           {"min_horizontal_scale_percent", kMinHorizontalScalePercent},
+          {"max_invisible_alpha", kMaxInvisibleAlpha},
           {"page_image_percent", kPageImagePercent},
           {"scan_image_percent", kScanImagePercent},
           {"max_paint_probes_per_page", static_cast<std::int64_t>(kMaxPaintProbesPerPage)}};
