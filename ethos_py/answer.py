@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from typing import Any, Union
 
@@ -24,9 +24,25 @@ SourceLike = Union[Document, str, "os.PathLike[str]", bytes, bytearray, memoryvi
 _SCOPES = ("all", "quotes")
 
 
+def _is_pdf(item: SourceLike) -> bool:
+    """The CLIs' rule (docs/cli.md §3.2): a .pdf name, or a %PDF- header in the first KiB."""
+    if isinstance(item, (bytes, bytearray, memoryview)):
+        return b"%PDF-" in bytes(item[:1029])
+    path = os.fspath(item)
+    if path.lower().endswith(".pdf"):
+        return True
+    try:
+        with open(path, "rb") as handle:
+            return b"%PDF-" in handle.read(1029)
+    except OSError:
+        return False  # left to Document.open, which reports it
+
+
 def _documents(stack: ExitStack, source: SourceLike | Sequence[SourceLike] | None, grounding: str | None,
-               source_text: str | Sequence[str] | None) -> list[Document]:
-    """Every source as an open Document, in order; the ones opened here close with the stack."""
+               source_text: str | Sequence[str] | None,
+               parse_options: Mapping[str, Any] | None = None) -> list[Document]:
+    """Every source as an open Document, in order; the ones opened here close with the stack.
+    A PDF is parsed by ethos-core (``ethos_py.pdf``: parse cache, workers, limits) on the way."""
     if source is None:
         given: list[SourceLike] = []
     elif isinstance(source, (Document, str, os.PathLike, bytes, bytearray, memoryview)):
@@ -37,6 +53,11 @@ def _documents(stack: ExitStack, source: SourceLike | Sequence[SourceLike] | Non
     for item in given:
         if isinstance(item, Document):
             documents.append(item)
+        elif _is_pdf(item):
+            from .pdf import parse_pdf_bytes
+
+            parsed = parse_pdf_bytes(item if isinstance(item, (str, os.PathLike)) else bytes(item), **(parse_options or {}))
+            documents.append(stack.enter_context(Document.from_bytes(parsed, "ethos-native")))
         else:
             documents.append(stack.enter_context(Document.open(item, grounding)))
     texts = [source_text] if isinstance(source_text, str) else list(source_text or ())
@@ -57,12 +78,15 @@ def check_answer_json(
     policy: str | None = None,
     grounding: str | None = None,
     source_text: str | Sequence[str] | None = None,
+    parse_options: Mapping[str, Any] | None = None,
 ) -> bytes:
     """The answer check result as canonical JSON bytes (no trailing newline).
 
     ``source`` is one source or a list (a RAG context of passages): ``Document`` objects, paths or
     bytes (opened with ``grounding``: a native document or Grounding JSON by default, ``"text"``
-    or ``"markdown"`` for plain files, docs/sources.md); ``source_text`` adds literal texts.
+    or ``"markdown"`` for plain files, docs/sources.md); ``source_text`` adds literal texts. A PDF
+    (a ``.pdf`` path or bytes with a ``%PDF-`` header) is parsed on the way by ethos-core, or read
+    from the parse cache; ``parse_options`` are ``ethos_py.parse_pdf``'s keyword arguments.
     ``scope`` is ``"all"`` (every word) or ``"quotes"`` (the quotations only); ``ngram`` (3 to
     1000) is the shortest run counted as verbatim; ``policy`` a preset name (``"strict"``,
     ``"default"``, ``"permissive"``) whose accepted tier decides normalization.
@@ -80,7 +104,7 @@ def check_answer_json(
         request["policy"] = policy
     request_bytes = json.dumps(request, ensure_ascii=False).encode("utf-8")
     with ExitStack() as stack:
-        documents = _documents(stack, source, grounding, source_text)
+        documents = _documents(stack, source, grounding, source_text, parse_options)
         handles = [stack.enter_context(document._borrowed_handle()) for document in documents]
         array = _ffi.ffi.new("ethos_document *[]", handles)
         return _ffi.call_string(_ffi.lib.ethos_check_answer, array, len(handles), request_bytes, len(request_bytes))
@@ -95,6 +119,7 @@ def check_answer(
     policy: str | None = None,
     grounding: str | None = None,
     source_text: str | Sequence[str] | None = None,
+    parse_options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """``check_answer_json`` parsed: ``result["summary"]``, ``["words"]``, ``["runs"]``,
     ``["quotes"]`` and ``["gate"]`` (schemas/answer-check.schema.json).
@@ -107,7 +132,8 @@ def check_answer(
     """
     result: dict[str, Any] = json.loads(
         check_answer_json(
-            answer, source, scope=scope, ngram=ngram, policy=policy, grounding=grounding, source_text=source_text
+            answer, source, scope=scope, ngram=ngram, policy=policy, grounding=grounding, source_text=source_text,
+            parse_options=parse_options,
         )
     )
     return result

@@ -8,6 +8,8 @@ gets an envelope rather than a traceback.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import os
 import signal
@@ -360,13 +362,15 @@ scanned or blank pages); 9 unsupported_pdf_feature; 10 parse_timeout;
 Every failure prints one JSON error envelope on stderr, nothing on stdout."""
 
 
-def _parse_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Adds the parse limits and settings shared by `doc parse` and `fingerprint`."""
-    command = click.option(
-        "--diagnostics",
-        is_flag=True,
-        help="Add runtime facts (cache, timing, workers, a worker's failure) to the output; never cached or hashed.",
-    )(command)
+def _parse_options(command: Callable[..., Any], *, diagnostics: bool = True) -> Callable[..., Any]:
+    """Adds the parse limits and settings shared by `doc parse` and `fingerprint` (and, without
+    --diagnostics, `check-answer`)."""
+    if diagnostics:
+        command = click.option(
+            "--diagnostics",
+            is_flag=True,
+            help="Add runtime facts (cache, timing, workers, a worker's failure) to the output; never cached or hashed.",
+        )(command)
     command = click.option("--quiet", is_flag=True, help="Draw no progress bar (drawn on stderr only when it is a terminal).")(
         command
     )
@@ -427,8 +431,9 @@ def _password_arguments(options: dict[str, Any], crop_source_pdf: str | None) ->
     return arguments
 
 
-def _run_core(arguments: Sequence[str], environment: dict[str, str] | None = None) -> int:
-    """Runs ethos-core with ``arguments``; its stdout, stderr and exit code become ours, unchanged."""
+def _run_core(arguments: Sequence[str], environment: dict[str, str] | None = None, stdin_data: bytes | None = None) -> int:
+    """Runs ethos-core with ``arguments``; its stdout, stderr and exit code become ours, unchanged.
+    ``stdin_data`` is what ethos-core reads on its standard input (an answer read from ours)."""
     from ._locate import find_core_binary
     from ._pdfium import parse_environment
 
@@ -439,7 +444,7 @@ def _run_core(arguments: Sequence[str], environment: dict[str, str] | None = Non
 
     try:
         # With a progress bar on a terminal; ethos-core dies with us (ethos_py/progress.py).
-        completed = run_core_process([os.fspath(binary), *arguments], parse_environment(environment))
+        completed = run_core_process([os.fspath(binary), *arguments], parse_environment(environment), stdin_data)
     except OSError as error:
         raise _host_error("internal_error", {"reason": "core_unavailable"}) from error
     if completed.returncode < 0 or (completed.returncode != 0 and not completed.stderr):
@@ -1026,12 +1031,27 @@ def _read_answer_file(path: str) -> bytes:
     return data
 
 
+def _check_answer_core_arguments(sources: Sequence[str], parse_arguments: list[str], **given: Any) -> list[str]:
+    """The ethos-core command line of one `check-answer` run, flags as typed."""
+    arguments = ["check-answer", *parse_arguments]
+    for flag in ("--answer", "--answer-file", "--grounding", "--scope", "--ngram", "--policy", "--format", "--out"):
+        value = given.get(flag.lstrip("-").replace("-", "_"))
+        if value is not None:
+            arguments += [flag, value]
+    for text in given.get("source_text", ()):
+        arguments += ["--source-text", text]
+    if given.get("fail"):
+        arguments.append("--fail")
+    return [*arguments, "--", *sources]
+
+
 @ethos.command(
     "check-answer",
     context_settings=_COMMAND_CONTEXT,
+    epilog=_PARSE_EXIT_CODES,
     short_help="Measure how much of an answer is verbatim in a source and verify its quotations.",
 )
-@click.argument("source", metavar="SOURCE")
+@click.argument("sources", metavar="SOURCE...", nargs=-1)
 @click.option("--answer", "answer_text", metavar="TEXT", default=None, help="The answer text itself.")
 @click.option("--answer-file", metavar="FILE", default=None, help="Read the answer from FILE (- reads standard input).")
 @click.option(
@@ -1052,13 +1072,15 @@ def _read_answer_file(path: str) -> bytes:
     "--fail", is_flag=True, help="Exit 1 when the gate fails (a quotation not grounded, or none under --scope quotes)."
 )
 @click.option(
-    "--format", "output_format", type=click.Choice(("json", "text")), default="json", help="Output format (default json)."
+    "--format", "output_format", type=click.Choice(("json", "text")), default=None, help="Output format (default json)."
 )
 @click.option("--out", metavar="FILE", default=None, help="Write the output atomically to FILE instead of stdout.")
+@functools.partial(_parse_options, diagnostics=False)
 @click.pass_context
 def check_answer_command(
     ctx: click.Context,
-    source: str,
+    /,
+    sources: tuple[str, ...],
     answer_text: str | None,
     answer_file: str | None,
     source_text: tuple[str, ...],
@@ -1067,15 +1089,22 @@ def check_answer_command(
     ngram: str | None,
     policy: str | None,
     fail: bool,
-    output_format: str,
+    output_format: str | None,
     out: str | None,
+    **parse_options: Any,
 ) -> int:
-    """Measure the verbatim coverage of an answer against SOURCE (and each
-    --source-text): which words are in a run of at least --ngram words found
-    verbatim, the share of words matched, every run and where it is in the
-    source (element, page, offsets, highlight boxes). Quotations in the answer
-    are verified with the matching ladder at document scope, as verify would;
-    --scope quotes measures the quotations only.
+    """Measure the verbatim coverage of an answer against each SOURCE (and
+    each --source-text): which words are in a run of at least --ngram words
+    found verbatim, the share of words matched, every run and where it is in
+    the source (element, page, offsets, highlight boxes). Quotations in the
+    answer are verified with the matching ladder at document scope, as verify
+    would; --scope quotes measures the quotations only.
+
+    \b
+    A SOURCE is an Ethos native document JSON, a PDF (a .pdf name or a %PDF-
+    header: parsed on the way like `doc parse`, or read from the parse
+    cache, with the parse options below), or what --grounding names. Several
+    SOURCEs are the passages of one context (a RAG context).
 
     \b
     The run exits 0 unless --fail is given: then it exits 1 when a quotation
@@ -1087,13 +1116,26 @@ def check_answer_command(
 
     _reject_extra_args(ctx)
     # The order of ethos-core's checks, so a bad command line gets the same envelope from both.
+    if not sources:
+        raise _host_error("invalid_arguments", {"argument": "SOURCE"})
     if (answer_text is None) == (answer_file is None):
         raise _host_error("invalid_arguments", {"argument": "--answer"})
     ngram_value = _ngram_value(ngram)
-    source_bytes = _read(source, "SOURCE")
+    parse_arguments = _parse_arguments(parse_options)
+    # A PDF is parsed by ethos-core (PDFium only ever runs in its workers), so ethos-core runs the
+    # whole command, as for `fingerprint`: one implementation, the same bytes and envelopes. An
+    # answer on our standard input is handed to it on its own.
+    if parse_arguments or any(_looks_like_pdf(path) for path in sources):
+        stdin_data = _read_answer_file("-") if answer_file == "-" else None
+        arguments = _check_answer_core_arguments(
+            sources, parse_arguments, answer=answer_text, answer_file=answer_file, grounding=grounding, scope=scope,
+            ngram=ngram, policy=policy, format=output_format, out=out, source_text=source_text, fail=fail,
+        )
+        return _run_core(arguments, _password_environment(parse_options), stdin_data)
     from .document import Document
 
-    with Document.from_bytes(source_bytes, grounding) as document:
+    with contextlib.ExitStack() as stack:
+        documents = [stack.enter_context(Document.from_bytes(_read(path, "SOURCE"), grounding)) for path in sources]
         texts = [_argv_text(text, "--source-text") for text in source_text]
         if answer_text is not None:
             answer = _argv_text(answer_text, "--answer")
@@ -1104,7 +1146,7 @@ def check_answer_command(
                 raise _host_error("invalid_input", {"argument": "--answer-file", "reason": "not_utf8"}) from None
         result = check_answer_json(
             answer,
-            document,
+            documents,
             scope=scope or "all",
             ngram=3 if ngram_value is None else ngram_value,
             policy=policy,

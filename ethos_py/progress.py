@@ -80,21 +80,27 @@ def _draw(read_fd: int, label: str) -> None:
         bar.close()  # leave=False: the line is erased
 
 
-def run_core_process(command: Sequence[str], environment: Mapping[str, str]) -> subprocess.CompletedProcess[bytes]:
+def run_core_process(
+    command: Sequence[str], environment: Mapping[str, str], stdin_data: bytes | None = None
+) -> subprocess.CompletedProcess[bytes]:
     """Runs ``command`` (ethos-core and its arguments) with stdout and stderr captured, as
-    ``subprocess.run`` would, drawing its progress on our stderr when ``wants_progress``."""
+    ``subprocess.run`` would, drawing its progress on our stderr when ``wants_progress``.
+    ``stdin_data`` is the child's standard input (what we read from ours), else it reads nothing."""
+    stdin = subprocess.DEVNULL if stdin_data is None else subprocess.PIPE
     env = dict(environment)
     env["ETHOS_PARENT_PID"] = str(os.getpid())
     env.pop("ETHOS_PROGRESS_FD", None)  # only a pipe opened here may be named
     arguments = list(command)
     if not wants_progress(arguments[1:]):
+        if stdin_data is not None:
+            return subprocess.run(arguments, input=stdin_data, capture_output=True, env=env, check=False)
         return subprocess.run(arguments, stdin=subprocess.DEVNULL, capture_output=True, env=env, check=False)
     read_fd, write_fd = os.pipe()
     env["ETHOS_PROGRESS_FD"] = str(write_fd)
     try:
         process = subprocess.Popen(
             arguments,
-            stdin=subprocess.DEVNULL,
+            stdin=stdin,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=env,
@@ -109,7 +115,7 @@ def run_core_process(command: Sequence[str], environment: Mapping[str, str]) -> 
     drawer = threading.Thread(target=_draw, args=(read_fd, label), daemon=True)
     drawer.start()
     try:
-        stdout, stderr = process.communicate()
+        stdout, stderr = process.communicate(stdin_data)
     except BaseException:
         process.kill()
         process.wait()

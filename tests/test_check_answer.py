@@ -380,3 +380,94 @@ def test_coverage_agrees_with_a_brute_force_reading(seed: int) -> None:
     flags, runs = _reference(answer, source, ngram)
     assert _flags(result) == flags
     assert [(run["first_word"], run["words"]) for run in result["runs"]] == runs
+
+
+# -- PDF and several SOURCE files ----------------------------------------------------------------------
+
+PDF_PAGES = [
+    ["The committee approved the budget for the coming year.", "Members asked for quarterly reports."],
+    ["Water levels in the northern reservoir fell by twelve percent.", "Repairs begin in the spring."],
+]
+PDF_ANSWER = 'We read that "water levels in the northern reservoir fell by twelve percent" and members asked for quarterly reports.'
+
+
+def _pdf(tmp_path: Path) -> Path:
+    from pdf_fixtures import text_pdf
+
+    path = tmp_path / "minutes.pdf"
+    path.write_bytes(text_pdf(PDF_PAGES))
+    return path
+
+
+def test_a_pdf_source_is_parsed_on_the_way_and_runs_name_its_pages(tmp_path: Path) -> None:
+    pdf = _pdf(tmp_path)
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    args = ["check-answer", str(pdf), "--answer", PDF_ANSWER, *cache]
+    core = _core(args)
+    assert core[0] == 0 and core[2] == b""
+    assert _ethos(args) == core
+    result = json.loads(core[1])
+    assert schema_errors("answer-check", result) == []
+    pages = {run["text"]: run["source"]["elements"][0].get("page") for run in result["runs"]}
+    assert pages["water levels in the northern reservoir fell by twelve percent"] == "p0002"
+    assert pages["members asked for quarterly reports"] == "p0001"
+    assert [quote["status"] for quote in result["quotes"]] == ["grounded"]
+    assert all(run["source"]["elements"][0]["boxes"] for run in result["runs"])  # a parsed PDF has geometry
+    # The same bytes as the parsed document given as SOURCE: parsing is the only difference.
+    document = tmp_path / "minutes.json"
+    parsed = _core(["doc", "parse", str(pdf), "--out", str(document), *cache])
+    assert parsed[0] == 0
+    assert _core(["check-answer", str(document), "--answer", PDF_ANSWER]) == core
+    # And the library parses it the same way (the parse cache is shared).
+    library = ethos_py.check_answer_json(PDF_ANSWER, pdf, parse_options={"cache_dir": tmp_path / "cache"})
+    assert library + b"\n" == core[1]
+    assert ethos_py.check_answer_json(PDF_ANSWER, pdf.read_bytes(), parse_options={"use_cache": False}) == library
+
+
+def test_several_source_files_are_one_context(tmp_path: Path) -> None:
+    pdf = _pdf(tmp_path)
+    passage = tmp_path / "passage.txt"
+    passage.write_text("The pilot was said to cut average response time by a third.", encoding="utf-8")
+    answer = "The pilot cut average response time; members asked for quarterly reports."
+    # --grounding names the loader of the non-PDF files; a PDF is always its parsed native document.
+    native_and_pdf = ["check-answer", str(QUICKSTART), str(pdf), "--answer", answer, "--no-cache"]
+    core = _core(native_and_pdf)
+    assert core[0] == 0 and _ethos(native_and_pdf) == core
+    result = json.loads(core[1])
+    assert len(result["sources"]) == 2
+    documents = {run["text"]: run["source"]["document"] for run in result["runs"]}
+    assert documents == {"The pilot cut average response time": 0, "members asked for quarterly reports": 1}
+    text_and_pdf = ["check-answer", str(passage), str(pdf), "--grounding", "text", "--answer", answer, "--no-cache"]
+    core = _core(text_and_pdf)
+    assert core[0] == 0 and _ethos(text_and_pdf) == core
+    assert [source["kind"] for source in json.loads(core[1])["sources"]][1] == result["sources"][1]["kind"]
+
+
+def test_a_pdf_answer_from_stdin_reaches_ethos_core(tmp_path: Path) -> None:
+    pdf = _pdf(tmp_path)
+    args = ["check-answer", str(pdf), "--answer-file", "-", "--no-cache", "--format", "text"]
+    core = _core(args, PDF_ANSWER.encode())
+    assert core[0] == 0 and b"grounded" in core[1]
+    assert _ethos(args, PDF_ANSWER.encode()) == core
+
+
+@pytest.mark.parametrize(
+    ("make", "code"),
+    [
+        (lambda tmp: tmp / "missing.pdf", 2),  # unreadable: host_io
+        (lambda tmp: (tmp / "fake.pdf").write_bytes(b"not a pdf at all") and tmp / "fake.pdf", 3),  # invalid_pdf
+    ],
+)
+def test_pdf_failures_are_the_parse_envelopes(tmp_path: Path, make: Any, code: int) -> None:
+    path = make(tmp_path)
+    args = ["check-answer", str(path), "--answer", "one two three", "--no-cache"]
+    core = _core(args)
+    assert core[0] == code and core[1] == b"" and core[2].startswith(b'{"error":')
+    assert _ethos(args) == core
+
+
+def test_parse_options_are_checked_before_any_file(tmp_path: Path) -> None:
+    args = ["check-answer", str(QUICKSTART), "--answer", "one two three", "--workers", "0"]
+    core = _core(args)
+    assert core[0] == 2 and json.loads(core[2])["error"]["details"]["argument"] == "--workers"
+    assert _ethos(args) == core

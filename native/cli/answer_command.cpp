@@ -12,6 +12,7 @@
 #include "core/api.hpp"
 #include "core/source.hpp"
 #include "host_io.hpp"
+#include "parse_command.hpp"
 #include "request_options.hpp"
 #include "text/utf8.hpp"
 
@@ -39,7 +40,6 @@ std::string read_stdin() {
 }
 
 int run_check_answer(const ParsedArgs& args) {
-  const std::string& source_path = args.positionals.at(0);
   // Argument-level checks finish before any file is touched (docs/cli.md §5.2): exactly one answer.
   const std::string* answer_text = args.value("--answer");
   const std::string* answer_file = args.value("--answer-file");
@@ -58,7 +58,12 @@ int run_check_answer(const ParsedArgs& args) {
 
   const std::string* grounding = args.value("--grounding");
   std::vector<std::shared_ptr<const Source>> sources;
-  sources.push_back(open_source(read_input_file(source_path, "SOURCE"), grounding_open_options(grounding)));
+  // Every SOURCE in order (a RAG context of passages); a PDF is parsed on the way, or read from the
+  // parse cache, as `fingerprint` does, and opened as the native document it becomes.
+  for (ReadSource& read : read_sources(args, args.positionals, "SOURCE")) {
+    sources.push_back(open_source(read.bytes, read.parsed_pdf ? R"({"grounding":"ethos-native"})"
+                                                               : grounding_open_options(grounding)));
+  }
   const auto text_sources = args.all_values.find("--source-text");
   if (text_sources != args.all_values.end()) {
     for (const std::string& text : text_sources->second) {
@@ -103,8 +108,12 @@ CommandSpec check_answer_command() {
       "The run exits 0 unless --fail is given: then it exits 1 when a quotation is not grounded, or under "
       "--scope quotes when the answer has no quotation to check (the output is still written). See "
       "docs/answers.md.",
-      {{"SOURCE", "The grounding source (an Ethos native document JSON, or what --grounding names)."}},
-      {
+      {{"SOURCE",
+        "A grounding source: an Ethos native document JSON, a PDF (parsed on the way, or read from the parse "
+        "cache), or what --grounding names. Several SOURCEs are the passages of one context.",
+        true}},
+      [] {
+        std::vector<OptionSpec> options{
           {"--answer", "TEXT", false, {}, "The answer text itself."},
           {"--answer-file", "FILE", false, {}, "Read the answer from FILE (- reads standard input)."},
           {"--source-text", "TEXT", false, {}, "Another source given as literal text (repeatable)."},
@@ -115,7 +124,14 @@ CommandSpec check_answer_command() {
           {"--fail", "", false, {}, "Exit 1 when the gate fails (a quotation not grounded, or none under --scope quotes)."},
           {"--format", "FORMAT", false, {"json", "text"}, "Output format (default json)."},
           {"--out", "FILE", false, {}, "Write the output atomically to FILE instead of stdout."},
-      },
+        };
+        // The parse options of `doc parse` apply to PDF SOURCEs; --diagnostics is left out, since
+        // the answer check result has no place for runtime facts.
+        for (const OptionSpec& option : parse_options()) {
+          if (option.name != "--diagnostics") options.push_back(option);
+        }
+        return options;
+      }(),
       run_check_answer,
   };
 }

@@ -87,7 +87,9 @@ std::string indent_paragraphs(std::string_view text) {
 std::string command_help(const ProgramSpec& program, const CommandSpec& command) {
   std::string out = "Usage: " + std::string(program.name) + " " + std::string(command.name);
   if (!command.options.empty()) out += " [OPTIONS]";
-  for (const PositionalSpec& positional : command.positionals) out += " " + std::string(positional.name);
+  for (const PositionalSpec& positional : command.positionals) {
+    out += " " + std::string(positional.name) + (positional.repeatable ? "..." : "");
+  }
   out += "\n\n" + indent_paragraphs(command.description);
 
   if (!command.positionals.empty()) {
@@ -190,7 +192,8 @@ bool parse_command(const CommandSpec& command, const std::vector<std::string>& t
       throw argument_error(option.name);
     }
   }
-  if (out.positionals.size() > command.positionals.size()) {
+  const bool repeatable = !command.positionals.empty() && command.positionals.back().repeatable;
+  if (!repeatable && out.positionals.size() > command.positionals.size()) {
     throw argument_error(out.positionals[command.positionals.size()]);
   }
   return true;

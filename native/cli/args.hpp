@@ -21,6 +21,8 @@ struct OptionSpec {
 struct PositionalSpec {
   std::string_view name;  // "SOURCE"; also the `argument` named in error details
   std::string_view help;
+  // The last positional only: takes one or more arguments (usage shows "NAME...").
+  bool repeatable = false;
 };
 
 // What the parser hands to a command: everything already checked against its spec.

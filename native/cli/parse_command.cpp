@@ -217,6 +217,24 @@ std::vector<OptionSpec> parse_options() {
   };
 }
 
+std::vector<ReadSource> read_sources(const ParsedArgs& args, const std::vector<std::string>& paths,
+                                     std::string_view argument) {
+  die_with_parent_if_asked();
+  const ParseSettings settings = read_settings(args);
+  ParseRun run;
+  std::vector<ReadSource> sources;
+  for (const std::string& path : paths) {
+    std::string bytes = read_input_file(path, std::string(argument), settings.limits.max_file_bytes);
+    // The rule and the bytes of `fingerprint`: a PDF becomes the file `doc parse` would write.
+    if (named_pdf(path) || has_pdf_header(bytes)) {
+      sources.push_back({parse_document(bytes, settings, run) + "\n", true});
+    } else {
+      sources.push_back({std::move(bytes), false});
+    }
+  }
+  return sources;
+}
+
 int run_doc_parse(const ParsedArgs& args) {
   die_with_parent_if_asked();
   const ParseSettings settings = read_settings(args);
