@@ -78,7 +78,7 @@ if TYPE_CHECKING:
     from .proof import proof_summary, summary_text
     from .evidence_anchor import anchor, anchor_json
     from .crops import crop_descriptors, crop_element
-    from .answer import answer_summary_text, check, check_answer, check_answer_json
+    from .answer import answer_summary_text, check, check_answer, check_answer_json, render_result, render_words
 
 try:
     __version__ = _distribution_version("ethos-verify")
@@ -104,6 +104,8 @@ _NATIVE_NAMES = {
     "check_answer": "answer",
     "check_answer_json": "answer",
     "answer_summary_text": "answer",
+    "render_result": "answer",
+    "render_words": "answer",
 }
 
 __all__ = [
@@ -166,6 +168,8 @@ __all__ = [
     "check_answer",
     "check_answer_json",
     "answer_summary_text",
+    "render_result",
+    "render_words",
 ]
 
 

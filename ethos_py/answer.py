@@ -15,7 +15,10 @@ from typing import Any, Union
 from . import _ffi
 from .document import Document
 
-__all__ = ["answer_summary_text", "check", "check_answer", "check_answer_json"]
+__all__ = ["PALETTES", "answer_summary_text", "check", "check_answer", "check_answer_json", "render_result", "render_words"]
+
+#: The palettes of ``render_result`` and ``check-answer --palette`` (docs/answers.md "Highlighting").
+PALETTES = ("classic", "colorblind", "neon", "mono")
 
 #: One source: an open ``Document`` (left open), a path, or the source's bytes (opened with
 #: ``grounding``, then closed).
@@ -166,3 +169,43 @@ def answer_summary_text(result: dict[str, Any] | bytes | str) -> str:
     else:
         data = bytes(result)
     return _ffi.call_string(_ffi.lib.ethos_answer_summary_text, data, len(data)).decode("utf-8")
+
+
+def _result_bytes(result: dict[str, Any] | bytes | str) -> bytes:
+    if isinstance(result, dict):
+        return json.dumps(result, ensure_ascii=False).encode("utf-8")
+    if isinstance(result, str):
+        return result.encode("utf-8")
+    return bytes(result)
+
+
+def _render(result: dict[str, Any] | bytes | str, answer: str, palette: str, color: bool, part: str) -> str:
+    if palette not in PALETTES:
+        raise ValueError(f"palette must be one of {PALETTES}")
+    data = _result_bytes(result)
+    text = answer.encode("utf-8")
+    options = json.dumps({"color": bool(color), "palette": palette, "part": part}).encode("utf-8")
+    call = _ffi.lib.ethos_answer_render_text
+    return _ffi.call_string(call, data, len(data), text, len(text), options, len(options)).decode("utf-8")
+
+
+def render_result(result: dict[str, Any] | bytes | str, answer: str, *, palette: str = "classic", color: bool = True) -> str:
+    r"""The ``check-answer --format text`` output of ``result`` for ``answer`` (the text checked),
+    the core's bytes: with ``color``, the answer with each word in its verdict's style (``palette``
+    one of ``PALETTES``), a key line, then the summary; without, ``answer_summary_text(result)``.
+
+        >>> result = check("the quick brown fox ran", source_text="the quick brown fox")
+        >>> render_result(result, "the quick brown fox ran", palette="mono").splitlines()[0]
+        '\x1b[1mthe\x1b[0m \x1b[1mquick\x1b[0m \x1b[1mbrown\x1b[0m \x1b[1mfox\x1b[0m ran'
+    """
+    return _render(result, answer, palette, color, "all")
+
+
+def render_words(result: dict[str, Any] | bytes | str, answer: str, *, palette: str = "classic", color: bool = True) -> str:
+    r"""Only the highlighted answer of ``render_result`` (ends with a newline); without ``color``
+    the answer itself, its control characters shown as U+FFFD.
+
+        >>> render_words(check("the quick brown fox ran", source_text="the quick brown fox"), "the quick brown fox ran", color=False)
+        'the quick brown fox ran\n'
+    """
+    return _render(result, answer, palette, color, "words")

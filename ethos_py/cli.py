@@ -1034,7 +1034,8 @@ def _read_answer_file(path: str) -> bytes:
 def _check_answer_core_arguments(sources: Sequence[str], parse_arguments: list[str], **given: Any) -> list[str]:
     """The ethos-core command line of one `check-answer` run, flags as typed."""
     arguments = ["check-answer", *parse_arguments]
-    for flag in ("--answer", "--answer-file", "--grounding", "--scope", "--ngram", "--policy", "--format", "--out"):
+    for flag in ("--answer", "--answer-file", "--grounding", "--scope", "--ngram", "--policy", "--format", "--out",
+                 "--palette", "--color"):
         value = given.get(flag.lstrip("-").replace("-", "_"))
         if value is not None:
             arguments += [flag, value]
@@ -1042,7 +1043,24 @@ def _check_answer_core_arguments(sources: Sequence[str], parse_arguments: list[s
         arguments += ["--source-text", text]
     if given.get("fail"):
         arguments.append("--fail")
+    if given.get("no_color"):
+        arguments.append("--no-color")
     return [*arguments, "--", *sources]
+
+
+def _use_color(color: str | None, no_color: bool, out: str | None) -> bool:
+    """ethos-core's rule (native/cli/answer_command.cpp): --no-color and --color never say no,
+    --color always yes; auto highlights a terminal stdout (no --out), NO_COLOR unset or empty,
+    TERM not dumb."""
+    if no_color or color == "never":
+        return False
+    if color == "always":
+        return True
+    try:
+        terminal = os.isatty(1)
+    except OSError:
+        terminal = False
+    return out is None and terminal and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
 
 
 @ethos.command(
@@ -1074,6 +1092,19 @@ def _check_answer_core_arguments(sources: Sequence[str], parse_arguments: list[s
 @click.option(
     "--format", "output_format", type=click.Choice(("json", "text")), default=None, help="Output format (default json)."
 )
+@click.option(
+    "--palette",
+    type=click.Choice(("classic", "colorblind", "neon", "mono")),
+    default=None,
+    help="Highlighting of --format text: classic (default), colorblind, neon or mono (bold and inverse video).",
+)
+@click.option(
+    "--color",
+    type=click.Choice(("auto", "always", "never")),
+    default=None,
+    help="Highlight --format text: auto (default: a terminal stdout, no --out, NO_COLOR unset), always or never.",
+)
+@click.option("--no-color", "no_color", is_flag=True, help="Never highlight (as --color never).")
 @click.option("--out", metavar="FILE", default=None, help="Write the output atomically to FILE instead of stdout.")
 @functools.partial(_parse_options, diagnostics=False)
 @click.pass_context
@@ -1090,6 +1121,9 @@ def check_answer_command(
     policy: str | None,
     fail: bool,
     output_format: str | None,
+    palette: str | None,
+    color: str | None,
+    no_color: bool,
     out: str | None,
     **parse_options: Any,
 ) -> int:
@@ -1107,12 +1141,17 @@ def check_answer_command(
     SOURCEs are the passages of one context (a RAG context).
 
     \b
+    --format text highlights each word of the answer by its verdict (in a
+    verbatim run, not, in a grounded quotation, in one that is not, in one
+    too short to check) on a terminal; --color always forces it, --no-color
+    or NO_COLOR turn it off. The figures are always printed as text too.
+
+    \b
     The run exits 0 unless --fail is given: then it exits 1 when a quotation
     is not grounded, or under --scope quotes when the answer has no quotation
     to check (the output is still written). See docs/answers.md.
     """
-    from . import _ffi
-    from .answer import check_answer_json
+    from .answer import check_answer_json, render_result
 
     _reject_extra_args(ctx)
     # The order of ethos-core's checks, so a bad command line gets the same envelope from both.
@@ -1127,9 +1166,13 @@ def check_answer_command(
     # answer on our standard input is handed to it on its own.
     if parse_arguments or any(_looks_like_pdf(path) for path in sources):
         stdin_data = _read_answer_file("-") if answer_file == "-" else None
+        # ethos-core's stdout is our pipe, not the terminal: "auto" is decided here.
+        resolved = color if color in ("always", "never") else ("always" if _use_color(color, no_color, out) else "never")
         arguments = _check_answer_core_arguments(
             sources, parse_arguments, answer=answer_text, answer_file=answer_file, grounding=grounding, scope=scope,
             ngram=ngram, policy=policy, format=output_format, out=out, source_text=source_text, fail=fail,
+            palette=palette, color=resolved if color is not None or output_format == "text" else None,
+            no_color=no_color,
         )
         return _run_core(arguments, _password_environment(parse_options), stdin_data)
     from .document import Document
@@ -1153,7 +1196,7 @@ def check_answer_command(
             source_text=texts,
         )
     if output_format == "text":
-        _emit(_ffi.call_string(_ffi.lib.ethos_answer_summary_text, result, len(result)), out)
+        _emit(render_result(result, answer, palette=palette or "classic", color=_use_color(color, no_color, out)).encode("utf-8"), out)
     else:
         _emit(result + b"\n", out)
     # Measuring always succeeds; only --fail turns a failed gate into exit 1 (the output is still written).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -470,4 +471,128 @@ def test_parse_options_are_checked_before_any_file(tmp_path: Path) -> None:
     args = ["check-answer", str(QUICKSTART), "--answer", "one two three", "--workers", "0"]
     core = _core(args)
     assert core[0] == 2 and json.loads(core[2])["error"]["details"]["argument"] == "--workers"
+    assert _ethos(args) == core
+
+
+# -- highlighting ------------------------------------------------------------------------------------
+
+HIGHLIGHT_ANSWER = 'The pilot "cut average response time by 30%", “satisfaction rose to 95% in the final month”, "ok" and more.'
+SGR = re.compile(r"\x1b\[([0-9;]*)m")
+
+
+def _styles(text: str) -> dict[str, str]:
+    """Each highlighted word of the first line and the SGR parameters it is printed with."""
+    return {word: sgr for sgr, word in re.findall(r"\x1b\[([0-9;]+)m([^\x1b]*)\x1b\[0m", text.splitlines()[0])}
+
+
+@pytest.mark.parametrize("palette", ["classic", "colorblind", "neon", "mono"])
+def test_each_word_is_styled_by_its_verdict_the_same_on_every_surface(palette: str) -> None:
+    args = ["check-answer", str(QUICKSTART), "--answer", HIGHLIGHT_ANSWER, "--format", "text", "--color", "always",
+            "--palette", palette]
+    core = _core(args)
+    assert core[0] == 0 and core[2] == b"" and _ethos(args) == core
+    result = ethos_py.check_answer(HIGHLIGHT_ANSWER, QUICKSTART)
+    text = core[1].decode("utf-8")
+    assert text == ethos_py.render_result(result, HIGHLIGHT_ANSWER, palette=palette)
+    styles = _styles(text)
+    grounded, failed, short = styles["cut"], styles["satisfaction"], styles["ok"]
+    assert styles["30%"] == grounded and styles["month"] == failed
+    assert len({grounded, failed, short}) == 3  # three quotation verdicts, three styles
+    assert "more" not in styles and "pilot" not in styles  # words in no run keep the terminal's style
+    # Every figure is still printed as text after the highlighted answer and its key.
+    summary = ethos_py.answer_summary_text(result)
+    assert text.endswith("\n\n" + summary) and SGR.search(summary) is None
+    assert f"(palette {palette})" in text.splitlines()[1]
+    if palette == "mono":
+        # No colour at all: bold, underline and inverse video only.
+        assert {part for sgr in SGR.findall(text) for part in sgr.split(";")} <= {"0", "1", "4", "7"}
+        assert failed == "7"
+
+
+def test_a_verbatim_word_outside_quotations_is_styled_as_verbatim() -> None:
+    answer = "So the quick brown fox ran off."
+    result = ethos_py.check(answer, source_text="the quick brown fox")
+    styles = _styles(ethos_py.render_result(result, answer, palette="classic"))
+    assert styles == {"the": "32", "quick": "32", "brown": "32", "fox": "32"}
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [[], ["--no-color"], ["--color", "never"], ["--color", "auto"], ["--color", "always", "--no-color"]],
+)
+def test_no_escapes_unless_asked_when_stdout_is_not_a_terminal(extra: list[str]) -> None:
+    args = ["check-answer", str(QUICKSTART), "--answer", HIGHLIGHT_ANSWER, "--format", "text", *extra]
+    core = _core(args)
+    assert core[0] == 0 and _ethos(args) == core
+    result = ethos_py.check_answer(HIGHLIGHT_ANSWER, QUICKSTART)
+    assert core[1].decode("utf-8") == ethos_py.answer_summary_text(result)
+    assert ethos_py.render_result(result, HIGHLIGHT_ANSWER, color=False) == ethos_py.answer_summary_text(result)
+
+
+def _on_terminal(command: list[str], environment: dict[str, str]) -> bytes:
+    """stdout of ``command`` run with a pseudo-terminal as its stdout."""
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        process = subprocess.Popen(command, stdout=slave, stderr=subprocess.PIPE, env=environment)
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        assert process.wait(timeout=120) == 0
+    finally:
+        os.close(master)
+    return b"".join(chunks).replace(b"\r\n", b"\n")  # the terminal's own newline translation
+
+
+@pytest.mark.parametrize(
+    ("no_color", "extra", "highlighted"),
+    [(None, [], True), ("1", [], False), ("", [], True), ("1", ["--color", "always"], True), (None, ["--no-color"], False)],
+)
+def test_a_terminal_gets_highlighting_unless_no_color(no_color: str | None, extra: list[str], highlighted: bool) -> None:
+    environment = {key: value for key, value in os.environ.items() if key not in ("NO_COLOR", "TERM")}
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_DIR), environment.get("PYTHONPATH")]))
+    if no_color is not None:
+        environment["NO_COLOR"] = no_color
+    args = ["check-answer", str(QUICKSTART), "--answer", HIGHLIGHT_ANSWER, "--format", "text", *extra]
+    core = _on_terminal([harness.ethos_core_binary(), *args], environment)
+    assert _on_terminal([sys.executable, "-m", "ethos_py.cli", *args], environment) == core
+    assert (SGR.search(core.decode("utf-8")) is not None) == highlighted
+
+
+def test_a_pdf_run_highlights_as_ethos_decides(tmp_path: Path) -> None:
+    pdf = _pdf(tmp_path)
+    for extra in (["--color", "always", "--palette", "neon"], []):
+        args = ["check-answer", str(pdf), "--answer", PDF_ANSWER, "--format", "text", "--no-cache", *extra]
+        core = _core(args)
+        assert core[0] == 0 and _ethos(args) == core
+        assert (SGR.search(core[1].decode("utf-8")) is not None) == bool(extra)
+
+
+def test_control_characters_of_the_answer_never_reach_the_terminal() -> None:
+    answer = 'It said "cut average response time by 30%\x1b[2J" \x1b]0;title\x07 and \x9b31m so.'
+    result = ethos_py.check_answer(answer, QUICKSTART)
+    for text in (ethos_py.render_result(result, answer), ethos_py.render_words(result, answer, color=False),
+                 ethos_py.answer_summary_text(result)):
+        assert "\x07" not in text and "\x9b" not in text
+        assert all(match.group(1) is not None for match in re.finditer(r"\x1b(\[[0-9;]*m)?", text))
+    assert "\ufffd[2J" in ethos_py.render_words(result, answer, color=False)
+
+
+def test_rendering_refuses_a_bad_palette_or_another_answer() -> None:
+    result = ethos_py.check("the quick brown fox", source_text="the quick brown fox")
+    with pytest.raises(ValueError):
+        ethos_py.render_result(result, "the quick brown fox", palette="sepia")
+    with pytest.raises(EthosError):
+        ethos_py.render_result(result, "the quick", palette="mono")
+    args = ["check-answer", str(QUICKSTART), "--answer", "x y z", "--format", "text", "--palette", "sepia"]
+    core = _core(args)
+    assert core[0] == 2 and json.loads(core[2])["error"]["details"]["argument"] == "--palette"
     assert _ethos(args) == core

@@ -1,7 +1,11 @@
 // answer_command.cpp - `check-answer`: reads the answer and the sources, prints the answer check (docs/answers.md).
 #include "answer_command.hpp"
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
+#include <string_view>
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "answer/answer_check.hpp"
+#include "answer/answer_render.hpp"
 #include "core/api.hpp"
 #include "core/source.hpp"
 #include "host_io.hpp"
@@ -37,6 +42,19 @@ std::string read_stdin() {
   }
   if (std::ferror(stdin)) throw host_error("host_io", {{"argument", "--answer-file"}, {"reason", "read_failed"}});
   return bytes;
+}
+
+// Whether --format text highlights: --no-color and --color never say no, --color always yes (the
+// flag beats the environment); auto, the default, highlights only a terminal stdout (no --out)
+// when NO_COLOR is unset or empty (no-color.org) and TERM is not "dumb".
+bool use_color(const ParsedArgs& args) {
+  const std::string* color = args.value("--color");
+  if (args.flag("--no-color") || (color != nullptr && *color == "never")) return false;
+  if (color != nullptr && *color == "always") return true;
+  const char* no_color = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  return args.value("--out") == nullptr && isatty(STDOUT_FILENO) == 1 && (no_color == nullptr || *no_color == '\0') &&
+         (term == nullptr || std::string_view(term) != "dumb");
 }
 
 int run_check_answer(const ParsedArgs& args) {
@@ -85,7 +103,12 @@ int run_check_answer(const ParsedArgs& args) {
   for (const auto& source : sources) views.push_back(source.get());
   const std::string result = answer::check_answer(views, request.dump());
   const std::string* format = args.value("--format");
-  const std::string output = format != nullptr && *format == "text" ? answer::answer_summary_text(result) : result + "\n";
+  std::string output = result + "\n";
+  if (format != nullptr && *format == "text") {
+    nlohmann::json options{{"color", use_color(args)}};
+    if (const std::string* palette = args.value("--palette")) options["palette"] = *palette;
+    output = answer::answer_render_text(result, answer, options.dump());
+  }
   if (const std::string* out = args.value("--out")) {
     write_file_atomic(*out, output, "--out");
   } else {
@@ -123,6 +146,11 @@ CommandSpec check_answer_command() {
           {"--policy", "NAME", false, {"strict", "default", "permissive"}, "Matching policy preset (default: default)."},
           {"--fail", "", false, {}, "Exit 1 when the gate fails (a quotation not grounded, or none under --scope quotes)."},
           {"--format", "FORMAT", false, {"json", "text"}, "Output format (default json)."},
+          {"--palette", "NAME", false, {"classic", "colorblind", "neon", "mono"},
+           "Highlighting of --format text: classic (default), colorblind, neon or mono (bold and inverse video)."},
+          {"--color", "WHEN", false, {"auto", "always", "never"},
+           "Highlight --format text: auto (default: a terminal stdout, no --out, NO_COLOR unset), always or never."},
+          {"--no-color", "", false, {}, "Never highlight (as --color never)."},
           {"--out", "FILE", false, {}, "Write the output atomically to FILE instead of stdout."},
         };
         // The parse options of `doc parse` apply to PDF SOURCEs; --diagnostics is left out, since

@@ -208,6 +208,14 @@ int ethos_check_answer(const ethos_document *const *documents, size_t document_c
 
 /* The `check-answer --format text` rendering of a result (ends with a newline). */
 int ethos_answer_summary_text(const char *result, size_t result_len, char **out_text);
+
+/*
+ * The highlighted `check-answer --format text` output: answer is the text the result was computed
+ * for; options {"palette"?: "classic"|"colorblind"|"neon"|"mono", "color"?: bool, "part"?:
+ * "all"|"words"}. Without color, part "all" is ethos_answer_summary_text's text (docs/answers.md).
+ */
+int ethos_answer_render_text(const char *result, size_t result_len, const char *answer, size_t answer_len,
+                             const char *options, size_t options_len, char **out_text);
 /* END CDEF */
 
 #ifdef __cplusplus

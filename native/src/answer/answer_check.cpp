@@ -297,9 +297,17 @@ std::string place(const json& elements, std::int64_t document) {
   return text;
 }
 
+// At most 80 scalars of an answer's text, its control characters (ESC among them) shown as U+FFFD
+// so that an answer printed on a terminal cannot drive it.
 std::string quoted(const std::string& text) {
-  std::string head(utf8::head(text, 80));
-  return "\"" + head + (head.size() < text.size() ? "...\"" : "\"");
+  const std::string_view head = utf8::head(text, 80);
+  std::string safe;
+  for (std::size_t pos = 0; pos < head.size();) {
+    const char32_t scalar = utf8::next(head, pos);
+    const bool control = scalar < 0x20 || (scalar >= 0x7f && scalar < 0xa0);
+    utf8::append(safe, control ? char32_t{0xFFFD} : scalar);
+  }
+  return "\"" + safe + (head.size() < text.size() ? "...\"" : "\"");
 }
 
 }  // namespace
