@@ -78,7 +78,16 @@ if TYPE_CHECKING:
     from .proof import proof_summary, summary_text
     from .evidence_anchor import anchor, anchor_json
     from .crops import crop_descriptors, crop_element
-    from .answer import answer_summary_text, check, check_answer, check_answer_json, render_result, render_words
+    from .answer import (
+        answer_summary_text,
+        check,
+        check_answer,
+        check_answer_json,
+        render_result,
+        render_words,
+        tiktoken_counter,
+        token_counts,
+    )
 
 try:
     __version__ = _distribution_version("ethos-verify")
@@ -106,6 +115,8 @@ _NATIVE_NAMES = {
     "answer_summary_text": "answer",
     "render_result": "answer",
     "render_words": "answer",
+    "token_counts": "answer",
+    "tiktoken_counter": "answer",
 }
 
 __all__ = [
@@ -170,6 +181,8 @@ __all__ = [
     "answer_summary_text",
     "render_result",
     "render_words",
+    "token_counts",
+    "tiktoken_counter",
 ]
 
 

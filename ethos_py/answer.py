@@ -8,14 +8,27 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from typing import Any, Union
 
 from . import _ffi
 from .document import Document
 
-__all__ = ["PALETTES", "answer_summary_text", "check", "check_answer", "check_answer_json", "render_result", "render_words"]
+__all__ = [
+    "PALETTES",
+    "answer_summary_text",
+    "check",
+    "check_answer",
+    "check_answer_json",
+    "render_result",
+    "render_words",
+    "tiktoken_counter",
+    "token_counts",
+]
+
+#: A token counter: the number of tokens of a text.
+TokenCounter = Callable[[str], int]
 
 #: The palettes of ``render_result`` and ``check-answer --palette`` (docs/answers.md "Highlighting").
 PALETTES = ("classic", "colorblind", "neon", "mono")
@@ -29,6 +42,8 @@ _SCOPES = ("all", "quotes")
 
 def _is_pdf(item: SourceLike) -> bool:
     """The CLIs' rule (docs/cli.md §3.2): a .pdf name, or a %PDF- header in the first KiB."""
+    if isinstance(item, Document):
+        return False
     if isinstance(item, (bytes, bytearray, memoryview)):
         return b"%PDF-" in bytes(item[:1029])
     path = os.fspath(item)
@@ -82,6 +97,7 @@ def check_answer_json(
     grounding: str | None = None,
     source_text: str | Sequence[str] | None = None,
     parse_options: Mapping[str, Any] | None = None,
+    subsequence: bool = False,
 ) -> bytes:
     """The answer check result as canonical JSON bytes (no trailing newline).
 
@@ -91,8 +107,9 @@ def check_answer_json(
     (a ``.pdf`` path or bytes with a ``%PDF-`` header) is parsed on the way by ethos-core, or read
     from the parse cache; ``parse_options`` are ``ethos_py.parse_pdf``'s keyword arguments.
     ``scope`` is ``"all"`` (every word) or ``"quotes"`` (the quotations only); ``ngram`` (3 to
-    1000) is the shortest run counted as verbatim; ``policy`` a preset name (``"strict"``,
-    ``"default"``, ``"permissive"``) whose accepted tier decides normalization.
+    1000) is the shortest run counted as verbatim; ``subsequence`` adds ``summary.subsequence``,
+    the order-only reading (longest common subsequence of words); ``policy`` a preset name
+    (``"strict"``, ``"default"``, ``"permissive"``) whose accepted tier decides normalization.
 
         >>> data = check_answer_json("the quick brown fox", source_text="A quick brown fox.")
         >>> data.startswith(b'{"artifact_type":"ethos.answer_check.v1"')
@@ -103,6 +120,8 @@ def check_answer_json(
     if scope not in _SCOPES:
         raise ValueError(f"scope must be one of {_SCOPES}")
     request: dict[str, Any] = {"answer": answer, "ngram": ngram, "scope": scope}
+    if subsequence:
+        request["subsequence"] = True
     if policy is not None:
         request["policy"] = policy
     request_bytes = json.dumps(request, ensure_ascii=False).encode("utf-8")
@@ -123,9 +142,12 @@ def check_answer(
     grounding: str | None = None,
     source_text: str | Sequence[str] | None = None,
     parse_options: Mapping[str, Any] | None = None,
+    subsequence: bool = False,
+    count_tokens: TokenCounter | None = None,
 ) -> dict[str, Any]:
     """``check_answer_json`` parsed: ``result["summary"]``, ``["words"]``, ``["runs"]``,
-    ``["quotes"]`` and ``["gate"]`` (schemas/answer-check.schema.json).
+    ``["quotes"]`` and ``["gate"]`` (schemas/answer-check.schema.json). With ``count_tokens``
+    (a callable, e.g. ``tiktoken_counter()``), ``result["tokens"]`` is ``token_counts``'s.
 
         >>> result = check_answer('It "cut average response time by 30%".', "examples/quickstart/document.json")
         >>> [(quote["status"], quote["check"]["match"]["tier"]) for quote in result["quotes"]]
@@ -136,9 +158,11 @@ def check_answer(
     result: dict[str, Any] = json.loads(
         check_answer_json(
             answer, source, scope=scope, ngram=ngram, policy=policy, grounding=grounding, source_text=source_text,
-            parse_options=parse_options,
+            parse_options=parse_options, subsequence=subsequence,
         )
     )
+    if count_tokens is not None:
+        result["tokens"] = token_counts(result, answer, count_tokens)
     return result
 
 
@@ -209,3 +233,46 @@ def render_words(result: dict[str, Any] | bytes | str, answer: str, *, palette: 
         'the quick brown fox ran\n'
     """
     return _render(result, answer, palette, color, "words")
+
+
+def _whitespace_tokens(text: str) -> int:
+    return len(text.split())
+
+
+def token_counts(result: dict[str, Any], answer: str, count_tokens: TokenCounter | None = None) -> dict[str, int]:
+    """``{"differing": d, "total": t}``: ``t`` tokens in ``answer``, ``d`` of them in its stretches
+    of words that are not verbatim (each maximal stretch, from its first word's start to its last
+    word's end, counted on its own). ``count_tokens`` counts one text: whitespace-separated pieces
+    by default; ``tiktoken_counter()`` counts a model's tokens.
+
+        >>> answer = "so the quick brown fox ran off"
+        >>> token_counts(check(answer, source_text="The quick brown fox jumps."), answer)
+        {'differing': 3, 'total': 7}
+    """
+    counter = count_tokens or _whitespace_tokens
+    words = result["words"]
+    differing = 0
+    stretch: tuple[int, int] | None = None
+    for word in [*words, None]:
+        if word is not None and not word["verbatim"]:
+            stretch = (word["start"] if stretch is None else stretch[0], word["end"])
+            continue
+        if stretch is not None:
+            differing += counter(answer[stretch[0]:stretch[1]])
+            stretch = None
+    return {"differing": differing, "total": counter(answer)}
+
+
+def tiktoken_counter(encoding: str = "cl100k_base") -> TokenCounter:
+    """A ``count_tokens`` for ``token_counts`` that counts ``encoding``'s tokens with tiktoken
+    (``pip install 'ethos-verify[tiktoken]'``; imported here, never by ``import ethos_py``).
+
+        >>> answer = "so the quick brown fox ran"
+        >>> result = check(answer, source_text="the quick brown fox")
+        >>> token_counts(result, answer, tiktoken_counter())  # doctest: +SKIP
+        {'differing': 2, 'total': 6}
+    """
+    import tiktoken  # optional: only who asks for model tokens needs it
+
+    codec = tiktoken.get_encoding(encoding)
+    return lambda text: len(codec.encode(text, disallowed_special=()))

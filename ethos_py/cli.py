@@ -1041,8 +1041,9 @@ def _check_answer_core_arguments(sources: Sequence[str], parse_arguments: list[s
             arguments += [flag, value]
     for text in given.get("source_text", ()):
         arguments += ["--source-text", text]
-    if given.get("fail"):
-        arguments.append("--fail")
+    for flag in ("--fail", "--subsequence"):
+        if given.get(flag.lstrip("-")):
+            arguments.append(flag)
     if given.get("no_color"):
         arguments.append("--no-color")
     return [*arguments, "--", *sources]
@@ -1087,6 +1088,11 @@ def _use_color(color: str | None, no_color: bool, out: str | None) -> bool:
     "--policy", type=click.Choice(_POLICY_PRESETS), default=None, help="Matching policy preset (default: default)."
 )
 @click.option(
+    "--subsequence",
+    is_flag=True,
+    help="Also read the answer in order only: the most words found in one source in the same order, gaps allowed.",
+)
+@click.option(
     "--fail", is_flag=True, help="Exit 1 when the gate fails (a quotation not grounded, or none under --scope quotes)."
 )
 @click.option(
@@ -1119,6 +1125,7 @@ def check_answer_command(
     scope: str | None,
     ngram: str | None,
     policy: str | None,
+    subsequence: bool,
     fail: bool,
     output_format: str | None,
     palette: str | None,
@@ -1172,6 +1179,7 @@ def check_answer_command(
             sources, parse_arguments, answer=answer_text, answer_file=answer_file, grounding=grounding, scope=scope,
             ngram=ngram, policy=policy, format=output_format, out=out, source_text=source_text, fail=fail,
             palette=palette, color=resolved if color is not None or output_format == "text" else None,
+            subsequence=subsequence,
             no_color=no_color,
         )
         return _run_core(arguments, _password_environment(parse_options), stdin_data)
@@ -1194,6 +1202,7 @@ def check_answer_command(
             ngram=3 if ngram_value is None else ngram_value,
             policy=policy,
             source_text=texts,
+            subsequence=subsequence,
         )
     if output_format == "text":
         _emit(render_result(result, answer, palette=palette or "classic", color=_use_color(color, no_color, out)).encode("utf-8"), out)

@@ -596,3 +596,74 @@ def test_rendering_refuses_a_bad_palette_or_another_answer() -> None:
     core = _core(args)
     assert core[0] == 2 and json.loads(core[2])["error"]["details"]["argument"] == "--palette"
     assert _ethos(args) == core
+
+
+# -- the order-only reading and token counts ----------------------------------------------------------
+
+
+def _lcs(a: list[str], b: list[str]) -> int:
+    """The textbook dynamic program (the S x C table the core avoids), as the oracle."""
+    previous = [0] * (len(b) + 1)
+    for x in a:
+        current = [0]
+        for j, y in enumerate(b):
+            current.append(previous[j] + 1 if x == y else max(previous[j + 1], current[j]))
+        previous = current
+    return previous[-1]
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_subsequence_is_the_longest_common_subsequence_of_words(seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    vocabulary = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "rho"][: rng.randint(2, 7)]
+    source = [rng.choice(vocabulary) for _ in range(rng.randint(0, 60))]
+    other = [rng.choice(vocabulary) for _ in range(rng.randint(0, 30))]
+    answer = [rng.choice(vocabulary) for _ in range(rng.randint(1, 25))]
+    result = ethos_py.check_answer(" ".join(answer), source_text=[" ".join(source) or "x", " ".join(other) or "x"],
+                                   subsequence=True)
+    best = max(_lcs(answer, source), _lcs(answer, other))
+    subsequence = result["summary"]["subsequence"]
+    assert subsequence["words"] == best
+    assert subsequence["document"] == (0 if _lcs(answer, source) == best else 1)
+    assert subsequence["share_bp"] == best * 10000 // len(answer)
+    assert schema_errors("answer-check", result) == []
+
+
+def test_subsequence_reads_a_paraphrase_in_order_and_only_when_asked() -> None:
+    source = "The committee approved the budget for the coming year after a long debate."
+    answer = "After long debate, the committee approved a budget for next year."
+    plain = ethos_py.check_answer(answer, source_text=source)
+    assert "subsequence" not in plain["summary"]
+    result = ethos_py.check_answer(answer, source_text=source, subsequence=True)
+    # the committee approved ... budget for ... year: in order, gaps allowed; "after long debate"
+    # comes too late and "a budget" is "the budget" there. No run of 3 words holds "budget".
+    assert result["summary"]["subsequence"] == {"document": 0, "share_bp": 5454, "words": 6}
+    assert "in order: 6 words (54.54 %) in source 1 as a subsequence" in ethos_py.answer_summary_text(result)
+    args = ["check-answer", str(QUICKSTART), "--answer", answer, "--source-text", source, "--subsequence"]
+    core = _core(args)
+    assert core[0] == 0 and _ethos(args) == core
+    assert json.loads(core[1])["summary"]["subsequence"]["document"] == 1
+
+
+def test_token_counts_split_the_answer_by_verbatim_stretches() -> None:
+    answer = "Indeed the quick brown fox, as they say, jumps over the lazy dog today."
+    result = ethos_py.check_answer(answer, source_text="the quick brown fox jumps over the lazy dog")
+    assert ethos_py.token_counts(result, answer) == {"differing": 5, "total": 14}  # "Indeed", "as they say,", "today."
+    seen: list[str] = []
+
+    def characters(text: str) -> int:
+        seen.append(text)
+        return len(text)
+
+    counted = ethos_py.check_answer(answer, source_text="the quick brown fox jumps over the lazy dog", count_tokens=characters)
+    assert counted["tokens"] == {"differing": len("Indeed") + len("as they say") + len("today"), "total": len(answer)}
+    assert seen == ["Indeed", "as they say", "today", answer]
+    assert schema_errors("answer-check", counted) == []
+
+
+def test_tiktoken_is_never_imported_unless_asked() -> None:
+    code = "import sys, ethos_py; ethos_py.check('a b c', source_text='a b c'); ethos_py.token_counts; print('tiktoken' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip() == "False"

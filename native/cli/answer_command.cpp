@@ -73,6 +73,7 @@ int run_check_answer(const ParsedArgs& args) {
   }
   if (const std::string* scope = args.value("--scope")) request["scope"] = *scope;
   if (const std::string* policy = args.value("--policy")) request["policy"] = *policy;
+  if (args.flag("--subsequence")) request["subsequence"] = true;
 
   const std::string* grounding = args.value("--grounding");
   std::vector<std::shared_ptr<const Source>> sources;
@@ -144,6 +145,8 @@ CommandSpec check_answer_command() {
           {"--scope", "SCOPE", false, {"all", "quotes"}, "Measure the whole answer (all, default) or its quotations only."},
           {"--ngram", "N", false, {}, "Shortest run counted as verbatim, in words (default and minimum 3)."},
           {"--policy", "NAME", false, {"strict", "default", "permissive"}, "Matching policy preset (default: default)."},
+          {"--subsequence", "", false, {},
+           "Also read the answer in order only: the most words found in one source in the same order, gaps allowed."},
           {"--fail", "", false, {}, "Exit 1 when the gate fails (a quotation not grounded, or none under --scope quotes)."},
           {"--format", "FORMAT", false, {"json", "text"}, "Output format (default json)."},
           {"--palette", "NAME", false, {"classic", "colorblind", "neon", "mono"},

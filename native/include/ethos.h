@@ -201,7 +201,8 @@ int ethos_crop_descriptors_with_options(const ethos_document *document, const ch
  * `check-answer`: the verbatim coverage of a free-form answer against one or more documents
  * (document_count >= 1; documents[0] first on ties) and the verdicts of its quotations, as the
  * ethos.answer_check.v1 result (canonical JSON, no trailing newline; docs/answers.md). request is
- * {"answer": string, "ngram"?: 3..1000, "scope"?: "all"|"quotes", "policy"?: preset name}.
+ * {"answer": string, "ngram"?: 3..1000, "scope"?: "all"|"quotes", "policy"?: preset name,
+ * "subsequence"?: bool (the order-only reading, summary.subsequence)}.
  */
 int ethos_check_answer(const ethos_document *const *documents, size_t document_count, const char *request,
                        size_t request_len, char **out_json);

@@ -17,6 +17,7 @@
 #include "json/reader.hpp"
 #include "json/strict_json.hpp"
 #include "match/answer_coverage.hpp"
+#include "match/answer_subsequence.hpp"
 #include "match/document_index.hpp"
 #include "match/policy.hpp"
 #include "text/utf8.hpp"
@@ -35,6 +36,7 @@ struct Request {
   std::size_t ngram = 3;
   std::string scope = "all";
   std::string policy = "default";
+  bool subsequence = false;
 };
 
 Request read_request(std::string_view bytes) {
@@ -45,6 +47,7 @@ Request read_request(std::string_view bytes) {
   if (auto ngram = reader.optional_int("ngram", kMinNgram, kMaxNgram)) request.ngram = static_cast<std::size_t>(*ngram);
   if (auto scope = reader.optional_string("scope")) request.scope = *scope;
   if (auto policy = reader.optional_string("policy")) request.policy = *policy;
+  if (auto subsequence = reader.optional_bool("subsequence")) request.subsequence = *subsequence;
   reader.finish();
   if (request.scope != "all" && request.scope != "quotes") {
     throw invalid_input("invalid value", "$.scope", {{"input", "request"}});
@@ -102,6 +105,7 @@ struct Measured {
   json words = json::array(), runs = json::array();
   std::int64_t verbatim = 0, longest = 0;
   std::optional<std::size_t> longest_run;
+  std::vector<std::u32string> forms;  // each measured word's reading at the tier, for the subsequence
 };
 
 void measure(const std::u32string& answer, const Segment& segment, const std::vector<const Source*>& sources,
@@ -139,6 +143,7 @@ void measure(const std::u32string& answer, const Segment& segment, const std::ve
     out.runs.push_back(std::move(run));
   }
   for (std::size_t w = 0; w < count; ++w) {
+    out.forms.push_back(reading.text.substr(coverage.words[w].start, coverage.words[w].end - coverage.words[w].start));
     out.words.push_back({{"end", static_cast<std::int64_t>(end_of(w))},
                          {"start", static_cast<std::int64_t>(start_of(w))},
                          {"text", utf8_of(answer, start_of(w), end_of(w))},
@@ -264,6 +269,24 @@ std::string check_answer(const std::vector<const Source*>& sources, std::string_
                   {"verbatim_words", measured.verbatim},
                   {"words", word_count}};
   if (measured.longest_run) summary["longest_run"] = static_cast<std::int64_t>(*measured.longest_run);
+  if (request.subsequence) {
+    // The order-only reading: the most measured words found in the same order in one source,
+    // gaps allowed (verbatim paraphrase); the first source on a tie.
+    std::size_t best = 0, best_document = 0;
+    for (std::size_t d = 0; d < sources.size(); ++d) {
+      const match::Reading source_reading =
+          match::normalize_for_tier(utf8_of(indexes[d]->running_text(), 0, indexes[d]->running_text().size()),
+                                    policy.accept_up_to, policy.ladder);
+      const std::size_t length = match::common_subsequence_words(measured.forms, match::ScalarView(source_reading.text));
+      if (length > best) {
+        best = length;
+        best_document = d;
+      }
+    }
+    summary["subsequence"] = {{"document", static_cast<std::int64_t>(best_document)},
+                              {"share_bp", share_bp(static_cast<std::int64_t>(best), word_count)},
+                              {"words", static_cast<std::int64_t>(best)}};
+  }
   json result = {{"artifact_type", kArtifactType},
                  {"gate", {{"failures", failures}, {"passed", failures.empty()}}},
                  {"ngram", static_cast<std::int64_t>(request.ngram)},
@@ -324,6 +347,12 @@ std::string answer_summary_text(std::string_view result_bytes) {
            std::to_string(summary.at("verbatim_words").get<std::int64_t>()) + " (" +
            percent(summary.at("verbatim_share_bp")) + "), runs " + std::to_string(summary.at("runs").get<std::int64_t>()) +
            ", longest " + std::to_string(summary.at("longest_run_words").get<std::int64_t>()) + " words\n";
+    if (summary.contains("subsequence")) {
+      const json& subsequence = summary.at("subsequence");
+      out += "in order: " + std::to_string(subsequence.at("words").get<std::int64_t>()) + " words (" +
+             percent(subsequence.at("share_bp")) + ") in source " +
+             std::to_string(subsequence.at("document").get<std::int64_t>() + 1) + " as a subsequence\n";
+    }
     std::size_t n = 0;
     for (const json& run : result.at("runs")) {
       const json& source = run.at("source");

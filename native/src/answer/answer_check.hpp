@@ -13,7 +13,8 @@ class Source;
 namespace ethos::answer {
 
 // request: {"answer": string, "ngram"?: 3..1000 (default 3), "scope"?: "all"|"quotes" (default
-// all), "policy"?: preset name (default "default")}. Returns the ethos.answer_check.v1 result
+// all), "policy"?: preset name (default "default"), "subsequence"?: bool (default false: add
+// summary.subsequence, the longest common subsequence of words with the best source)}. Returns the ethos.answer_check.v1 result
 // (canonical JSON, no trailing newline; schemas/answer-check.schema.json). Throws EthosError
 // (invalid_input naming the request path) on a bad request or an empty source list.
 std::string check_answer(const std::vector<const Source*>& sources, std::string_view request);
