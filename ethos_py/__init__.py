@@ -88,6 +88,7 @@ if TYPE_CHECKING:
         tiktoken_counter,
         token_counts,
     )
+    from .stream import AnswerText, verify_answer
 
 try:
     __version__ = _distribution_version("ethos-verify")
@@ -117,6 +118,8 @@ _NATIVE_NAMES = {
     "render_words": "answer",
     "token_counts": "answer",
     "tiktoken_counter": "answer",
+    "verify_answer": "stream",
+    "AnswerText": "stream",
 }
 
 __all__ = [
@@ -183,6 +186,8 @@ __all__ = [
     "render_words",
     "token_counts",
     "tiktoken_counter",
+    "verify_answer",
+    "AnswerText",
 ]
 
 
