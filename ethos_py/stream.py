@@ -104,7 +104,7 @@ class _Printer:
         result = self._check()
         words, quotes, size = result["words"], result["quotes"], len(self.text)
         # A quotation is closed once a character follows its closing mark (or the answer ended).
-        closed = len(quotes) if final else sum(1 for quote in quotes if quote["end"] + 1 < size)
+        closed = len(quotes) if final else sum(1 for quote in quotes if self._after_mark(quote) < size)
         if self._scope == "all":
             # The last word may still grow; a word is verbatim when one of the ngram-word windows
             # holding it is in a source, so it is decided once ngram - 1 complete words follow it.
@@ -129,13 +129,22 @@ class _Printer:
         self._emit("".join(out))
         return result
 
+    def _after_mark(self, quote: dict[str, Any]) -> int:
+        """Just after a quotation's closing mark: its text ends before the mark, and « » may pad
+        the text with spaces inside the marks."""
+        pos = quote["end"]
+        while pos < len(self.text) and self.text[pos].isspace():
+            pos += 1
+        return pos + 1
+
     def _tags(self, quotes: list[dict[str, Any]], closed: int, before: int) -> str:
         # Each closed quotation's verdict, right after its closing mark once the print reaches it.
         out = []
         while self._quotes < closed and quotes[self._quotes]["end"] <= before:
             quote = quotes[self._quotes]
-            out.append(self._styled(self.text[self._printed:quote["end"] + 1]))
-            self._printed = quote["end"] + 1
+            after = min(self._after_mark(quote), len(self.text))
+            out.append(self._styled(self.text[self._printed:after]))
+            self._printed = after
             out.append(" " + self._styled(f"[quote {self._quotes + 1}: {quote['status']}]", status=quote["status"]))
             self._quotes += 1
         return "".join(out)

@@ -200,3 +200,15 @@ def test_the_streaming_examples_run_without_a_key(script: str, stdout_end: str, 
     assert done.stdout.endswith(stdout_end)
     assert all(tag in done.stderr for tag in tags) and "gate: " in done.stderr
     assert SGR.search(done.stderr) is None  # stderr is a pipe here: no escapes
+
+
+def test_a_padded_guillemet_quotation_gets_its_tag_after_the_closing_mark() -> None:
+    out = io.StringIO()
+
+    @ethos_py.verify_answer(source=SOURCE, print_stats=False, file=out)
+    def answer() -> Iterator[str]:
+        yield from ["Il a dit « the quick brown fox » ", "puis rien."]
+
+    stream = answer()
+    assert "".join(stream) == "Il a dit « the quick brown fox » puis rien."
+    assert "« the quick brown fox » [quote 1: grounded] puis rien." in out.getvalue()
