@@ -132,7 +132,7 @@ class _Printer:
     def _after_mark(self, quote: dict[str, Any]) -> int:
         """Just after a quotation's closing mark: its text ends before the mark, and « » may pad
         the text with spaces inside the marks."""
-        pos = quote["end"]
+        pos = int(quote["end"])
         while pos < len(self.text) and self.text[pos].isspace():
             pos += 1
         return pos + 1
