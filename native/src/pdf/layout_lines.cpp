@@ -112,6 +112,45 @@ void finish_line(Line& line, std::vector<Line>& out) {
   out.push_back(std::move(line));
 }
 
+// A spacing accent (TeX's accent glyphs: ´ ` ¨ ˆ ˜ ¯ ˉ ˘ ˙ ˚ ˝ ˇ ¸ ˛) or a combining mark.
+bool is_accent_glyph(char32_t c) {
+  switch (c) {
+    case 0x60: case 0xA8: case 0xAF: case 0xB4: case 0xB8: case 0x2C6: case 0x2C7: case 0x2C9:
+    case 0x2D8: case 0x2D9: case 0x2DA: case 0x2DB: case 0x2DC: case 0x2DD:
+      return true;
+    default:
+      return c >= 0x300 && c <= 0x36F;
+  }
+}
+
+// An accent drawn after the rest of its line, back over a letter the line already holds (some
+// fonts' accents come from another font, painted once the line is set: lmtest's affiliations give
+// "Institut fur ... Un", then the diaeresis of "für", then "iversität"). Read in content order it
+// would start a line of its own and cut the line it belongs to in two; it goes with its letter
+// instead, before it (where TeX's \accent puts an accent set above), so the text reads "f¨ur" as
+// every other accent of such fonts reads. Only a narrow accent glyph whose middle lies inside the
+// line's extent, in its band, at its angle.
+bool accent_falls_back_into(const Line& line, const Bbox& band, const Glyph& last, const Glyph& g) {
+  if (!is_accent_glyph(g.codepoint) || !is_horizontal(g.angle) || std::fabs(g.angle - last.angle) >= 0.02) return false;
+  if (g.x1 > last.x0) return false;  // not drawn back: the ordinary rules decide
+  const std::int64_t em = std::max(g.font_size_q, std::int64_t{1});
+  const std::int64_t middle = (g.x0 + g.x1) / 2;
+  return g.x1 - g.x0 <= em && middle >= band.x0 && middle <= band.x1 && same_band(band, Bbox{g.x0, g.y0, g.x1, g.y1}) &&
+         !line.glyphs.empty();
+}
+
+// Puts the accent before the letter its middle lies over (or, over a gap, before the first glyph
+// right of its middle).
+void insert_accent(Line& line, const Glyph& accent) {
+  const std::int64_t middle = (accent.x0 + accent.x1) / 2;
+  auto at = std::find_if(line.glyphs.begin(), line.glyphs.end(),
+                         [&](const Glyph& g) { return !g.generated && g.x0 <= middle && middle <= g.x1; });
+  if (at == line.glyphs.end()) {
+    at = std::find_if(line.glyphs.begin(), line.glyphs.end(), [&](const Glyph& g) { return !g.generated && g.x0 > middle; });
+  }
+  line.glyphs.insert(at, accent);
+}
+
 }  // namespace
 
 Bbox unite(const Bbox& a, const Bbox& b) {
@@ -130,13 +169,24 @@ std::vector<Line> build_lines(const std::vector<Glyph>& glyphs) {
   Glyph last_glyph;                   // last real glyph of the current line (a copy: the vector grows)
   const Glyph* last_real = nullptr;   // &last_glyph, or nullptr while the line is empty
   Bbox band;                          // union of the current line's real glyph boxes
+  bool after_late_accent = false;     // the last real glyph was an accent put back into the line
   for (const Glyph& g : glyphs) {
     if (g.generated) {
-      // Keep one generated space between real glyphs; a run of them means one gap.
-      if (last_real != nullptr && !current.glyphs.back().generated) current.glyphs.push_back(g);
+      // Keep one generated space between real glyphs; a run of them means one gap. PDFium marks
+      // the jump back to an accent drawn late, and the jump forward after it, as word gaps: the
+      // accent sits inside a word, so those are none (a real gap there is found from the glyph
+      // positions by insert_word_gaps).
+      if (last_real != nullptr && !current.glyphs.back().generated && !after_late_accent) current.glyphs.push_back(g);
       continue;
     }
     const Bbox box{g.x0, g.y0, g.x1, g.y1};
+    if (last_real != nullptr && accent_falls_back_into(current, band, *last_real, g)) {
+      if (current.glyphs.back().generated) current.glyphs.pop_back();
+      insert_accent(current, g);  // the line goes on from its last glyph: last_real stays
+      after_late_accent = true;
+      continue;
+    }
+    after_late_accent = false;
     bool continues = false;
     if (last_real != nullptr) {
       const bool horizontal = is_horizontal(g.angle);

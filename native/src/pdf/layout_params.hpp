@@ -71,7 +71,7 @@ constexpr std::int64_t kChunkTokens = 512;
 inline nlohmann::json layout_parameters() {
   return {{"caption_distance_q", kCaptionDistance},     {"chunk_tokens", kChunkTokens},
           {"edge_band_percent", kEdgeBandPercent},      {"heading_size_percent", kHeadingSizePercent},
-          {"layout_version", 15},                       {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
+          {"layout_version", 16},                       {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
           {"max_heading_lines", kMaxHeadingLines},      {"max_heading_scalars", kMaxHeadingScalars},
           {"max_words_per_cell", kMaxWordsPerCell},     {"max_column_skew_q", kMaxColumnSkew},     {"min_column_words", kMinColumnWords},     {"min_cell_extent_q", kMinCellExtent},       {"min_rule_length_q", kMinRuleLength},
           {"max_grid_lines", kMaxGridLines},
