@@ -43,6 +43,8 @@ MODULES = (
     "ethos_py.cli",
     "ethos_py.integrations",
     "ethos_py.integrations.langchain",
+    "ethos_py.integrations.langchain_loader",
+    "ethos_py.integrations.langchain_verifier",
     "ethos_py.integrations.llamaindex",
 )
 

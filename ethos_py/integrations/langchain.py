@@ -4,7 +4,8 @@
 
 A retriever built over these documents returns documents whose metadata already follows the Ethos
 contract, so ``emit_langchain_citations(retrieved, answer, claims)`` hydrates the model's citations
-without any mapping code.
+without any mapping code. ``EthosPDFLoader`` loads PDFs as such documents, and ``EthosVerifier`` is
+the LCEL step after the model that verifies its cited answer and attaches the verdict.
 """
 
 from __future__ import annotations
@@ -17,8 +18,18 @@ from langchain_core.documents import Document
 from ..artifacts import DocumentInput, rag_chunks
 from ..emit import build_langchain_context, emit_langchain_citations
 from ._metadata import chunk_metadata
+from .langchain_loader import EthosPDFLoader
+from .langchain_verifier import DEFAULT_CLAIM_LABELS, EthosVerifier
 
-__all__ = ["build_langchain_context", "chunk_documents", "documents_from_chunks", "emit_langchain_citations"]
+__all__ = [
+    "DEFAULT_CLAIM_LABELS",
+    "EthosPDFLoader",
+    "EthosVerifier",
+    "build_langchain_context",
+    "chunk_documents",
+    "documents_from_chunks",
+    "emit_langchain_citations",
+]
 
 
 def documents_from_chunks(chunks: Iterable[Mapping[str, Any]]) -> list[Document]:
