@@ -257,7 +257,9 @@ def test_public_names_are_exported_from_the_package() -> None:
 
 @pytest.mark.parametrize("module", ["_emission_rules", "emit", "handles", "presentation", "integrations._metadata",
                                     "integrations.langchain", "integrations.langchain_loader",
-                                    "integrations.langchain_verifier", "integrations.llamaindex"])
+                                    "integrations.langchain_verifier", "integrations.llamaindex",
+                                    "integrations.llamaindex_evaluator", "integrations.llamaindex_postprocessor",
+                                    "integrations.llamaindex_reader"])
 def test_docstring_examples_run(module: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every public function documents an example; the examples must stay true."""
     import doctest

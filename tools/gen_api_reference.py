@@ -46,6 +46,9 @@ MODULES = (
     "ethos_py.integrations.langchain_loader",
     "ethos_py.integrations.langchain_verifier",
     "ethos_py.integrations.llamaindex",
+    "ethos_py.integrations.llamaindex_evaluator",
+    "ethos_py.integrations.llamaindex_postprocessor",
+    "ethos_py.integrations.llamaindex_reader",
 )
 
 

@@ -5,7 +5,9 @@
 Nodes carry the Ethos metadata contract; it is kept out of the embedding text (ids are not
 meaning) but the page and element ids are shown to the LLM, which must cite them (the fingerprint
 is not: hydration injects it from trusted data). ``emit_llamaindex_citations`` accepts the
-``NodeWithScore`` results a retriever returns as they are.
+``NodeWithScore`` results a retriever returns as they are. ``EthosPDFReader`` reads PDFs as such
+documents, ``EthosNodeVerifier`` drops or flags retrieved nodes the source does not bear out, and
+``EthosEvaluator`` grades a response deterministically beside ``FaithfulnessEvaluator``.
 """
 
 from __future__ import annotations
@@ -18,8 +20,19 @@ from llama_index.core.schema import TextNode
 from ..artifacts import DocumentInput, rag_chunks
 from ..emit import build_llamaindex_context, emit_llamaindex_citations
 from ._metadata import ETHOS_METADATA_KEYS, chunk_metadata
+from .llamaindex_evaluator import EthosEvaluator
+from .llamaindex_postprocessor import EthosNodeVerifier
+from .llamaindex_reader import EthosPDFReader
 
-__all__ = ["build_llamaindex_context", "chunk_nodes", "emit_llamaindex_citations", "nodes_from_chunks"]
+__all__ = [
+    "EthosEvaluator",
+    "EthosNodeVerifier",
+    "EthosPDFReader",
+    "build_llamaindex_context",
+    "chunk_nodes",
+    "emit_llamaindex_citations",
+    "nodes_from_chunks",
+]
 
 
 def nodes_from_chunks(chunks: Iterable[Mapping[str, Any]]) -> list[TextNode]:
