@@ -50,6 +50,26 @@ def minified(path: Path) -> bytes:
         return raw
 
 
+#: pdf_layout's palette indexes (native/fuzz/pdf_layout.cpp kPalette) of the characters the seeds set.
+PALETTE = {"a": 0, "e": 1, "n": 2, "t": 3, "o": 4, "i": 5, "r": 6, "s": 7, "E": 8, "T": 9, "0": 10, "1": 11,
+           "9": 12, " ": 13, ".": 14, ",": 15, "-": 16, "\u00a8": 20, "*": 26, "\u00b9": 28, "\u4e2d": 31,
+           "\u3002": 34}
+
+
+def layout_recipe(lines: list[str], *, corrupt: bool = False, pages: int = 1, late_accent: bool = False) -> bytes:
+    """A pdf_layout input that sets ``lines`` as text on each of ``pages`` A4-like pages; with
+    ``late_accent`` a diaeresis is drawn back over the line after it is set (op 11 steps back)."""
+    page = bytes([119, 168, 0, 0, 0])  # width, height, rotation 0, one font, Helvetica not embedded
+    for line in lines:
+        for char in line:
+            page += bytes([0, PALETTE[char], 2, 4])  # a glyph, its advance step, no jitter
+        if late_accent:
+            page += bytes([11, PALETTE["\u00a8"], 2, 4])
+        page += bytes([12, 0, 0])  # next line
+    recipe = bytes([1 if corrupt else 0, pages - 1]) + page * pages
+    return recipe + (bytes(range(7, 64)) if corrupt else b"")
+
+
 def seeds() -> dict[str, list[bytes]]:
     cases = sorted(p for p in (GOLDEN / "cases").iterdir() if p.is_dir())
     sources = sorted(p for p in (GOLDEN / "sources").iterdir() if p.is_file() and not p.name.endswith(".payload.json"))
@@ -71,6 +91,10 @@ def seeds() -> dict[str, list[bytes]]:
                               EXAMPLES / "verification-report.hardened.example.json"]
     out["document_readers"] = [p for p in sources if p.suffix == ".json"] + [EXAMPLES / "document.example.json"]
     out["crop_request"] = [EXAMPLES / "crop-element-request.example.json"]
+    text = ["Tea is not sent.", "one rat, ten rats.", "91 - 10, 19.", "stone\u00b9 tints*"]
+    out["pdf_layout"] = [layout_recipe(text), layout_recipe(text, pages=3), layout_recipe(text, late_accent=True),
+                         layout_recipe(["\u4e2d\u4e2d\u3002\u4e2d"] * 3), layout_recipe(text, corrupt=True),
+                         layout_recipe(text, pages=2, corrupt=True)]
     return {target: [item if isinstance(item, bytes) else item.read_bytes() for item in items] for target, items in out.items()}
 
 
