@@ -23,7 +23,7 @@ from .errors import EthosError
 
 __all__ = ["ethos", "main", "run"]
 
-_FORMATS = ("json", "summary")
+_FORMATS = ("json", "summary", "junit", "sarif", "github")
 # The core's loaders (native/src/sources/registry.cpp), in its order; docs/sources.md.
 _GROUNDINGS = ("ethos-native", "ethos-grounding-json", "opendataloader-json", "docling-json", "text", "markdown")
 _GROUNDING_HELP = (
@@ -140,6 +140,9 @@ def _subject_name(source: str) -> str:
 
 # The largest --max-verify-ms (core/verify_deadline.hpp's kMaxVerifyMs).
 _MAX_VERIFY_MS = 1 << 40
+_VERIFY_FORMAT_HELP = (
+    "Output format (default json): json, summary, or junit, sarif, github for CI (results point at the --citations file)."
+)
 _MAX_VERIFY_MS_HELP = (
     "Time limit of verifying in ms (default none): past it the run fails with input_limit_exceeded and writes nothing."
 )
@@ -259,7 +262,7 @@ _POLICY_HELP = "Matching policy: strict, default, permissive or a policy JSON fi
 @click.option("--config", metavar="FILE", default=None, help="Verification config JSON (default: built-in default-v1).")
 @click.option("--policy", metavar="NAME|FILE", default=None, help=_POLICY_HELP)
 @click.option(
-    "--format", "output_format", type=click.Choice(_FORMATS), default="json", help="Output format (default json)."
+    "--format", "output_format", type=click.Choice(_FORMATS), default="json", help=_VERIFY_FORMAT_HELP
 )
 @click.option("--fail-on-ungrounded", is_flag=True, help="Exit 1 when not all evidence is grounded.")
 @click.option("--max-verify-ms", metavar="N", default=None, help=_MAX_VERIFY_MS_HELP)
@@ -331,6 +334,12 @@ def verify_command(
     if output_format == "summary":
         # The core's bytes as they are (no decode/encode round trip), exactly what ethos-core prints.
         _emit(_ffi.call_string(_ffi.lib.ethos_report_summary_text, report, len(report)), out)
+    elif output_format != "json":
+        # junit, sarif, github: rendered by the core, pointing at the files as the command line named them.
+        from ._json import dumps
+
+        ci = dumps({"citations_path": citations, "format": output_format, "source_path": source})
+        _emit(_ffi.call_string(_ffi.lib.ethos_report_ci_text, report, len(report), ci, len(ci)), out)
     else:
         _emit(report + b"\n", out)
     # Exit 1 is reserved for this one verdict; without the flag an ungrounded report exits 0.

@@ -1,4 +1,4 @@
-"""proof - what is derived from a report by the core: the proof summary and the summary text."""
+"""proof - what is derived from a report by the core: the proof summary, the summary text and the CI formats."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 from . import _ffi
 from ._host_io import json_input
 
-__all__ = ["proof_summary", "summary_text"]
+__all__ = ["CI_FORMATS", "ci_report_text", "proof_summary", "summary_text"]
 
 #: A report or Statement: a dict, JSON bytes, a path (``os.PathLike``, or a ``str`` that does not
 #: start with ``{`` or ``[``) or JSON text (a ``str`` that does).
@@ -43,3 +43,30 @@ def summary_text(report: ReportInput) -> str:
     """
     data = json_input(report)
     return _ffi.call_string(_ffi.lib.ethos_report_summary_text, data, len(data)).decode("utf-8")
+
+
+#: The formats of ``ci_report_text`` (``ethos verify --format``'s CI choices).
+CI_FORMATS = ("junit", "sarif", "github")
+
+
+def ci_report_text(report: ReportInput, output_format: str, *, citations_path: str = "citations.json",
+                   source_path: str | None = None) -> str:
+    """A report or Statement for CI systems, as ``ethos verify --format junit|sarif|github`` writes
+    it (the core's text, ends with a newline): JUnit XML (a test case per check), SARIF 2.1.0 (a
+    result per check that is not grounded) or GitHub workflow commands (an error annotation per such
+    check, then a notice). ``citations_path`` and ``source_path`` are the files the results point
+    at, as the command line would name them.
+
+        >>> from pathlib import Path
+        >>> import ethos_py
+        >>> report = ethos_py.verify("examples/quickstart/document.json", Path("examples/quickstart/citations.json"))
+        >>> print(ci_report_text(report, "github", citations_path="citations.json"), end="")
+        ::error file=citations.json,title=Ethos v0004 mismatch (text_mismatch)::v0004 mismatch (text_mismatch)%0Aclaim: "The pilot eliminated the support backlog in every region"
+        ::notice title=Ethos verify::3 of 4 checks grounded in the source
+    """
+    if output_format not in CI_FORMATS:
+        raise ValueError(f"output_format must be one of: {', '.join(CI_FORMATS)}")
+    data = json_input(report)
+    options = json.dumps({"citations_path": citations_path, "format": output_format,
+                          "source_path": source_path or ""}).encode("utf-8")
+    return _ffi.call_string(_ffi.lib.ethos_report_ci_text, data, len(data), options, len(options)).decode("utf-8")

@@ -66,6 +66,10 @@ int run_verify(const ParsedArgs& args) {
   const std::string* format = args.value("--format");
   if (format != nullptr && *format == "summary") {
     emit(args, summary_text(report));
+  } else if (format != nullptr && *format != "json") {
+    // junit, sarif, github: the results point at the files as the command line named them.
+    const nlohmann::json ci{{"format", *format}, {"citations_path", *args.value("--citations")}, {"source_path", source_path}};
+    emit(args, ci_format_text(report, ci.dump()));
   } else {
     emit(args, report + "\n");
   }
@@ -144,7 +148,7 @@ const ProgramSpec& program_spec() {
                   {"--grounding", "ID", false, grounding_choices(), kGroundingHelp},
                   {"--config", "FILE", false, {}, "Verification config JSON (default: built-in default-v1)."},
                   {"--policy", "NAME|FILE", false, {}, "Matching policy: strict, default, permissive or a policy JSON file (docs/matching.md)."},
-                  {"--format", "FORMAT", false, {"json", "summary"}, "Output format (default json)."},
+                  {"--format", "FORMAT", false, {"json", "summary", "junit", "sarif", "github"}, kVerifyFormatHelp},
                   {"--fail-on-ungrounded", "", false, {}, "Exit 1 when not all evidence is grounded."},
                   {"--max-verify-ms", "N", false, {}, kMaxVerifyMsHelp},
                   {"--statement", "", false, {}, "Wrap the report in an in-toto Statement."},

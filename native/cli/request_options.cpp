@@ -62,6 +62,10 @@ nlohmann::json policy_options(const ParsedArgs& args) {
   return {{"policy_bytes_latin1", latin1}};
 }
 
+const char* const kVerifyFormatHelp =
+    "Output format (default json): json, summary, or junit, sarif, github for CI (results point at the "
+    "--citations file).";
+
 const char* const kMaxVerifyMsHelp =
     "Time limit of verifying in ms (default none): past it the run fails with input_limit_exceeded "
     "and writes nothing.";

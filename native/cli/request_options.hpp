@@ -37,6 +37,8 @@ nlohmann::json verify_budget_options(const ParsedArgs& args);
 
 // The help line of --max-verify-ms (verify and verify-batch).
 extern const char* const kMaxVerifyMsHelp;
+// verify --format's help, the same words in ethos (ethos_py/cli.py).
+extern const char* const kVerifyFormatHelp;
 
 // --fail-on-ungrounded's verdict: all_evidence_grounded of every report in OUTPUT (one report, or
 // one per line), each either bare or inside a Statement's predicate.

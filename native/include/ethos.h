@@ -78,6 +78,12 @@ int ethos_proof_summary(const char *report, size_t report_len, char **out_json);
 /* Renders the `--format summary` text (ends with a newline) of a report or Statement. */
 int ethos_report_summary_text(const char *report, size_t report_len, char **out_text);
 
+/* Renders a report or Statement for CI systems (`verify --format junit|sarif|github`; ends with a
+ * newline). options_json (required): {"format": "junit"|"sarif"|"github", "citations_path"?: str,
+ * "source_path"?: str}, the paths the results point at (docs/integrations.md). */
+int ethos_report_ci_text(const char *report, size_t report_len, const char *options_json, size_t options_len,
+                         char **out_text);
+
 /*
  * The chunks of a native document JSON as chunks.jsonl (one canonical JSON object per chunk,
  * each ending with a newline), each line carrying the document and source fingerprints. The

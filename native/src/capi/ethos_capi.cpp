@@ -141,6 +141,15 @@ ETHOS_EXPORT int ethos_report_summary_text(const char* report, size_t report_len
   });
 }
 
+ETHOS_EXPORT int ethos_report_ci_text(const char* report, size_t report_len, const char* options_json, size_t options_len,
+                                     char** out_text) {
+  return guarded(out_text, [&] {
+    if (report == nullptr) throw null_argument("report");
+    if (options_json == nullptr) throw null_argument("options_json");
+    *out_text = to_c_string(ethos::ci_format_text(view(report, report_len), view(options_json, options_len)));
+  });
+}
+
 ETHOS_EXPORT int ethos_rag_chunks(const char* document, size_t document_len, char** out_jsonl) {
   return guarded(out_jsonl, [&] {
     if (document == nullptr) throw null_argument("document");

@@ -1,5 +1,6 @@
 // api.cpp - the internal facade: options parsing and the top-level flow of each operation.
 #include "core/api.hpp"
+#include "core/ci_formats.hpp"
 
 #include "core/batch_verify.hpp"
 #include "core/citations.hpp"
@@ -188,6 +189,19 @@ std::string proof_summary_json(std::string_view report) {
 
 std::string summary_text(std::string_view report) {
   return with_report(report, [](const json& r) { return render_summary_text(r); });
+}
+
+std::string ci_format_text(std::string_view report, std::string_view options_json) {
+  // Options first: a bad format is refused before the report is read.
+  const ParsedJson options = parse_strict(options_json, "options");
+  ObjectReader reader(options.root(), "$");
+  const std::optional<std::string> format = reader.optional_string("format");
+  CiContext context;
+  if (auto value = reader.optional_string("citations_path")) context.citations_path = *value;
+  if (auto value = reader.optional_string("source_path")) context.source_path = *value;
+  reader.finish();
+  if (!format) throw EthosError("invalid_arguments", "a required argument is missing", {{"argument", "format"}});
+  return with_report(report, [&](const json& r) { return render_ci_format(r, *format, context); });
 }
 
 std::string default_config_json() { return std::string(default_config_source()); }

@@ -45,6 +45,10 @@ std::string proof_summary_json(std::string_view report);
 // The `--format summary` text of a report or Statement (ends with "\n").
 std::string summary_text(std::string_view report);
 
+// A report or Statement as JUnit XML, SARIF 2.1.0 or GitHub workflow commands (ends with "\n").
+// options: {"format": "junit"|"sarif"|"github", "citations_path"?: str, "source_path"?: str}.
+std::string ci_format_text(std::string_view report, std::string_view options_json);
+
 // The built-in default-v1 config, canonical JSON.
 std::string default_config_json();
 
