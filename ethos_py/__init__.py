@@ -89,6 +89,9 @@ if TYPE_CHECKING:
         token_counts,
     )
     from .stream import AnswerText, verify_answer
+    from .reply_extract import extract_json_block, extract_json_payload
+    from .reply_verify import verify_anchors, verify_quotes
+    from .edits import apply_edits
 
 try:
     __version__ = _distribution_version("ethos-verify")
@@ -120,6 +123,11 @@ _NATIVE_NAMES = {
     "tiktoken_counter": "answer",
     "verify_answer": "stream",
     "AnswerText": "stream",
+    "extract_json_block": "reply_extract",
+    "extract_json_payload": "reply_extract",
+    "verify_anchors": "reply_verify",
+    "verify_quotes": "reply_verify",
+    "apply_edits": "edits",
 }
 
 __all__ = [
@@ -188,6 +196,11 @@ __all__ = [
     "tiktoken_counter",
     "verify_answer",
     "AnswerText",
+    "extract_json_block",
+    "extract_json_payload",
+    "verify_anchors",
+    "verify_quotes",
+    "apply_edits",
 ]
 
 

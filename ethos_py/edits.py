@@ -19,7 +19,12 @@ __all__ = ["AppliedEdit", "EditResult", "SkippedEdit", "apply_edits"]
 
 @dataclass(frozen=True)
 class AppliedEdit:
-    """An edit that was applied: ``old_span`` in the source text, ``new_span`` in the result."""
+    """An edit that was applied: ``old_span`` in the source text, ``new_span`` in the result.
+
+        >>> (edit,) = apply_edits("Pay in 30 days.", [{"anchor": "30 days", "replacement": "45 days"}]).applied
+        >>> edit.old_span, edit.new_span, edit.old_text
+        ((7, 14), (7, 14), '30 days')
+    """
 
     index: int
     old_span: tuple[int, int]
@@ -29,6 +34,7 @@ class AppliedEdit:
     verdict: QuoteVerdict
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form (in ``EditResult.to_dict``)."""
         return {
             "index": self.index,
             "new_span": list(self.new_span),
@@ -43,7 +49,12 @@ class AppliedEdit:
 class SkippedEdit:
     """An edit that was not applied, and why: ``not_found``/``ambiguous`` with the verdict's own
     reason, ``no_replacement`` (no string replacement) or ``overlap`` (``overlaps`` names the
-    applied edit whose span it shares)."""
+    applied edit whose span it shares).
+
+        >>> (skip,) = apply_edits("Pay in 30 days.", [{"anchor": "60 days", "replacement": "x"}]).skipped
+        >>> skip.reason, skip.detail
+        ('not_found', 'text_mismatch')
+    """
 
     index: int
     reason: str
@@ -52,6 +63,7 @@ class SkippedEdit:
     overlaps: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form (in ``EditResult.to_dict``)."""
         return {
             "anchor": self.verdict.quote,
             "detail": self.detail,
@@ -69,6 +81,10 @@ class EditResult:
     ``new_to_old(offset)`` maps an offset of ``text`` to the source text: unchanged text maps one
     to one, an offset inside a replacement maps to the start of the text it replaced.
     ``undo()`` rebuilds the source text from ``text`` alone by reversing every applied edit.
+
+        >>> result = apply_edits("Pay in 30 days.", [{"anchor": "30", "replacement": "forty-five"}])
+        >>> result.text, result.new_to_old(10), result.undo()
+        ('Pay in forty-five days.', 7, 'Pay in 30 days.')
     """
 
     source_text: str
@@ -77,6 +93,7 @@ class EditResult:
     skipped: tuple[SkippedEdit, ...]
 
     def new_to_old(self, offset: int) -> int:
+        """The source offset of ``offset`` in ``text`` (see the class); ``ValueError`` outside it."""
         if not 0 <= offset <= len(self.text):
             raise ValueError("offset outside the edited text")
         starts = [edit.new_span[0] for edit in self.applied]

@@ -41,13 +41,16 @@ _COMMENT = re.compile(r"(^|[\s,\[{])(//|#)[^\n]*|/\*.*?\*/", re.DOTALL)
 
 @dataclass(frozen=True)
 class Candidate:
-    """One place in the reply that could hold the payload, and what became of it.
+    r"""One place in the reply that could hold the payload, and what became of it.
 
     ``span`` is the candidate's JSON text as ``[start, end)`` offsets (Python string indices, i.e.
     Unicode scalars) into the reply; ``fence`` is the fence's tag (``""`` for an untagged fence,
     ``None`` for JSON in the prose); ``status`` is ``chosen``, ``superseded`` (a real payload
     followed by a later one), ``illustrative`` (a schema sketch), ``truncated``, ``invalid_json``
     or ``not_json``; ``reason`` says why in words.
+
+        >>> [(c.status, c.fence) for c in extract_json_payload('```\n{"a": "string"}\n```\n{"a": 1}').skipped]
+        [('illustrative', '')]
     """
 
     span: tuple[int, int]
@@ -56,6 +59,7 @@ class Candidate:
     reason: str
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form (in ``Extraction.to_dict``)."""
         return {"fence": self.fence, "reason": self.reason, "span": list(self.span), "status": self.status}
 
 
@@ -67,6 +71,10 @@ class Extraction:
     ``payload`` is ``None`` with ``found`` false when no complete real candidate exists; then
     ``reason`` is ``no_json`` (nothing JSON-like at all), ``truncated`` (the only payload stops
     mid-object), ``illustrative_only`` or ``invalid_json``.
+
+        >>> result = extract_json_payload('Done: {"total": 3} and {"rest": [1, 2')
+        >>> result.payload, result.span, result.truncated
+        ({'total': 3}, (6, 18), True)
     """
 
     found: bool

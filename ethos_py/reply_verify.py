@@ -44,6 +44,10 @@ class QuoteVerdict:
     searched); ``page`` and ``boxes`` locate it in a parsed PDF. ``diff`` is the near-miss diff
     (quote tokens against the document's own) when there is one. ``prefix`` says the quote
     trailed off and only ``checked_text`` (what precedes its ellipsis) was verified.
+
+        >>> (verdict,) = verify_quotes(["fees are due within 30 days"], "Fees are due within 30 days.")
+        >>> verdict.status, verdict.tier, verdict.span, verdict.located_text
+        ('verified', 'case', (0, 27), 'Fees are due within 30 days')
     """
 
     index: int
@@ -66,6 +70,7 @@ class QuoteVerdict:
 
     @property
     def verified(self) -> bool:
+        """``status == "verified"``: the one status an edit may be applied on."""
         return self.status == VERIFIED
 
     def to_dict(self) -> dict[str, Any]:
@@ -296,7 +301,13 @@ def verify_quotes(rows: Sequence[Any], source: str | Document, min_chars: int = 
 
 def edit_records(reply: Any) -> list[Any]:
     """The edit records of a reply: a list as given, a mapping's ``edits`` list, or the payload of
-    a reply text (``extract_json_payload``) or an ``Extraction``; ``[]`` when there are none."""
+    a reply text (``extract_json_payload``) or an ``Extraction``; ``[]`` when there are none.
+
+        >>> edit_records('Edits: {"edits": [{"anchor": "a", "replacement": "b"}]}')
+        [{'anchor': 'a', 'replacement': 'b'}]
+        >>> edit_records("no JSON")
+        []
+    """
     from .reply_extract import Extraction, extract_json_payload
 
     if isinstance(reply, str):
