@@ -92,6 +92,7 @@ if TYPE_CHECKING:
     from .reply_extract import extract_json_block, extract_json_payload
     from .reply_verify import verify_anchors, verify_quotes
     from .edits import apply_edits
+    from .normalization import normalize_text
 
 try:
     __version__ = _distribution_version("ethos-verify")
@@ -128,6 +129,7 @@ _NATIVE_NAMES = {
     "verify_anchors": "reply_verify",
     "verify_quotes": "reply_verify",
     "apply_edits": "edits",
+    "normalize_text": "normalization",
 }
 
 __all__ = [
@@ -201,6 +203,7 @@ __all__ = [
     "verify_anchors",
     "verify_quotes",
     "apply_edits",
+    "normalize_text",
 ]
 
 

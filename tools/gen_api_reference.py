@@ -37,6 +37,7 @@ MODULES = (
     "ethos_py.reply_extract",
     "ethos_py.reply_verify",
     "ethos_py.edits",
+    "ethos_py.normalization",
     "ethos_py.redlines",
     "ethos_py.errors",
     "ethos_py.emit",
