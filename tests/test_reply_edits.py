@@ -118,3 +118,28 @@ def test_property_nothing_unverified_is_applied_and_undo_round_trips(case: tuple
     assert result.undo() == source
     for offset in range(len(result.text) + 1):
         assert 0 <= result.new_to_old(offset) <= len(source)
+
+
+_SKETCH = '{"edits": [{"anchor": "string", "replacement": "string"}]}'
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_edit_lists(), st.sampled_from(["```json", "~~~", "```", None]), st.booleans(), st.booleans(),
+       st.text(alphabet=st.characters(blacklist_characters="{}[]`~"), max_size=30))
+def test_property_any_reply_shape_applies_only_its_payloads_verified_edits(
+    case: tuple[str, list[dict[str, object]]], fence: str | None, sketch_first: bool, cut_tail: bool, prose: str
+) -> None:
+    import json
+
+    source, edits = case
+    body = json.dumps({"edits": edits}, ensure_ascii=False)
+    wrap = (lambda text: f"\n{fence}\n{text}\n{fence[:3]}\n") if fence else (lambda text: f" {text} ")
+    reply = prose + (wrap(_SKETCH) if sketch_first else "") + wrap(body) + prose
+    if cut_tail:
+        reply += '{"edits": [{"anchor": "Fees'  # the model stopped mid-object after its payload
+    result = apply_edits(source, reply)
+    direct = apply_edits(source, edits)
+    # The sketch and the cut tail change nothing: the payload's edits are the ones judged.
+    assert result.text == direct.text and result.undo() == source
+    assert [edit.index for edit in result.applied] == [edit.index for edit in direct.applied]
+    assert all(edit.verdict.status == "verified" for edit in result.applied)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ethos_py import Document
 from ethos_py.reply_verify import verify_anchors, verify_quotes
@@ -129,3 +133,23 @@ def test_to_dict_round_trips_through_json() -> None:
     (verdict,) = verify_quotes(["MASTER SERVICES AGREEMENT"], SOURCE)
     data = json.loads(json.dumps(verdict.to_dict()))
     assert data["status"] == "verified" and data["span"] == [0, 25] and data["tier"] == "exact"
+
+
+_SEPARATORS = [" ", "\n", "\r\n", "\r", "\n\n", "\r\n\r\n", " \n \n", "\n\t\n"]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(["Fees", "are", "due", "within", "30", "days", "Supplier", "liable", "notice"]),
+                min_size=2, max_size=25),
+       st.lists(st.sampled_from(_SEPARATORS), min_size=25, max_size=25), st.booleans(), st.data())
+def test_property_spans_map_back_to_the_callers_text(words: list[str], separators: list[str], bom: bool,
+                                                     data: st.DataObject) -> None:
+    source = ("\ufeff" if bom else "") + "".join(word + separator for word, separator in zip(words, separators))
+    start = data.draw(st.integers(0, len(words) - 1))
+    end = data.draw(st.integers(start + 1, len(words)))
+    quote = " ".join(words[start:end])
+    (verdict,) = verify_quotes([quote], source)
+    # Every slice of the words is in the text: only white space differs, which default forgives.
+    assert verdict.status in ("verified", "ambiguous"), verdict
+    assert verdict.span is not None and verdict.located_text == source[verdict.span[0]:verdict.span[1]]
+    assert re.sub(r"\s+", " ", verdict.located_text) == quote
