@@ -82,3 +82,18 @@ def test_edits_apply_errors_are_envelopes(tmp_path: Path) -> None:
     assert missing.returncode == 2 and _envelope(missing)["code"] == "host_io"
     no_source = _ethos("edits", "apply", "--reply", "-", stdin=REPLY.encode())
     assert no_source.returncode == 2 and _envelope(no_source)["code"] == "invalid_arguments"
+
+
+def test_edits_apply_to_a_pdf_source_edits_its_parsed_text(tmp_path: Path) -> None:
+    import pdf_fixtures as fx
+
+    (tmp_path / "contract.pdf").write_bytes(fx.text_pdf([["Fees are due within 30 days of the invoice.",
+                                                           "The Supplier shall not be liable for indirect loss."]]))
+    (tmp_path / "reply.txt").write_text(REPLY, encoding="utf-8")
+    done = _ethos("edits", "apply", "--source", str(tmp_path / "contract.pdf"), "--reply", str(tmp_path / "reply.txt"),
+                  "--out", str(tmp_path / "edited.txt"))
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [edit["old_text"] for edit in report["applied"]] == ["within 30 days"]
+    edited = (tmp_path / "edited.txt").read_text(encoding="utf-8")
+    assert "Fees are due within 45 days of the invoice." in edited and "not be liable" in edited
