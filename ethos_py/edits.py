@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .reply_verify import QuoteVerdict, edit_records, verify_anchors
+from .reply_verify import PolicyInput, QuoteVerdict, edit_records, verify_anchors
 
 __all__ = ["AppliedEdit", "EditResult", "SkippedEdit", "apply_edits"]
 
@@ -130,7 +130,7 @@ def _replacement(record: Any, key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def apply_edits(source_text: str, edits: Any, *, policy: str | None = "default", anchor_key: str = "anchor",
+def apply_edits(source_text: str, edits: Any, *, policy: PolicyInput = "default", anchor_key: str = "anchor",
                 replacement_key: str = "replacement") -> EditResult:
     """Applies the edits whose anchor is found exactly once in ``source_text``.
 

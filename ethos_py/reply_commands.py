@@ -56,7 +56,16 @@ def _payload_error(argument: str, reason: str) -> Exception:
 def add_reply_commands(ethos: click.Group) -> None:
     """Adds the ``reply`` and ``edits`` groups to the ``ethos`` command (called once by ethos_py.cli)."""
     from ._json import dumps
-    from .cli import _COMMAND_CONTEXT, _CONTEXT, _EthosGroup, _emit, _POLICY_PRESETS, _print_group_help, _reject_extra_args
+    from .cli import (
+        _COMMAND_CONTEXT,
+        _CONTEXT,
+        _POLICY_HELP,
+        _EthosGroup,
+        _emit,
+        _policy_choice,
+        _print_group_help,
+        _reject_extra_args,
+    )
 
     @ethos.group("reply", cls=_EthosGroup, invoke_without_command=True, context_settings=_CONTEXT,
                  short_help="Read a model's reply.")
@@ -104,8 +113,7 @@ def add_reply_commands(ethos: click.Group) -> None:
     @click.option("--reply", metavar="FILE", required=True, help="The model's reply (prose and JSON; - for stdin).")
     @click.option("--out", metavar="FILE", default=None,
                   help="Write the edited text atomically to FILE (the report then leaves the text out).")
-    @click.option("--policy", type=click.Choice(_POLICY_PRESETS), default="default", show_default=True,
-                  help="Matching policy the anchors are verified under (docs/matching.md).")
+    @click.option("--policy", metavar="NAME|FILE", default="default", help=_POLICY_HELP + " Default: default.")
     @click.option("--fail-on-skipped", is_flag=True, help="Exit 1 when any edit was skipped (the outputs are still written).")
     @click.pass_context
     def edits_apply_command(ctx: click.Context, source: str, reply: str, out: str | None, policy: str,
@@ -125,11 +133,12 @@ def add_reply_commands(ethos: click.Group) -> None:
         from .reply_extract import extract_json_payload
 
         _reject_extra_args(ctx)
+        policy_value = _policy_choice(policy)  # checked before any other file is read
         text = _source_text(source)
         extraction = extract_json_payload(_read_text(reply, "--reply"))
         if not extraction.found:
             raise _payload_error("--reply", extraction.reason)
-        result = apply_edits(text, extraction, policy=policy)
+        result = apply_edits(text, extraction, policy=policy_value)
         report: dict[str, Any] = result.to_dict()
         if out is not None:
             _emit(result.text.encode("utf-8"), out)

@@ -10,11 +10,12 @@ the caller's text by replaying the text loader's paragraph split (native/src/sou
 from __future__ import annotations
 
 import bisect
+import os
 import re
 from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Union
 
 from .document import Document
 from .errors import EthosError
@@ -29,6 +30,10 @@ AMBIGUOUS = "ambiguous"
 _TRAILING_ELLIPSIS = re.compile(r"\s*(\.\.\.|…)+\s*$")
 _ELLIPSIS = re.compile(r"\.\.\.|…")
 _WHITESPACE = re.compile(r"\s+")
+
+#: A policy: a preset name, a policy file's bytes or path (as ``Document.verify`` takes), ``None``
+#: for the default.
+PolicyInput = Union[str, bytes, "os.PathLike[str]", None]
 
 
 @dataclass(frozen=True)
@@ -170,7 +175,7 @@ def _quote_of(record: Any, key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _claims_verdicts(texts: list[str], document: Document, policy: str | None) -> list[dict[str, Any] | None]:
+def _claims_verdicts(texts: list[str], document: Document, policy: PolicyInput) -> list[dict[str, Any] | None]:
     """One check per text (``None`` for a text the core rejected outright), in one verify call
     when the request is accepted, else one call per text so one bad quote spoils nothing else."""
     fingerprint = document.describe().get("document_fingerprint")
@@ -240,12 +245,16 @@ def _verdict(index: int, quote: str, checked: str, prefix: bool, check: dict[str
     return QuoteVerdict(status=VERIFIED, span=span, located_text=located_text, **located, **base)
 
 
-def _verify(records: Sequence[Any], source: str | Document, policy: str | None, key: str,
+def _verify(records: Sequence[Any], source: str | Document, policy: PolicyInput, key: str,
             min_chars: int | None) -> list[QuoteVerdict]:
     """Shared by ``verify_quotes`` (``min_chars``: a trailing quote checks its prefix) and
     ``verify_anchors`` (``None``: an anchor must name exactly what it replaces)."""
     if not isinstance(source, (str, Document)):
         raise TypeError("source must be the source text (str) or an open Document")
+    # A bad policy is the caller's error, raised once: not a "rejected" verdict on every quote.
+    from .document import explain_policy_json
+
+    explain_policy_json(policy)
     prepared: list[tuple[str, str, bool, str | None]] = []  # quote, checked text, prefix, early reason
     for record in records:
         quote = _quote_of(record, key) or ""
@@ -282,7 +291,7 @@ def _verify(records: Sequence[Any], source: str | Document, policy: str | None, 
         return verdicts
 
 
-def verify_quotes(rows: Sequence[Any], source: str | Document, min_chars: int = 40, *, policy: str | None = "default",
+def verify_quotes(rows: Sequence[Any], source: str | Document, min_chars: int = 40, *, policy: PolicyInput = "default",
                   key: str = "quote") -> list[QuoteVerdict]:
     """Verifies every row's quote (a row is a str, a mapping with ``key`` or an object with that
     attribute) against ``source`` (its text, or an open ``Document`` such as a parsed PDF), one
@@ -321,7 +330,7 @@ def edit_records(reply: Any) -> list[Any]:
     return []
 
 
-def verify_anchors(reply: Any, source: str | Document, policy: str | None = "default", *,
+def verify_anchors(reply: Any, source: str | Document, policy: PolicyInput = "default", *,
                    key: str = "anchor") -> list[QuoteVerdict]:
     """Verifies the anchor (the quoted text an edit replaces, ``key``) of every edit of ``reply``
     (see ``edit_records``) against ``source``; one verdict per edit, the edit as ``record``. An

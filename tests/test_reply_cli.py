@@ -97,3 +97,17 @@ def test_edits_apply_to_a_pdf_source_edits_its_parsed_text(tmp_path: Path) -> No
     assert [edit["old_text"] for edit in report["applied"]] == ["within 30 days"]
     edited = (tmp_path / "edited.txt").read_text(encoding="utf-8")
     assert "Fees are due within 45 days of the invoice." in edited and "not be liable" in edited
+
+
+def test_edits_apply_takes_a_policy_preset_or_file(tmp_path: Path) -> None:
+    (tmp_path / "source.txt").write_text("FEES ARE DUE within 30 days of the invoice.\n", encoding="utf-8")
+    reply = '{"edits": [{"anchor": "Fees are due within 30 days", "replacement": "Fees are due within 45 days"}]}'
+    args = ("edits", "apply", "--source", str(tmp_path / "source.txt"), "--reply", "-")
+    default = json.loads(_ethos(*args, stdin=reply.encode()).stdout)
+    assert [edit["tier"] for edit in default["applied"]] == ["case"]
+    strict = json.loads(_ethos(*args, "--policy", "strict", stdin=reply.encode()).stdout)
+    assert strict["applied"] == [] and strict["skipped"][0]["reason"] == "not_found"
+    from_file = _ethos(*args, "--policy", str(REPO / "schemas" / "examples" / "policy.example.json"), stdin=reply.encode())
+    assert from_file.returncode == 0, from_file.stderr
+    unknown = _ethos(*args, "--policy", str(tmp_path / "no-such-policy.json"), stdin=reply.encode())
+    assert unknown.returncode == 2 and _envelope(unknown)["details"]["argument"] == "--policy"  # type: ignore[index]

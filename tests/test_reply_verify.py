@@ -153,3 +153,11 @@ def test_property_spans_map_back_to_the_callers_text(words: list[str], separator
     assert verdict.status in ("verified", "ambiguous"), verdict
     assert verdict.span is not None and verdict.located_text == source[verdict.span[0]:verdict.span[1]]
     assert re.sub(r"\s+", " ", verdict.located_text) == quote
+
+
+def test_an_unknown_policy_is_an_error_not_a_verdict() -> None:
+    from ethos_py.errors import EthosError
+
+    with pytest.raises(EthosError) as caught:
+        verify_quotes(["MASTER"], SOURCE, policy="no-such-preset")
+    assert caught.value.code == "invalid_input"
