@@ -10,11 +10,12 @@ the caller's text by replaying the text loader's paragraph split (native/src/sou
 from __future__ import annotations
 
 import bisect
+import json
 import os
 import re
 from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Union
 
 from .document import Document
@@ -41,7 +42,8 @@ class QuoteVerdict:
     """The verdict on one quote (or edit anchor): a fact on the record, never an exception.
 
     ``status`` is ``verified`` (found once at an accepted tier), ``ambiguous`` (found more than
-    once at the tightest tier: an edit must not guess which) or ``not_found`` (``reason`` says
+    once, counted at the tier matched and again at the last tier the policy accepts, so "Fees"
+    and "FEES" are two occurrences under ``default``: an edit must not guess which) or ``not_found`` (``reason`` says
     why: the core's reason such as ``near_miss``, ``numeric_guard``, ``polarity_guard``, or
     ``empty_quote``, ``prefix_too_short``, ``elided_anchor``, ``rejected``). ``span`` is
     ``[start, end)`` into the source text (Python string indices) when the source is a ``str``;
@@ -288,7 +290,38 @@ def _verify(records: Sequence[Any], source: str | Document, policy: PolicyInput,
                                              record=record))
                 continue
             verdicts.append(_verdict(index, quote, checked, prefix, next(checks), text_map, source_text, record))
+        return _ambiguous_at_accepted_tier(verdicts, document, policy)
+
+
+def _loosest_policy(policy: PolicyInput) -> tuple[str, bytes]:
+    """The policy's last accepted tier, and the policy searching that tier alone: its
+    occurrences then count every accepted reading of the quote, not only the tightest one."""
+    from .document import pinned_config_json
+
+    derived = json.loads(pinned_config_json(policy))["matching"]["policy"]
+    accepted = str(derived["accept_up_to"])
+    derived["tiers"] = [accepted]
+    derived["name"] = f"{derived['name']}-occurrences"
+    return accepted, json.dumps(derived).encode("utf-8")
+
+
+def _ambiguous_at_accepted_tier(verdicts: list[QuoteVerdict], document: Document,
+                                policy: PolicyInput) -> list[QuoteVerdict]:
+    """A quote found once at a tight tier may occur again in a looser accepted form ("Fees" and
+    "FEES" under default): the core counts occurrences at the tier it matched, so the verified
+    ones are counted again at the last accepted tier, and more than one there is ambiguous."""
+    accepted, loosest = _loosest_policy(policy)
+    recount = [verdict for verdict in verdicts if verdict.status == VERIFIED and verdict.tier != accepted]
+    if not recount:
         return verdicts
+    checks = _claims_verdicts([verdict.checked_text for verdict in recount], document, loosest)
+    upgraded: dict[int, QuoteVerdict] = {}
+    for verdict, check in zip(recount, checks):
+        occurrences = int(((check or {}).get("match") or {}).get("occurrences", 0) or 0)
+        if check is not None and check.get("status") == "grounded" and occurrences > 1:
+            upgraded[verdict.index] = replace(verdict, status=AMBIGUOUS, reason="found_more_than_once",
+                                              occurrences=occurrences)
+    return [upgraded.get(verdict.index, verdict) for verdict in verdicts]
 
 
 def verify_quotes(rows: Sequence[Any], source: str | Document, min_chars: int = 40, *, policy: PolicyInput = "default",

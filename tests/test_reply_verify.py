@@ -161,3 +161,11 @@ def test_an_unknown_policy_is_an_error_not_a_verdict() -> None:
     with pytest.raises(EthosError) as caught:
         verify_quotes(["MASTER"], SOURCE, policy="no-such-preset")
     assert caught.value.code == "invalid_input"
+
+
+def test_a_quote_found_once_exactly_and_again_in_another_case_is_ambiguous() -> None:
+    source = "Fees are due within 30 days.\n\nFEES ARE DUE WITHIN 30 DAYS.\n"
+    (verdict,) = verify_quotes(["Fees are due within 30 days"], source)
+    assert verdict.status == "ambiguous" and verdict.occurrences == 2 and verdict.tier == "exact"
+    (strict,) = verify_quotes(["Fees are due within 30 days"], source, policy="strict")
+    assert strict.status == "verified"  # strict does not forgive case: the capitals are other text
