@@ -221,7 +221,8 @@ def _scan_region(text: str, region: _Region) -> list[tuple[Candidate, Any]]:
     index = region.start
     while index < region.end:
         char = text[index]
-        if char not in "{[" or not _json_start(text, index):
+        # In prose a bracket must look like JSON's ("[1]" is a footnote); a fence's first bracket is the payload's.
+        if char not in "{[" or (region.fence is None and not _json_start(text, index)):
             if region.fence is not None:
                 # A fence holds one payload; text before its first bracket makes it not JSON.
                 if not char.isspace():

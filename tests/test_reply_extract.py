@@ -134,3 +134,8 @@ def test_any_reply_or_cut_reply_never_crashes(text: str, cut: int) -> None:
             assert result.span is not None and json.loads(reply[result.span[0]:result.span[1]]) == result.payload
         else:
             assert result.payload is None and result.text is None
+
+
+def test_a_fenced_list_of_scalars_is_a_payload_but_in_prose_it_is_a_footnote() -> None:
+    assert extract_json_payload("```json\n[1, 2, 3]\n```").payload == [1, 2, 3]
+    assert not extract_json_payload("as shown in [1] and [2].").found
