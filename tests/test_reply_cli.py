@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import schema_errors
+
 REPO = Path(__file__).resolve().parents[1]
 REPLY = 'Sure:\n```json\n{"edits": [{"anchor": "within 30 days", "replacement": "within 45 days"},' \
         ' {"anchor": "within 60 days", "replacement": "x"}]}\n```\nAnything else?'
@@ -33,6 +35,7 @@ def test_reply_extract_from_a_file_and_from_stdin(tmp_path: Path) -> None:
                  _ethos("reply", "extract", stdin=REPLY.encode())):
         assert done.returncode == 0 and done.stderr == b""
         data = json.loads(done.stdout)
+        assert schema_errors("reply-extraction", data) == []
         assert data["found"] and data["payload"]["edits"][0]["anchor"] == "within 30 days"
         assert data["chosen"]["fence"] == "json"
 
@@ -59,11 +62,13 @@ def test_edits_apply_reports_applied_and_skipped(tmp_path: Path) -> None:
     done = _ethos(*args)
     assert done.returncode == 0 and done.stderr == b""
     report = json.loads(done.stdout)
+    assert schema_errors("edit-result", report) == []
     assert report["text"] == "Fees are due within 45 days of the invoice.\n"
     assert [edit["index"] for edit in report["applied"]] == [0]
     assert [(edit["index"], edit["reason"]) for edit in report["skipped"]] == [(1, "not_found")]
     failing = _ethos(*args, "--fail-on-skipped", "--out", str(tmp_path / "edited.txt"))
     assert failing.returncode == 1 and "text" not in json.loads(failing.stdout)
+    assert schema_errors("edit-result", json.loads(failing.stdout)) == []
     assert (tmp_path / "edited.txt").read_text(encoding="utf-8") == "Fees are due within 45 days of the invoice.\n"
 
 

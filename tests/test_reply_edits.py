@@ -5,6 +5,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import schema_errors
+
 from ethos_py.edits import apply_edits
 from ethos_py.reply_verify import verify_anchors
 
@@ -116,6 +118,7 @@ def test_property_nothing_unverified_is_applied_and_undo_round_trips(case: tuple
         assert source[edit.old_span[0]:edit.old_span[1]] == edit.old_text == edit.verdict.located_text
         assert result.text[edit.new_span[0]:edit.new_span[1]] == edit.new_text
     assert result.undo() == source
+    assert schema_errors("edit-result", result.to_dict()) == []
     for offset in range(len(result.text) + 1):
         assert 0 <= result.new_to_old(offset) <= len(source)
 

@@ -8,6 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import schema_errors
+
 from ethos_py.reply_extract import extract_json_block, extract_json_payload
 
 
@@ -130,6 +132,7 @@ def test_any_real_payload_is_found_whatever_wraps_it(payload: dict[str, object],
 def test_any_reply_or_cut_reply_never_crashes(text: str, cut: int) -> None:
     for reply in (text, text[:cut], '{"a": ' + text[:cut]):
         result = extract_json_payload(reply)
+        assert schema_errors("reply-extraction", result.to_dict()) == []
         if result.found:
             assert result.span is not None and json.loads(reply[result.span[0]:result.span[1]]) == result.payload
         else:
