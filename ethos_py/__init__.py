@@ -9,6 +9,10 @@ Citation emission v1 (``emit``), the evidence-handle v2 bridge (``handles``) and
 sanitizer are pure Python and import no framework; ``ethos_py.integrations`` holds the LangChain
 and LlamaIndex adapters (optional extras).
 
+Model replies (docs/replies.md): ``extract_json_payload`` finds a reply's JSON payload,
+``verify_quotes`` / ``verify_anchors`` verify its quotes with the core's matcher, ``apply_edits``
+applies only edits whose anchor is verified, and ``normalize_text`` is the matcher's folding.
+
 PDFs become documents through ``parse_pdf_json`` / ``parse_pdf_markdown`` / ``parse_pdf_text``,
 which run ``ethos-core doc parse`` (PDFium from pypdfium2, in killable child processes).
 
