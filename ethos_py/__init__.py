@@ -9,6 +9,10 @@ Citation emission v1 (``emit``), the evidence-handle v2 bridge (``handles``) and
 sanitizer are pure Python and import no framework; ``ethos_py.integrations`` holds the LangChain
 and LlamaIndex adapters (optional extras).
 
+Model replies (docs/replies.md): ``extract_json_payload`` finds a reply's JSON payload,
+``verify_quotes`` / ``verify_anchors`` verify its quotes with the core's matcher, ``apply_edits``
+applies only edits whose anchor is verified, and ``normalize_text`` is the matcher's folding.
+
 PDFs become documents through ``parse_pdf_json`` / ``parse_pdf_markdown`` / ``parse_pdf_text``,
 which run ``ethos-core doc parse`` (PDFium from pypdfium2, in killable child processes).
 
@@ -89,6 +93,10 @@ if TYPE_CHECKING:
         token_counts,
     )
     from .stream import AnswerText, verify_answer
+    from .reply_extract import extract_json_block, extract_json_payload
+    from .reply_verify import verify_anchors, verify_quotes
+    from .edits import apply_edits
+    from .normalization import normalize_text
 
 try:
     __version__ = _distribution_version("ethos-verify")
@@ -120,6 +128,12 @@ _NATIVE_NAMES = {
     "tiktoken_counter": "answer",
     "verify_answer": "stream",
     "AnswerText": "stream",
+    "extract_json_block": "reply_extract",
+    "extract_json_payload": "reply_extract",
+    "verify_anchors": "reply_verify",
+    "verify_quotes": "reply_verify",
+    "apply_edits": "edits",
+    "normalize_text": "normalization",
 }
 
 __all__ = [
@@ -188,6 +202,12 @@ __all__ = [
     "tiktoken_counter",
     "verify_answer",
     "AnswerText",
+    "extract_json_block",
+    "extract_json_payload",
+    "verify_anchors",
+    "verify_quotes",
+    "apply_edits",
+    "normalize_text",
 ]
 
 

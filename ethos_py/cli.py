@@ -1225,6 +1225,10 @@ from .cache_command import add_cache_commands  # noqa: E402  (uses the helpers a
 
 add_cache_commands(ethos)
 
+from .reply_commands import add_reply_commands  # noqa: E402  (uses the helpers above)
+
+add_reply_commands(ethos)
+
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Console-script entry point of ``ethos``: runs ``run(argv)`` and exits with its status.

@@ -44,6 +44,8 @@ SCHEMA_FILES = {
     "crop-descriptor": "crop-descriptor.schema.json",
     "crop-element-request": "crop-element-request.schema.json",
     "answer-check": "answer-check.schema.json",
+    "reply-extraction": "reply-extraction.schema.json",
+    "edit-result": "edit-result.schema.json",
 }
 # Schemas whose contract URN is not urn:ethos:schema:<name>:1 (CONTRACTS §2.10 versions it in the URN).
 SCHEMA_URNS = {"llm-citation-output-v2": "urn:ethos:schema:llm-citation-output:2"}

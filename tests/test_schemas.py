@@ -44,6 +44,8 @@ EXAMPLES = {
     "crop-descriptor.example.json": "crop-descriptor",
     "crop-element-request.example.json": "crop-element-request",
     "answer-check.example.json": "answer-check",
+    "reply-extraction.example.json": "reply-extraction",
+    "edit-result.example.json": "edit-result",
 }
 # Free-form objects the contracts leave open (no properties are listed for them).
 FREE_OBJECTS = {"diagnostics", "details", "predicate", "policy", "fragments", "summary"}

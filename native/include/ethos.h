@@ -113,6 +113,16 @@ int ethos_policy_explain(const char *options_json, size_t options_len, char **ou
 int ethos_config_pinned(const char *options_json, size_t options_len, char **out_json);
 
 /*
+ * A text as the matcher reads a quote under a policy (the same tier functions a claim goes
+ * through, without parser artifacts): options_json (may be NULL/0) {"policy"?: preset name |
+ * "policy_bytes_latin1"?: as for ethos_policy_explain, "tier"?: "exact"|"whitespace"|
+ * "typography"|"case"|"skeleton"} (default: the default policy, up to its accept_up_to tier).
+ * Returns canonical JSON {"policy": name, "text": the folded text, "tier": name}.
+ */
+int ethos_normalize_text(const char *text, size_t text_len, const char *options_json, size_t options_len,
+                         char **out_json);
+
+/*
  * Builds the error envelope for a host-side failure (file not found, argument error...) so
  * every surface prints the same bytes: code must be a known error code; details_json may be
  * NULL/0. Returns the envelope in *out_envelope and the code's exit status in *out_exit_code.

@@ -37,6 +37,14 @@ int main(void) {
   CHECK(out != NULL && strstr(out, "\"config_version\":\"default-v1\"") != NULL);
   ethos_string_free(out);
 
+  /* The matcher's folding of a quote: NBSP and case forgiven by the default policy's case tier. */
+  CHECK(ethos_normalize_text("A\xC2\xA0" "B", 4, "{\"tier\":\"case\"}", 15, &out) == ETHOS_OK);
+  CHECK(out != NULL && strcmp(out, "{\"policy\":\"default\",\"text\":\"a b\",\"tier\":\"case\"}") == 0);
+  ethos_string_free(out);
+  CHECK(ethos_normalize_text("x", 1, "{\"tier\":\"loose\"}", 16, &out) == ETHOS_ERROR);
+  CHECK(out != NULL && strstr(out, "invalid_input") != NULL);
+  ethos_string_free(out);
+
   CHECK(ethos_verify(NULL, "[]", 2, NULL, 0, NULL, 0, &out) == ETHOS_ERROR);
   CHECK(out != NULL && strstr(out, "invalid_arguments") != NULL);
   ethos_string_free(out);

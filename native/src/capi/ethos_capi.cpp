@@ -211,6 +211,14 @@ ETHOS_EXPORT int ethos_config_pinned(const char* options_json, size_t options_le
   });
 }
 
+ETHOS_EXPORT int ethos_normalize_text(const char* text, size_t text_len, const char* options_json, size_t options_len,
+                                      char** out_json) {
+  return guarded(out_json, [&] {
+    if (text == nullptr && text_len != 0) throw null_argument("text");
+    *out_json = to_c_string(ethos::normalize_text_json(view(text, text_len), view(options_json, options_len)));
+  });
+}
+
 ETHOS_EXPORT int ethos_error_envelope(const char* code, size_t code_len, const char* details_json, size_t details_len,
                                       char** out_envelope, int* out_exit_code) {
   return guarded(out_envelope, [&] {

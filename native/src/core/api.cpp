@@ -235,4 +235,34 @@ std::string pinned_config_json(std::string_view options_json) {
   return to_c14n(config);
 }
 
+std::string normalize_text_json(std::string_view text, std::string_view options_json) {
+  std::optional<match::Policy> policy;
+  std::optional<match::Tier> tier;
+  if (!options_json.empty()) {
+    const ParsedJson options = parse_strict(options_json, "options");
+    ObjectReader reader(options.root(), "$");
+    policy = read_policy_option(reader);
+    if (auto name = reader.optional_string("tier")) {
+      tier = match::tier_from_name(*name);
+      if (!tier) throw invalid_input("invalid value", "$.tier", {{"input", "options"}});
+    }
+    reader.finish();
+  }
+  if (!simdjson::validate_utf8(text.data(), text.size())) {
+    throw invalid_input("invalid UTF-8", "$", {{"input", "text"}});
+  }
+  const match::Policy chosen = policy ? *policy : *match::preset_policy("default");
+  const match::Tier at = tier.value_or(chosen.accept_up_to);
+  // A claim's ladder: the folding every quote goes through before it is searched (no parser
+  // artifacts), so callers see exactly what the matcher compares.
+  const match::Ladder ladder = match::build_claim_ladder(text, chosen.ladder);
+  std::string normalized;
+  for (const char32_t scalar : ladder.at(at).front().text) utf8::append(normalized, scalar);
+  json result = json::object();
+  result["policy"] = chosen.name;
+  result["text"] = normalized;
+  result["tier"] = match::tier_name(at);
+  return to_c14n(result);
+}
+
 }  // namespace ethos

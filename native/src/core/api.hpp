@@ -63,4 +63,9 @@ std::string explain_policy(std::string_view options_json);
 // guards instead of falling back to the public substring rule (docs/matching.md).
 std::string pinned_config_json(std::string_view options_json);
 
+// A text as the matcher reads a quote (a claim's tier ladder, no parser artifacts) at one tier:
+// options_json "" or {"policy"?|"policy_bytes_latin1"?, "tier"?} (default: the default policy,
+// its accept_up_to tier); canonical JSON {"policy", "text", "tier"} (docs/replies.md).
+std::string normalize_text_json(std::string_view text, std::string_view options_json);
+
 }  // namespace ethos
