@@ -6,7 +6,8 @@ of --answer-words words (default 300) lifting runs of it, then streams the answe
 
 - Ethos: ``@ethos_py.verify_answer(source=document)`` on an open text Document whose index is
   built before the stream starts (the first check of a document builds it once; that time is
-  printed on its own);
+  printed on its own), once on the answer as it is and once with a quotation at its start (the
+  printer then checks the whole answer after each chunk, quotations and all);
 - verbatimeter 0.1.3 (``pip install -e '.[bench]'``): ``@verbatimeter.verify(source=text)``, with a
   whitespace token counter so that only its coverage is timed. Each of its checks is a dynamic
   program over source x answer: unless --full-verbatimeter is given, it streams against a prefix
@@ -137,10 +138,18 @@ def main(argv: list[str] | None = None) -> int:
     ours = TimedOutput()
     ethos_delays = run(ethos_py.verify_answer(source=document, print_stats=False, color=False, file=ours),
                        answer, options.chunk_chars, ours)
-    met = statistics.median(ethos_delays) <= 0.005
     print(f"ethos verify_answer: {figures(ethos_delays)} over {len(ethos_delays)} words "
           f"(the document's index built once before: {build_seconds * 1000:.0f} ms)")
-    print(f"target: a word's verdict within 5 ms of its chunk (median): {'met' if met else 'NOT met'}")
+    # The same answer with its first lifted words quoted: from the opening mark on, each chunk
+    # checks the whole answer again (quotations included), the slower path.
+    first_words = answer.split()
+    quoted = '"' + " ".join(first_words[:6]) + '" ' + " ".join(first_words[6:])
+    ours_quoted = TimedOutput()
+    quoted_delays = run(ethos_py.verify_answer(source=document, print_stats=False, color=False, file=ours_quoted),
+                        quoted, options.chunk_chars, ours_quoted)
+    print(f"ethos verify_answer, a quotation in the answer: {figures(quoted_delays)} over {len(quoted_delays)} words")
+    met = max(ethos_delays) <= 0.005 and max(quoted_delays) <= 0.005
+    print(f"target: every word's verdict within 5 ms of its chunk: {'met' if met else 'NOT met'}")
     if options.no_verbatimeter:
         return 0 if met else 1
 
