@@ -19,6 +19,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 # Every character that may open or close a quotation (docs/answers.md "Quotations"): a text
 # without any has no quotation to look for.
+# Single quotes are the marks whose meaning waits for the next character (an apostrophe when a
+# letter follows).
+_SINGLE_QUOTES = frozenset("'\u2018\u2019\u201a")
 _QUOTE_MARKS = frozenset("\"'\u201c\u201d\u201e\u00ab\u00bb\u300c\u300d\u300e\u300f\u201a\u2018\u2019")
 
 
@@ -128,8 +131,8 @@ class _Printer:
 
     def _quotations(self) -> list[dict[str, Any]]:
         """The whole answer's quotations and verdicts. Which spans are quotations changes only when
-        a mark arrives or the character after a mark does (a single quote is an apostrophe when a
-        letter follows it), and a quotation's verdict depends on its text alone: between those,
+        a mark arrives or the character after a single quote does (an apostrophe when a letter
+        follows it), and a quotation's verdict depends on its text alone: between those,
         the last list stands, and no quotation is verified again."""
         marks, after_mark, quotes = self._quotes_seen
         if self._marks == 0:
@@ -137,7 +140,7 @@ class _Printer:
         if self._marks != marks or after_mark:
             quotes = _answer.check_answer(self.text, self._documents, scope="quotes", ngram=self._ngram,
                                           policy=self._policy)["quotes"]
-            self._quotes_seen = (self._marks, self.text[-1] in _QUOTE_MARKS, quotes)
+            self._quotes_seen = (self._marks, self.text[-1] in _SINGLE_QUOTES, quotes)
         return quotes
 
     def _advance(self, final: bool) -> dict[str, Any]:
