@@ -34,6 +34,7 @@ MODULES = (
     "ethos_py.crops",
     "ethos_py.grounding",
     "ethos_py.answer",
+    "ethos_py.verbatimeter_compat",
     "ethos_py.errors",
     "ethos_py.emit",
     "ethos_py.handles",
