@@ -220,30 +220,32 @@ json verify_quotes(const std::u32string& answer, const std::vector<Segment>& quo
 
 std::int64_t share_bp(std::int64_t part, std::int64_t whole) { return whole == 0 ? 0 : part * 10000 / whole; }
 
-// The smallest source window holding every verbatim word, and ROUGE-L of the measured words
-// against it (verbatimeter's source segment, made the smallest). The window is in the document
-// most verbatim words were found in (the first on a tie) and holds every distinct verbatim word
-// found there; null when no word is verbatim. `readings`: each document's running text at the tier.
-json source_window(const Measured& measured, const std::vector<const Source*>& sources,
-                   const std::vector<match::Reading>& readings) {
-  std::vector<std::size_t> found(sources.size(), 0);
+// The document the source window is in: the one most verbatim words were found in (the first on
+// a tie); npos when no word is verbatim.
+std::size_t window_document(const Measured& measured, std::size_t documents) {
+  std::vector<std::size_t> found(documents, 0);
   for (const std::size_t document : measured.located) {
-    if (document < sources.size()) ++found[document];
+    if (document < documents) ++found[document];
   }
-  const std::size_t document = static_cast<std::size_t>(std::max_element(found.begin(), found.end()) - found.begin());
-  if (found[document] == 0) return nullptr;
+  const auto most = std::max_element(found.begin(), found.end());
+  return most == found.end() || *most == 0 ? static_cast<std::size_t>(-1) : static_cast<std::size_t>(most - found.begin());
+}
+
+// The smallest source window holding every verbatim word, and ROUGE-L of the measured words
+// against it (verbatimeter's source segment, made the smallest): in window_document, holding
+// every distinct verbatim word found there. `reading`: that document's running text at the tier.
+json source_window(const Measured& measured, const Source& source, std::size_t document, const match::Reading& reading) {
   std::vector<std::u32string> wanted;
   for (std::size_t w = 0; w < measured.forms.size(); ++w) {
     if (measured.located[w] == document) wanted.push_back(measured.forms[w]);
   }
-  const match::Reading& reading = readings[document];
   const match::ScalarView text(reading.text);
   const std::vector<match::WordSpan> words = match::answer_words(text);
   const std::optional<match::WordWindow> window = match::smallest_window(wanted, text, words);
   if (!window) return nullptr;  // cannot happen: every wanted word was found in this document
   const std::size_t size = window->last - window->first + 1;
   const match::PhraseHit hit{document, reading.start[words[window->first].start], reading.end[words[window->last].end - 1]};
-  json out = locate(*sources[document], hit);
+  json out = locate(source, hit);
   out["document"] = static_cast<std::int64_t>(document);
   out["words"] = static_cast<std::int64_t>(size);
   if (size <= match::kMaxRougeWindowWords) {
@@ -322,11 +324,14 @@ std::string check_answer(const std::vector<const Source*>& sources, std::string_
     // The order-only reading: the most measured words found in the same order in one source,
     // gaps allowed (verbatim paraphrase); the first source on a tie.
     std::size_t best = 0, best_document = 0;
-    std::vector<match::Reading> readings;
+    // Each reading is dropped after use but the window's document's (memory: one source at a time).
+    const std::size_t windowed = window_document(measured, sources.size());
+    match::Reading window_reading;
     for (std::size_t d = 0; d < sources.size(); ++d) {
-      readings.push_back(match::normalize_for_tier(
-          utf8_of(indexes[d]->running_text(), 0, indexes[d]->running_text().size()), policy.accept_up_to, policy.ladder));
-      const std::size_t length = match::common_subsequence_words(measured.forms, match::ScalarView(readings[d].text));
+      match::Reading reading = match::normalize_for_tier(
+          utf8_of(indexes[d]->running_text(), 0, indexes[d]->running_text().size()), policy.accept_up_to, policy.ladder);
+      const std::size_t length = match::common_subsequence_words(measured.forms, match::ScalarView(reading.text));
+      if (d == windowed) window_reading = std::move(reading);
       if (length > best) {
         best = length;
         best_document = d;
@@ -335,8 +340,10 @@ std::string check_answer(const std::vector<const Source*>& sources, std::string_
     summary["subsequence"] = {{"document", static_cast<std::int64_t>(best_document)},
                               {"share_bp", share_bp(static_cast<std::int64_t>(best), word_count)},
                               {"words", static_cast<std::int64_t>(best)}};
-    json window = source_window(measured, sources, readings);
-    if (!window.is_null()) summary["window"] = std::move(window);
+    if (windowed < sources.size()) {
+      json window = source_window(measured, *sources[windowed], windowed, window_reading);
+      if (!window.is_null()) summary["window"] = std::move(window);
+    }
   }
   json result = {{"artifact_type", kArtifactType},
                  {"gate", {{"failures", failures}, {"passed", failures.empty()}}},
