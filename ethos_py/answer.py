@@ -21,6 +21,7 @@ __all__ = [
     "check",
     "check_answer",
     "check_answer_json",
+    "render_html",
     "render_result",
     "render_words",
     "tiktoken_counter",
@@ -108,7 +109,8 @@ def check_answer_json(
     from the parse cache; ``parse_options`` are ``ethos_py.parse_pdf``'s keyword arguments.
     ``scope`` is ``"all"`` (every word) or ``"quotes"`` (the quotations only); ``ngram`` (3 to
     1000) is the shortest run counted as verbatim; ``subsequence`` adds ``summary.subsequence``,
-    the order-only reading (longest common subsequence of words); ``policy`` a preset name
+    the order-only reading (longest common subsequence of words), and ``summary.window``, the
+    smallest source window holding every verbatim word with ROUGE-L against it; ``policy`` a preset name
     (``"strict"``, ``"default"``, ``"permissive"``) whose accepted tier decides normalization.
 
         >>> data = check_answer_json("the quick brown fox", source_text="A quick brown fox.")
@@ -233,6 +235,36 @@ def render_words(result: dict[str, Any] | bytes | str, answer: str, *, palette: 
         'the quick brown fox ran\n'
     """
     return _render(result, answer, palette, color, "words")
+
+
+def render_html(
+    result: dict[str, Any] | bytes | str,
+    answer: str,
+    *,
+    palette: str = "classic",
+    pdf_links: Sequence[str | None] | None = None,
+) -> str:
+    """The ``check-answer --format html`` page of ``result`` for ``answer`` (the text checked), the
+    core's bytes: one self-contained page (no script, nothing fetched, every text escaped) with the
+    answer highlighted in ``palette``, and every run and quotation listed with its source, element,
+    page and boxes. ``pdf_links`` gives, per source in the result's order, the location of its PDF
+    (or ``None``): each located element then links to ``location#page=N``.
+
+        >>> result = check("the quick brown fox ran", source_text="the quick brown fox")
+        >>> page = render_html(result, "the quick brown fox ran")
+        >>> page.startswith("<!DOCTYPE html>"), '<a class="verbatim" href="#run-1"' in page
+        (True, True)
+    """
+    if palette not in PALETTES:
+        raise ValueError(f"palette must be one of {PALETTES}")
+    data = _result_bytes(result)
+    text = answer.encode("utf-8")
+    options_value: dict[str, Any] = {"palette": palette}
+    if pdf_links is not None:
+        options_value["links"] = [None if link is None else os.fspath(link) for link in pdf_links]
+    options = json.dumps(options_value, ensure_ascii=False).encode("utf-8")
+    call = _ffi.lib.ethos_answer_render_html
+    return _ffi.call_string(call, data, len(data), text, len(text), options, len(options)).decode("utf-8")
 
 
 def _whitespace_tokens(text: str) -> int:

@@ -1099,19 +1099,25 @@ def _use_color(color: str | None, no_color: bool, out: str | None) -> bool:
 @click.option(
     "--subsequence",
     is_flag=True,
-    help="Also read the answer in order only: the most words found in one source in the same order, gaps allowed.",
+    help="Also read the answer in order only: the most words found in one source in the same order, gaps allowed, "
+    "and ROUGE-L against the smallest source window holding every verbatim word.",
 )
 @click.option(
     "--fail", is_flag=True, help="Exit 1 when the gate fails (a quotation not grounded, or none under --scope quotes)."
 )
 @click.option(
-    "--format", "output_format", type=click.Choice(("json", "text")), default=None, help="Output format (default json)."
+    "--format",
+    "output_format",
+    type=click.Choice(("json", "text", "html")),
+    default=None,
+    help="Output format: json (default), text, or html (one self-contained page: highlighted answer, runs linked to "
+    "their page and boxes).",
 )
 @click.option(
     "--palette",
     type=click.Choice(("classic", "colorblind", "neon", "mono")),
     default=None,
-    help="Highlighting of --format text: classic (default), colorblind, neon or mono (bold and inverse video).",
+    help="Highlighting of --format text and html: classic (default), colorblind, neon or mono (bold and inverse video).",
 )
 @click.option(
     "--color",
@@ -1161,13 +1167,16 @@ def check_answer_command(
     verbatim run, not, in a grounded quotation, in one that is not, in one
     too short to check) on a terminal; --color always forces it, --no-color
     or NO_COLOR turn it off. The figures are always printed as text too.
+    --format html writes one self-contained page (no script, nothing
+    fetched) with the same highlighting, each run linked to its page and
+    boxes, and to the page of a PDF SOURCE.
 
     \b
     The run exits 0 unless --fail is given: then it exits 1 when a quotation
     is not grounded, or under --scope quotes when the answer has no quotation
     to check (the output is still written). See docs/answers.md.
     """
-    from .answer import check_answer_json, render_result
+    from .answer import check_answer_json, render_html, render_result
 
     _reject_extra_args(ctx)
     # The order of ethos-core's checks, so a bad command line gets the same envelope from both.
@@ -1213,7 +1222,10 @@ def check_answer_command(
             source_text=texts,
             subsequence=subsequence,
         )
-    if output_format == "text":
+    if output_format == "html":
+        # No PDF SOURCE here (ethos-core renders those), so no page links: ethos-core's bytes.
+        _emit(render_html(result, answer, palette=palette or "classic", pdf_links=[None] * (len(sources) + len(texts))).encode("utf-8"), out)
+    elif output_format == "text":
         _emit(render_result(result, answer, palette=palette or "classic", color=_use_color(color, no_color, out)).encode("utf-8"), out)
     else:
         _emit(result + b"\n", out)

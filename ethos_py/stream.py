@@ -17,6 +17,13 @@ __all__ = ["AnswerText", "StreamedAnswer", "AsyncStreamedAnswer", "verify_answer
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+# Every character that may open or close a quotation (docs/answers.md "Quotations"): a text
+# without any has no quotation to look for.
+# Single quotes are the marks whose meaning waits for the next character (an apostrophe when a
+# letter follows).
+_SINGLE_QUOTES = frozenset("'\u2018\u2019\u201a")
+_QUOTE_MARKS = frozenset("\"'\u201c\u201d\u201e\u00ab\u00bb\u300c\u300d\u300e\u300f\u201a\u2018\u2019")
+
 
 class AnswerText(str):
     """The ``str`` a decorated function returned, unchanged, with the check as ``.result``.
@@ -78,6 +85,11 @@ class _Printer:
         self.text = ""
         self._printed = 0  # answer scalars printed so far
         self._words = 0  # words printed so far
+        self._known: list[dict[str, Any]] = []  # the words of the last check, answer offsets
+        # Quotation marks in the answer so far, and the quotations of the last check that looked
+        # for them: with that many marks, and when the text then did not end with a mark.
+        self._marks = 0
+        self._quotes_seen: tuple[int, bool, list[dict[str, Any]]] = (0, False, [])
         self._quotes = 0  # quotation verdicts printed so far
 
     def _check(self) -> dict[str, Any]:
@@ -98,11 +110,43 @@ class _Printer:
     def feed(self, chunk: str) -> None:
         if chunk:
             self.text += chunk
+            self._marks += sum(1 for c in chunk if c in _QUOTE_MARKS)
             self._advance(final=False)
 
+    def _check_tail(self) -> dict[str, Any] | None:
+        """Under scope all, the words of the answer from the first one an undecided word may share
+        an ngram-word window with, checked on their own, with answer offsets: a word's verdict
+        depends only on the windows holding it, so these words get the verdicts a check of the
+        whole answer gives, at a cost that no longer grows with the answer. The quotations, when
+        the answer has a quotation mark, come from a scope-quotes check of the whole answer (the
+        same quotations and verdicts, without measuring every word). None when the whole answer
+        must be checked (scope quotes, nothing printed yet)."""
+        first = self._words - (self._ngram - 1)
+        if self._scope != "all" or first <= 0 or first >= len(self._known):
+            return None
+        base = int(self._known[first]["start"])
+        tail = _answer.check_answer(self.text[base:], self._documents, scope="all", ngram=self._ngram, policy=self._policy)
+        shifted = [{**word, "start": word["start"] + base, "end": word["end"] + base} for word in tail["words"]]
+        return {"words": self._known[:first] + shifted, "quotes": self._quotations()}
+
+    def _quotations(self) -> list[dict[str, Any]]:
+        """The whole answer's quotations and verdicts. Which spans are quotations changes only when
+        a mark arrives or the character after a single quote does (an apostrophe when a letter
+        follows it), and a quotation's verdict depends on its text alone: between those,
+        the last list stands, and no quotation is verified again."""
+        marks, after_mark, quotes = self._quotes_seen
+        if self._marks == 0:
+            return []
+        if self._marks != marks or after_mark:
+            quotes = _answer.check_answer(self.text, self._documents, scope="quotes", ngram=self._ngram,
+                                          policy=self._policy)["quotes"]
+            self._quotes_seen = (self._marks, self.text[-1] in _SINGLE_QUOTES, quotes)
+        return quotes
+
     def _advance(self, final: bool) -> dict[str, Any]:
-        result = self._check()
+        result = (None if final else self._check_tail()) or self._check()
         words, quotes, size = result["words"], result["quotes"], len(self.text)
+        self._known = words
         # A quotation is closed once a character follows its closing mark (or the answer ended).
         closed = len(quotes) if final else sum(1 for quote in quotes if self._after_mark(quote) < size)
         if self._scope == "all":

@@ -17,8 +17,8 @@ import gen_api_reference  # noqa: E402
 # Modules whose doctests tests/test_emit.py already runs (emit, handles, presentation, integrations).
 DOCTESTED_HERE = [
     "errors", "proof", "document", "artifacts", "pdf", "cli_wrapper", "cli", "release", "demo",
-    "evidence_anchor", "crops", "grounding", "answer", "testing", "reply_extract", "reply_verify", "edits",
-    "redlines", "normalization",
+    "evidence_anchor", "crops", "grounding", "answer", "verbatimeter_compat", "testing", "reply_extract",
+    "reply_verify", "edits", "redlines", "normalization",
 ]
 
 

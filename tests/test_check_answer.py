@@ -667,3 +667,91 @@ def test_tiktoken_is_never_imported_unless_asked() -> None:
     code = "import sys, ethos_py; ethos_py.check('a b c', source_text='a b c'); ethos_py.token_counts; print('tiktoken' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert done.stdout.strip() == "False"
+
+
+# -- the smallest source window and ROUGE-L -----------------------------------------------------------
+
+
+def _smallest_window(wanted: set[str], source: list[str]) -> tuple[int, int] | None:
+    """Every stretch of source words, shortest first then earliest: the first holding every wanted word."""
+    for size in range(1, len(source) + 1):
+        for first in range(len(source) - size + 1):
+            if wanted <= set(source[first : first + size]):
+                return first, first + size - 1
+    return None
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_window_is_the_smallest_source_stretch_holding_every_verbatim_word(seed: int) -> None:
+    import random
+
+    rng = random.Random(1000 + seed)
+    vocabulary = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "rho", "tau"][: rng.randint(3, 8)]
+    source = [rng.choice(vocabulary) for _ in range(rng.randint(5, 80))]
+    # Lift two stretches of the source, so the answer has runs, around words of its own.
+    answer: list[str] = []
+    for _ in range(2):
+        start = rng.randrange(len(source))
+        answer += [rng.choice(vocabulary) for _ in range(rng.randint(0, 3))] + source[start : start + rng.randint(3, 6)]
+    result = ethos_py.check_answer(" ".join(answer), source_text=" ".join(source), subsequence=True)
+    wanted = {word["text"] for word in result["words"] if word["verbatim"]}
+    window = result["summary"].get("window")
+    if not wanted:
+        assert window is None
+        return
+    expected = _smallest_window(wanted, source)
+    assert expected is not None and window is not None
+    first, last = expected
+    assert window["words"] == last - first + 1 and window["document"] == 0
+    assert window["text"] == " ".join(source[first : last + 1])
+    lcs = _lcs(answer, source[first : last + 1])
+    assert window["lcs_words"] == lcs
+    # ROUGE-L F1 = 2PR / (P + R), P = lcs / answer words, R = lcs / window words, in basis points floored.
+    precision, recall = lcs / len(answer), lcs / window["words"]
+    f1 = 2 * precision * recall / (precision + recall) if lcs else 0.0
+    assert window["rouge_l_bp"] == int(f1 * 10000 + 1e-9)
+    assert schema_errors("answer-check", result) == []
+
+
+def test_window_is_located_in_the_document_and_printed_on_every_surface() -> None:
+    answer = "We read that the pilot cut average response time by 30% and satisfaction rose to 92%."
+    result = ethos_py.check_answer(answer, QUICKSTART, subsequence=True)
+    window = result["summary"]["window"]
+    document = json.loads(QUICKSTART.read_text())["payload"]
+    pages = {page["id"]: page["index"] for page in document["pages"]}
+    assert [element["element_id"] for element in window["elements"]] == ["e000002", "e000003"]
+    for element in window["elements"]:
+        assert element["page_index"] == pages[element["page"]]
+    assert window["elements"][0]["boxes"]  # a located element has its highlight boxes, as a run's
+    # The window runs from the first verbatim word's place to the last one's, in source order.
+    assert window["text"].startswith("The pilot cut average response time by 30%")
+    assert window["text"].endswith("satisfaction rose to 92%")
+    line = f"window: {window['words']} words in source 1, e000002, page p0001 (+1 more), ROUGE-L "
+    assert line in ethos_py.answer_summary_text(result)
+    args = ["check-answer", str(QUICKSTART), "--answer", answer, "--subsequence"]
+    for extra in ([], ["--format", "text"]):
+        core = _core([*args, *extra])
+        assert core[0] == 0 and _ethos([*args, *extra]) == core
+    assert _core(args)[1] == ethos_py.check_answer_json(answer, QUICKSTART, subsequence=True) + b"\n"
+
+
+def test_window_takes_the_document_most_verbatim_words_are_in() -> None:
+    answer = "alpha beta gamma then delta epsilon zeta eta theta"
+    result = ethos_py.check_answer(
+        answer, source_text=["x alpha beta gamma y", "delta epsilon zeta eta theta"], subsequence=True
+    )
+    window = result["summary"]["window"]
+    assert window["document"] == 1 and window["text"] == "delta epsilon zeta eta theta"
+    assert "window" not in ethos_py.check_answer(answer, source_text="x alpha beta gamma y")["summary"]
+    assert "window" not in ethos_py.check_answer("nothing here at all", source_text="x y z", subsequence=True)["summary"]
+
+
+def test_a_window_over_the_cap_has_no_rouge_l() -> None:
+    # Two runs 100,000 filler words apart: the window holds them all, too long for ROUGE-L.
+    source = "alpha beta gamma " + "x " * 100_000 + "delta epsilon zeta"
+    result = ethos_py.check_answer("alpha beta gamma delta epsilon zeta", source_text=source, subsequence=True)
+    window = result["summary"]["window"]
+    assert window["words"] == 100_006
+    assert "rouge_l_bp" not in window and "lcs_words" not in window
+    assert "ROUGE-L not computed (window over 100000 words)" in ethos_py.answer_summary_text(result)
+    assert schema_errors("answer-check", result) == []

@@ -212,3 +212,58 @@ def test_a_padded_guillemet_quotation_gets_its_tag_after_the_closing_mark() -> N
     stream = answer()
     assert "".join(stream) == "Il a dit « the quick brown fox » puis rien."
     assert "« the quick brown fox » [quote 1: grounded] puis rien." in out.getvalue()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_streamed_verdicts_are_the_whole_checks_whatever_the_chunks(seed: int) -> None:
+    # The printer checks only the words an undecided word can share a window with once the answer
+    # has no quotation mark: what it prints must still be the whole answer's highlighting.
+    import random
+
+    rng = random.Random(seed)
+    vocabulary = SOURCE.lower().rstrip(".").split() + ["sun", "moon", "-5", "3.5", "30%", "don't", "東京都"]
+    words = [rng.choice(vocabulary) for _ in range(rng.randint(5, 60))]
+    answer = "".join(word + rng.choice([" ", " ", ", ", ".  ", "\n"]) for word in words)
+    if seed % 3 == 0:
+        # Quotations of each kind of mark, and apostrophes that are none.
+        answer += "and \"the lazy dog near the river\" ends, 'the quick brown fox' it's « over the lazy dog » "
+        answer += "“jumps over the moon” and the dogs' bowl"
+    sizes = [rng.randint(1, 15) for _ in range(len(answer))]
+    chunks, at = [], 0
+    for size in sizes:
+        if at >= len(answer):
+            break
+        chunks.append(answer[at:at + size])
+        at += size
+    ngram = rng.choice([3, 4])
+    out = io.StringIO()
+
+    @ethos_py.verify_answer(source=SOURCE, ngram=ngram, print_stats=False, file=out, color=True, palette="mono")
+    def streamed() -> Iterator[str]:
+        yield from chunks
+
+    stream = streamed()
+    assert "".join(stream) == answer
+    whole = ethos_py.check_answer(answer, source_text=SOURCE, ngram=ngram)
+    assert stream.result == whole
+    printed = re.sub(r" \x1b\[[0-9;]*m\[quote \d: \w+\]\x1b\[0m", "", out.getvalue())
+    expected = ethos_py.render_words({"words": whole["words"], "quotes": []}, answer, palette="mono")
+    assert printed == expected
+    assert re.findall(r"\[quote \d: (\w+)\]", out.getvalue()) == [quote["status"] for quote in whole["quotes"]]
+
+
+def test_a_mark_read_again_once_the_next_character_arrives() -> None:
+    # "fox'" at a chunk's end could close 'the quick brown fox'; the "s" that follows makes it an
+    # apostrophe ("fox's"): the printer must look again, and print no verdict for a quotation
+    # that is none.
+    out = io.StringIO()
+    chunks = ["Well then, so it is: he said ", "'the quick brown fox'", "s den is near", " the river bank today."]
+
+    @ethos_py.verify_answer(source=SOURCE, print_stats=False, file=out)
+    def streamed() -> Iterator[str]:
+        yield from chunks
+
+    stream = streamed()
+    assert "".join(stream) == "".join(chunks)
+    assert stream.result is not None and stream.result["quotes"] == []
+    assert "[quote" not in out.getvalue()

@@ -34,6 +34,7 @@ MODULES = (
     "ethos_py.crops",
     "ethos_py.grounding",
     "ethos_py.answer",
+    "ethos_py.verbatimeter_compat",
     "ethos_py.testing",
     "ethos_py.reply_extract",
     "ethos_py.reply_verify",

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string_view>
 #include <memory>
 #include <string>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "answer/answer_check.hpp"
+#include "answer/answer_html.hpp"
 #include "answer/answer_render.hpp"
 #include "core/api.hpp"
 #include "core/source.hpp"
@@ -57,6 +59,17 @@ bool use_color(const ParsedArgs& args) {
          (term == nullptr || std::string_view(term) != "dumb");
 }
 
+// Where the HTML page finds a PDF SOURCE: relative to the --out file's directory, or as given when
+// the page goes to stdout (the caller decides where it lands).
+std::string pdf_location(const std::string& path, const std::string* out) {
+  if (out == nullptr) return path;
+  std::error_code error;
+  const std::filesystem::path from = std::filesystem::weakly_canonical(std::filesystem::absolute(*out, error), error).parent_path();
+  const std::filesystem::path to = std::filesystem::weakly_canonical(std::filesystem::absolute(path, error), error);
+  const std::filesystem::path relative = to.lexically_relative(from);
+  return error || relative.empty() ? to.string() : relative.string();
+}
+
 int run_check_answer(const ParsedArgs& args) {
   // Argument-level checks finish before any file is touched (docs/cli.md §5.2): exactly one answer.
   const std::string* answer_text = args.value("--answer");
@@ -77,9 +90,14 @@ int run_check_answer(const ParsedArgs& args) {
 
   const std::string* grounding = args.value("--grounding");
   std::vector<std::shared_ptr<const Source>> sources;
+  nlohmann::json links = nlohmann::json::array();  // per source: its PDF's location for --format html, or null
   // Every SOURCE in order (a RAG context of passages); a PDF is parsed on the way, or read from the
   // parse cache, as `fingerprint` does, and opened as the native document it becomes.
+  std::size_t position = 0;
   for (ReadSource& read : read_sources(args, args.positionals, "SOURCE")) {
+    links.push_back(read.parsed_pdf ? nlohmann::json(pdf_location(args.positionals[position], args.value("--out")))
+                                    : nlohmann::json(nullptr));
+    ++position;
     sources.push_back(open_source(read.bytes, read.parsed_pdf ? R"({"grounding":"ethos-native"})"
                                                                : grounding_open_options(grounding)));
   }
@@ -88,6 +106,7 @@ int run_check_answer(const ParsedArgs& args) {
     for (const std::string& text : text_sources->second) {
       if (!valid_utf8(text)) throw host_error("invalid_arguments", {{"argument", "--source-text"}});
       sources.push_back(open_source(text, R"({"grounding":"text"})"));
+      links.push_back(nullptr);
     }
   }
   std::string answer;
@@ -109,6 +128,10 @@ int run_check_answer(const ParsedArgs& args) {
     nlohmann::json options{{"color", use_color(args)}};
     if (const std::string* palette = args.value("--palette")) options["palette"] = *palette;
     output = answer::answer_render_text(result, answer, options.dump());
+  } else if (format != nullptr && *format == "html") {
+    nlohmann::json options{{"links", links}};
+    if (const std::string* palette = args.value("--palette")) options["palette"] = *palette;
+    output = answer::answer_render_html(result, answer, options.dump());
   }
   if (const std::string* out = args.value("--out")) {
     write_file_atomic(*out, output, "--out");
@@ -146,11 +169,14 @@ CommandSpec check_answer_command() {
           {"--ngram", "N", false, {}, "Shortest run counted as verbatim, in words (default and minimum 3)."},
           {"--policy", "NAME", false, {"strict", "default", "permissive"}, "Matching policy preset (default: default)."},
           {"--subsequence", "", false, {},
-           "Also read the answer in order only: the most words found in one source in the same order, gaps allowed."},
+           "Also read the answer in order only: the most words found in one source in the same order, gaps allowed, "
+           "and ROUGE-L against the smallest source window holding every verbatim word."},
           {"--fail", "", false, {}, "Exit 1 when the gate fails (a quotation not grounded, or none under --scope quotes)."},
-          {"--format", "FORMAT", false, {"json", "text"}, "Output format (default json)."},
+          {"--format", "FORMAT", false, {"json", "text", "html"},
+           "Output format: json (default), text, or html (one self-contained page: highlighted answer, runs linked to "
+           "their page and boxes)."},
           {"--palette", "NAME", false, {"classic", "colorblind", "neon", "mono"},
-           "Highlighting of --format text: classic (default), colorblind, neon or mono (bold and inverse video)."},
+           "Highlighting of --format text and html: classic (default), colorblind, neon or mono (bold and inverse video)."},
           {"--color", "WHEN", false, {"auto", "always", "never"},
            "Highlight --format text: auto (default: a terminal stdout, no --out, NO_COLOR unset), always or never."},
           {"--no-color", "", false, {}, "Never highlight (as --color never)."},

@@ -218,7 +218,7 @@ int ethos_crop_descriptors_with_options(const ethos_document *document, const ch
  * (document_count >= 1; documents[0] first on ties) and the verdicts of its quotations, as the
  * ethos.answer_check.v1 result (canonical JSON, no trailing newline; docs/answers.md). request is
  * {"answer": string, "ngram"?: 3..1000, "scope"?: "all"|"quotes", "policy"?: preset name,
- * "subsequence"?: bool (the order-only reading, summary.subsequence)}.
+ * "subsequence"?: bool (the order-only readings, summary.subsequence and summary.window)}.
  */
 int ethos_check_answer(const ethos_document *const *documents, size_t document_count, const char *request,
                        size_t request_len, char **out_json);
@@ -233,6 +233,15 @@ int ethos_answer_summary_text(const char *result, size_t result_len, char **out_
  */
 int ethos_answer_render_text(const char *result, size_t result_len, const char *answer, size_t answer_len,
                              const char *options, size_t options_len, char **out_text);
+
+/*
+ * The `check-answer --format html` page: one self-contained HTML document (no script, nothing
+ * fetched, every text escaped) with the answer highlighted as ethos_answer_render_text does and
+ * each run and quotation linked to where it is. options {"palette"?: as above, "links"?: [string
+ * or null per result document: the location of its PDF, for `#page=N` links]} (docs/answers.md).
+ */
+int ethos_answer_render_html(const char *result, size_t result_len, const char *answer, size_t answer_len,
+                             const char *options, size_t options_len, char **out_html);
 /* END CDEF */
 
 #ifdef __cplusplus

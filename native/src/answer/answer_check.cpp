@@ -18,6 +18,7 @@
 #include "json/strict_json.hpp"
 #include "match/answer_coverage.hpp"
 #include "match/answer_subsequence.hpp"
+#include "match/answer_window.hpp"
 #include "match/document_index.hpp"
 #include "match/policy.hpp"
 #include "text/utf8.hpp"
@@ -90,7 +91,13 @@ json locate(const Source& source, const match::PhraseHit& hit) {
                  {"element_id", source.elements[element].id},
                  {"end", static_cast<std::int64_t>(end)},
                  {"start", static_cast<std::int64_t>(start)}};
-    if (!source.elements[element].page.empty()) span["page"] = source.elements[element].page;
+    if (!source.elements[element].page.empty()) {
+      span["page"] = source.elements[element].page;
+      // The page's 1-based number as well (a PDF viewer's #page=N; the HTML page links by it).
+      for (const Page& page : source.pages) {
+        if (page.id == source.elements[element].page) span["page_index"] = page.index;
+      }
+    }
     spans.push_back(span);
   }
   return {{"elements", spans}, {"text", utf8_of(index.running_text(), hit.start, hit.end)}};
@@ -106,6 +113,8 @@ struct Measured {
   std::int64_t verbatim = 0, longest = 0;
   std::optional<std::size_t> longest_run;
   std::vector<std::u32string> forms;  // each measured word's reading at the tier, for the subsequence
+  // Per measured word, the document its first run was found in (npos: in no run), for the window.
+  std::vector<std::size_t> located;
 };
 
 void measure(const std::u32string& answer, const Segment& segment, const std::vector<const Source*>& sources,
@@ -119,11 +128,15 @@ void measure(const std::u32string& answer, const Segment& segment, const std::ve
   const auto start_of = [&](std::size_t w) { return segment.start + reading.start[coverage.words[w].start]; };
   const auto end_of = [&](std::size_t w) { return segment.start + reading.end[coverage.words[w].end - 1]; };
   std::vector<bool> verbatim(count, false);
+  std::vector<std::size_t> located(count, static_cast<std::size_t>(-1));
   std::size_t reach = 0;  // words before this are inside a run already found
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t length = coverage.longest[i];
     if (length == 0) continue;
-    for (std::size_t w = std::max(i, reach); w < i + length; ++w) verbatim[w] = true;
+    for (std::size_t w = std::max(i, reach); w < i + length; ++w) {
+      verbatim[w] = true;
+      located[w] = coverage.hits[i].document;
+    }
     reach = std::max(reach, i + length);
     // A run is a maximal verbatim phrase: the phrase at i is inside the one at i - 1 when that
     // one is longer by at least the word it starts with.
@@ -143,6 +156,7 @@ void measure(const std::u32string& answer, const Segment& segment, const std::ve
     out.runs.push_back(std::move(run));
   }
   for (std::size_t w = 0; w < count; ++w) {
+    out.located.push_back(located[w]);
     out.forms.push_back(reading.text.substr(coverage.words[w].start, coverage.words[w].end - coverage.words[w].start));
     out.words.push_back({{"end", static_cast<std::int64_t>(end_of(w))},
                          {"start", static_cast<std::int64_t>(start_of(w))},
@@ -205,6 +219,43 @@ json verify_quotes(const std::u32string& answer, const std::vector<Segment>& quo
 }
 
 std::int64_t share_bp(std::int64_t part, std::int64_t whole) { return whole == 0 ? 0 : part * 10000 / whole; }
+
+// The document the source window is in: the one most verbatim words were found in (the first on
+// a tie); npos when no word is verbatim.
+std::size_t window_document(const Measured& measured, std::size_t documents) {
+  std::vector<std::size_t> found(documents, 0);
+  for (const std::size_t document : measured.located) {
+    if (document < documents) ++found[document];
+  }
+  const auto most = std::max_element(found.begin(), found.end());
+  return most == found.end() || *most == 0 ? static_cast<std::size_t>(-1) : static_cast<std::size_t>(most - found.begin());
+}
+
+// The smallest source window holding every verbatim word, and ROUGE-L of the measured words
+// against it (verbatimeter's source segment, made the smallest): in window_document, holding
+// every distinct verbatim word found there. `reading`: that document's running text at the tier.
+json source_window(const Measured& measured, const Source& source, std::size_t document, const match::Reading& reading) {
+  std::vector<std::u32string> wanted;
+  for (std::size_t w = 0; w < measured.forms.size(); ++w) {
+    if (measured.located[w] == document) wanted.push_back(measured.forms[w]);
+  }
+  const match::ScalarView text(reading.text);
+  const std::vector<match::WordSpan> words = match::answer_words(text);
+  const std::optional<match::WordWindow> window = match::smallest_window(wanted, text, words);
+  if (!window) return nullptr;  // cannot happen: every wanted word was found in this document
+  const std::size_t size = window->last - window->first + 1;
+  const match::PhraseHit hit{document, reading.start[words[window->first].start], reading.end[words[window->last].end - 1]};
+  json out = locate(source, hit);
+  out["document"] = static_cast<std::int64_t>(document);
+  out["words"] = static_cast<std::int64_t>(size);
+  if (size <= match::kMaxRougeWindowWords) {
+    const std::size_t lcs = match::common_subsequence_words(measured.forms, text, words.data() + window->first,
+                                                            words.data() + window->last + 1);
+    out["lcs_words"] = static_cast<std::int64_t>(lcs);
+    out["rouge_l_bp"] = match::rouge_l_bp(lcs, measured.forms.size(), size);
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -273,11 +324,14 @@ std::string check_answer(const std::vector<const Source*>& sources, std::string_
     // The order-only reading: the most measured words found in the same order in one source,
     // gaps allowed (verbatim paraphrase); the first source on a tie.
     std::size_t best = 0, best_document = 0;
+    // Each reading is dropped after use but the window's document's (memory: one source at a time).
+    const std::size_t windowed = window_document(measured, sources.size());
+    match::Reading window_reading;
     for (std::size_t d = 0; d < sources.size(); ++d) {
-      const match::Reading source_reading =
-          match::normalize_for_tier(utf8_of(indexes[d]->running_text(), 0, indexes[d]->running_text().size()),
-                                    policy.accept_up_to, policy.ladder);
-      const std::size_t length = match::common_subsequence_words(measured.forms, match::ScalarView(source_reading.text));
+      match::Reading reading = match::normalize_for_tier(
+          utf8_of(indexes[d]->running_text(), 0, indexes[d]->running_text().size()), policy.accept_up_to, policy.ladder);
+      const std::size_t length = match::common_subsequence_words(measured.forms, match::ScalarView(reading.text));
+      if (d == windowed) window_reading = std::move(reading);
       if (length > best) {
         best = length;
         best_document = d;
@@ -286,6 +340,10 @@ std::string check_answer(const std::vector<const Source*>& sources, std::string_
     summary["subsequence"] = {{"document", static_cast<std::int64_t>(best_document)},
                               {"share_bp", share_bp(static_cast<std::int64_t>(best), word_count)},
                               {"words", static_cast<std::int64_t>(best)}};
+    if (windowed < sources.size()) {
+      json window = source_window(measured, *sources[windowed], windowed, window_reading);
+      if (!window.is_null()) summary["window"] = std::move(window);
+    }
   }
   json result = {{"artifact_type", kArtifactType},
                  {"gate", {{"failures", failures}, {"passed", failures.empty()}}},
@@ -352,6 +410,18 @@ std::string answer_summary_text(std::string_view result_bytes) {
       out += "in order: " + std::to_string(subsequence.at("words").get<std::int64_t>()) + " words (" +
              percent(subsequence.at("share_bp")) + ") in source " +
              std::to_string(subsequence.at("document").get<std::int64_t>() + 1) + " as a subsequence\n";
+    }
+    if (summary.contains("window")) {
+      // The smallest source window holding every verbatim word, and ROUGE-L against it.
+      const json& window = summary.at("window");
+      out += "window: " + std::to_string(window.at("words").get<std::int64_t>()) + " words in " +
+             place(window.at("elements"), window.at("document"));
+      if (window.contains("rouge_l_bp")) {
+        out += ", ROUGE-L " + percent(window.at("rouge_l_bp")) + " (common subsequence " +
+               std::to_string(window.at("lcs_words").get<std::int64_t>()) + " words)\n";
+      } else {
+        out += ", ROUGE-L not computed (window over " + std::to_string(match::kMaxRougeWindowWords) + " words)\n";
+      }
     }
     std::size_t n = 0;
     for (const json& run : result.at("runs")) {

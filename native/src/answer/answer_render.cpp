@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "answer/answer_check.hpp"
+#include "answer/answer_palette.hpp"
 #include "core/error.hpp"
 #include "json/strict_json.hpp"
 #include "text/utf8.hpp"
@@ -15,27 +16,6 @@ namespace ethos::answer {
 namespace {
 
 using nlohmann::json;
-
-// SGR parameters per verdict; empty means the terminal's own style. Every palette tells the five
-// verdicts apart without hue too where it can (bold, underline, inverse), and the summary lines
-// that follow always carry every figure as text: colour is never the only channel.
-struct Palette {
-  const char* verbatim;   // a word inside a verbatim run
-  const char* novel;      // a word in no run
-  const char* grounded;   // a word of a grounded quotation
-  const char* failed;     // a word of a quotation that is not grounded
-  const char* unchecked;  // a word of a quotation too short to check
-};
-
-Palette palette_named(const std::string& name) {
-  if (name == "classic") return {"32", "", "1;4;32", "1;31", "33"};
-  // Blue and orange (the pair colour-vision deficiencies keep apart), never red against green.
-  if (name == "colorblind") return {"38;5;33", "", "1;4;38;5;33", "1;38;5;208", "4;38;5;245"};
-  if (name == "neon") return {"1;96", "", "1;4;92", "1;95", "1;93"};
-  // No colour at all: bold for verbatim, inverse video for what needs attention.
-  if (name == "mono") return {"1", "", "1;4", "7", "4"};
-  throw invalid_input("unknown palette", "$.palette", {{"input", "options"}});
-}
 
 std::string styled(const char* sgr, std::string_view text) {
   if (*sgr == '\0') return std::string(text);

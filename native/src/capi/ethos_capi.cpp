@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "answer/answer_check.hpp"
+#include "answer/answer_html.hpp"
 #include "answer/answer_render.hpp"
 #include "core/anchor_report.hpp"
 #include "core/api.hpp"
@@ -295,6 +296,17 @@ ETHOS_EXPORT int ethos_answer_render_text(const char* result, size_t result_len,
     if (options == nullptr) throw null_argument("options");
     *out_text = to_c_string(
         ethos::answer::answer_render_text(view(result, result_len), view(answer, answer_len), view(options, options_len)));
+  });
+}
+
+ETHOS_EXPORT int ethos_answer_render_html(const char* result, size_t result_len, const char* answer, size_t answer_len,
+                                          const char* options, size_t options_len, char** out_html) {
+  return guarded(out_html, [&] {
+    if (result == nullptr) throw null_argument("result");
+    if (answer == nullptr) throw null_argument("answer");
+    if (options == nullptr) throw null_argument("options");
+    *out_html = to_c_string(
+        ethos::answer::answer_render_html(view(result, result_len), view(answer, answer_len), view(options, options_len)));
   });
 }
 

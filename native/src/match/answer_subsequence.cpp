@@ -5,11 +5,12 @@
 #include <cstdint>
 #include <unordered_map>
 
-#include "match/answer_words.hpp"
-
 namespace ethos::match {
+namespace {
 
-std::size_t common_subsequence_words(const std::vector<std::u32string>& answer, ScalarView source) {
+// The LCS of `answer` and the source words that each_word(visit) hands to visit, in order.
+template <typename EachWord>
+std::size_t hunt_szymanski(const std::vector<std::u32string>& answer, ScalarView source, EachWord each_word) {
   std::unordered_map<std::u32string, std::size_t> id_of;
   std::vector<std::size_t> ids;
   ids.reserve(answer.size());
@@ -17,11 +18,11 @@ std::size_t common_subsequence_words(const std::vector<std::u32string>& answer, 
   // Positions (in source words) of each distinct answer word, ascending.
   std::vector<std::vector<std::uint32_t>> positions(id_of.size());
   std::uint32_t index = 0;
-  for (const WordSpan& span : answer_words(source)) {
+  each_word([&](const WordSpan& span) {
     const auto found = id_of.find(source.substr(span.start, span.end - span.start));
     if (found != id_of.end()) positions[found->second].push_back(index);
     ++index;
-  }
+  });
   std::vector<std::uint32_t> threshold;
   for (const std::size_t id : ids) {
     const std::vector<std::uint32_t>& list = positions[id];
@@ -36,6 +37,22 @@ std::size_t common_subsequence_words(const std::vector<std::u32string>& answer, 
     }
   }
   return threshold.size();
+}
+
+}  // namespace
+
+std::size_t common_subsequence_words(const std::vector<std::u32string>& answer, ScalarView source) {
+  // The source's words are visited once and never stored (memory stays O(answer + matches)).
+  return hunt_szymanski(answer, source, [&](auto visit) {
+    for (const WordSpan& span : answer_words(source)) visit(span);
+  });
+}
+
+std::size_t common_subsequence_words(const std::vector<std::u32string>& answer, ScalarView source,
+                                     const WordSpan* first, const WordSpan* last) {
+  return hunt_szymanski(answer, source, [&](auto visit) {
+    for (const WordSpan* span = first; span != last; ++span) visit(*span);
+  });
 }
 
 }  // namespace ethos::match

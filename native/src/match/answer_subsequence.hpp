@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "match/answer_words.hpp"
 #include "match/scalar_text.hpp"
 
 namespace ethos::match {
@@ -20,5 +21,10 @@ namespace ethos::match {
 // (answer word, source word) pairs, which is S x C only for a source and answer of one repeated
 // word.
 std::size_t common_subsequence_words(const std::vector<std::u32string>& answer, ScalarView source);
+
+// The same against the source words [first, last) only (spans of `source`, as answer_words cut
+// it): ROUGE-L against a window of the source reads no word outside the window.
+std::size_t common_subsequence_words(const std::vector<std::u32string>& answer, ScalarView source,
+                                     const WordSpan* first, const WordSpan* last);
 
 }  // namespace ethos::match
