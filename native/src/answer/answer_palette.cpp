@@ -26,8 +26,11 @@ std::string xterm_colour(int n) {
     g = level(cube / 6 % 6);
     b = level(cube % 6);
   }
-  char out[8];
-  std::snprintf(out, sizeof out, "#%02x%02x%02x", r, g, b);
+  // Each channel is 0..255, so two hex digits each; the buffer leaves room for any int the
+  // compiler cannot rule out (gcc's -Wformat-truncation reasons about the int, not the range).
+  char out[32];
+  std::snprintf(out, sizeof out, "#%02x%02x%02x", static_cast<unsigned>(r) & 0xFFu, static_cast<unsigned>(g) & 0xFFu,
+                static_cast<unsigned>(b) & 0xFFu);
   return out;
 }
 
