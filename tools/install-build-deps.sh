@@ -4,8 +4,9 @@
 # A wheel needs none of this: it carries the libraries it links. A build from a clone needs a C++17
 # compiler and the headers of OpenSSL's libcrypto, simdjson and libpng (CMake, Ninja and nlohmann/json
 # come from PyPI as build requirements). `--with-test-tools` also installs what the test suite runs
-# besides Python packages: binutils (nm), a Java runtime (the opendataloader-pdf CLI) and valgrind
-# (callgrind counts the instructions of tests/test_complexity.py).
+# besides Python packages: binutils (nm), a Java runtime (the opendataloader-pdf CLI), valgrind
+# (callgrind counts the instructions of tests/test_complexity.py) and npm (tests/test_ci_formats.py
+# fetches the published SARIF schema from the npm registry).
 set -eu
 
 missing=""
@@ -21,6 +22,7 @@ for option in "$@"; do
       command -v nm >/dev/null 2>&1 || need binutils
       command -v java >/dev/null 2>&1 || need default-jre-headless
       command -v valgrind >/dev/null 2>&1 || need valgrind
+      command -v npm >/dev/null 2>&1 || need npm
       ;;
     *)
       echo "install-build-deps.sh: unknown option $option (the only one is --with-test-tools)" >&2
