@@ -256,7 +256,7 @@ def test_public_names_are_exported_from_the_package() -> None:
 
 
 @pytest.mark.parametrize("module", ["_emission_rules", "emit", "handles", "presentation", "integrations._metadata",
-                                    "integrations.langchain", "integrations.langchain_loader",
+                                    "integrations.langchain", "integrations.langchain_loader", "integrations.langchain_parser",
                                     "integrations.langchain_verifier", "integrations.llamaindex",
                                     "integrations.llamaindex_evaluator", "integrations.llamaindex_postprocessor",
                                     "integrations.llamaindex_reader"])

@@ -21,7 +21,7 @@ from langchain_core.vectorstores import InMemoryVectorStore
 
 import ethos_py
 from ethos_py.demo import SAMPLE_PDF
-from ethos_py.integrations.langchain import EthosPDFLoader, EthosVerifier
+from ethos_py.integrations.langchain import EthosCitationParser, EthosPDFLoader, EthosVerifier
 
 QUESTION = "How fast were tickets resolved in the pilot?"
 PROMPT = ChatPromptTemplate.from_messages([
@@ -109,7 +109,7 @@ def test_a_reply_citing_an_id_the_retrieval_never_showed_is_an_error_not_a_pass(
 
 def test_a_reply_without_json_is_an_error_not_a_pass(loaded: list[Any]) -> None:
     result = _chain(loaded, ["I think resolution got faster."]).invoke({"question": QUESTION})
-    assert result["error"]["code"] == "invalid_reply" and "not JSON" in result["error"]["message"]
+    assert result["error"]["code"] == "invalid_reply" and "holds no JSON answer (no_json)" in result["error"]["message"]
     assert result["release"] is None
 
 
@@ -140,3 +140,25 @@ def test_the_verified_chain_example_prints_the_caught_figure(tmp_path: Path) -> 
     assert "status=grounded" in honest and "app_status=certified" in honest
     assert "reason=numeric_guard" in altered and "blocked=c1" in altered and "figure changed" in altered
     assert done.stdout in expected  # the README shows the output as printed
+
+
+def test_the_parser_takes_the_payload_out_of_prose_and_sketches(loaded: list[Any]) -> None:
+    from langchain_core.exceptions import OutputParserException
+
+    element = _element_of(loaded, "Median time to resolution fell")
+    chatty = ("Sure. The schema is:\n```json\n{\"answer\": \"string\", \"claims\": []}\n```\nHere it is:\n```json\n"
+              + _reply("Median time to resolution fell from 9.2 days to 6.1 days", element) + "\n```\nHope this helps!")
+    model = GenericFakeChatModel(messages=iter([AIMessage(content=chatty)]))
+    parsed = (model | EthosCitationParser()).invoke("q")
+    assert parsed["claims"][0]["element_id"] == element and parsed["answer"] == "Resolution got faster."
+    # The same chatty reply, straight into the verifier, is read the same way.
+    result = EthosVerifier(SAMPLE_PDF).invoke({"question": QUESTION, "documents": loaded, "reply": AIMessage(content=chatty)})
+    assert result["error"] is None and result["report"]["checks"][0]["status"] == "grounded"
+    # Without a question the report is attached but nothing is released.
+    unasked = EthosVerifier(SAMPLE_PDF).invoke({"documents": loaded, "reply": AIMessage(content=chatty)})
+    assert unasked["report"] == result["report"] and unasked["release"] is None
+    assert unasked["error"]["code"] == "missing_question"
+    with pytest.raises(OutputParserException, match="no JSON answer"):
+        EthosCitationParser().parse("I cannot answer that.")
+    with pytest.raises(OutputParserException, match="needs a string 'answer'"):
+        EthosCitationParser().parse('{"summary": "no answer key"}')

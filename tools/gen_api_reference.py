@@ -50,6 +50,7 @@ MODULES = (
     "ethos_py.integrations",
     "ethos_py.integrations.langchain",
     "ethos_py.integrations.langchain_loader",
+    "ethos_py.integrations.langchain_parser",
     "ethos_py.integrations.langchain_verifier",
     "ethos_py.integrations.llamaindex",
     "ethos_py.integrations.llamaindex_evaluator",

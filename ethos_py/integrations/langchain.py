@@ -19,10 +19,12 @@ from ..artifacts import DocumentInput, rag_chunks
 from ..emit import build_langchain_context, emit_langchain_citations
 from ._metadata import chunk_metadata
 from .langchain_loader import EthosPDFLoader
+from .langchain_parser import EthosCitationParser
 from .langchain_verifier import DEFAULT_CLAIM_LABELS, EthosVerifier
 
 __all__ = [
     "DEFAULT_CLAIM_LABELS",
+    "EthosCitationParser",
     "EthosPDFLoader",
     "EthosVerifier",
     "build_langchain_context",

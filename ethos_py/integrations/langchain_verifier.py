@@ -33,6 +33,7 @@ from ..emit import emit_langchain_citations
 from ..errors import EthosError
 from ..proof import proof_summary
 from ..release import app_answer_release_decision
+from ..reply_extract import extract_json_payload
 
 __all__ = ["DEFAULT_CLAIM_LABELS", "EthosVerifier"]
 
@@ -57,15 +58,17 @@ def _message_text(reply: BaseMessage) -> str:
 
 
 def reply_payload(reply: Any) -> dict[str, Any]:
-    """``{"answer", "claims"}`` from a model reply: a mapping as it is, a message's text or a
-    string parsed as JSON. Raises ``ValueError`` when there is no such object."""
+    """``{"answer", "claims"}`` from a model reply: a mapping as it is, or the JSON payload of a
+    message's text or a string (``extract_json_payload``: fences, prose and sketches around it).
+    Raises ``ValueError`` when there is no such object."""
     if isinstance(reply, BaseMessage):
         reply = _message_text(reply)
     if isinstance(reply, str):
-        try:
-            reply = json.loads(reply)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"the model's reply is not JSON: {error}") from None
+        # Prose, fences and schema sketches around the payload, as models write them.
+        extraction = extract_json_payload(reply)
+        if not extraction.found:
+            raise ValueError(f"the model's reply holds no JSON answer ({extraction.reason})")
+        reply = extraction.payload
     if not isinstance(reply, Mapping):
         raise ValueError(f"the model's reply is a {type(reply).__name__}, not an object with answer and claims")
     if not isinstance(reply.get("answer"), str) or not isinstance(reply.get("claims"), list):
@@ -157,5 +160,10 @@ class EthosVerifier(Runnable[Mapping[str, Any], dict[str, Any]]):
         ]
         question = input.get(self.question_key)
         result["report"], result["proof"] = report, proof
-        result["release"] = app_answer_release_decision(question if isinstance(question, str) else "", proof, claims)
+        if not isinstance(question, str) or not question.strip():
+            # The release decision is about an answer to a question; without one nothing is released.
+            result["error"] = {"code": "missing_question",
+                               "message": f"the input has no question under {self.question_key!r}: no release decision"}
+            return result
+        result["release"] = app_answer_release_decision(question, proof, claims)
         return result
