@@ -1241,6 +1241,10 @@ from .reply_commands import add_reply_commands  # noqa: E402  (uses the helpers 
 
 add_reply_commands(ethos)
 
+from .citations_check_command import add_citations_check_command  # noqa: E402  (uses the helpers above)
+
+add_citations_check_command(ethos)
+
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Console-script entry point of ``ethos``: runs ``run(argv)`` and exits with its status.
