@@ -1245,6 +1245,10 @@ from .citations_check_command import add_citations_check_command  # noqa: E402  
 
 add_citations_check_command(ethos)
 
+from .annotate import add_annotate_command  # noqa: E402  (uses the helpers above)
+
+add_annotate_command(ethos)
+
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Console-script entry point of ``ethos``: runs ``run(argv)`` and exits with its status.

@@ -35,6 +35,7 @@ MODULES = (
     "ethos_py.grounding",
     "ethos_py.answer",
     "ethos_py.verbatimeter_compat",
+    "ethos_py.annotate",
     "ethos_py.testing",
     "ethos_py.reply_extract",
     "ethos_py.reply_verify",
