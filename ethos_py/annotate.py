@@ -15,12 +15,14 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ._host_io import write_file_atomic
-from .proof import ReportInput
+
+if TYPE_CHECKING:  # the CLI imports this module; the native library loads only when a command runs
+    from .proof import ReportInput
 
 __all__ = ["annotate_pdf", "annotation_plan"]
 

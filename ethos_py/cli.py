@@ -23,7 +23,7 @@ from .errors import EthosError
 
 __all__ = ["ethos", "main", "run"]
 
-_FORMATS = ("json", "summary", "junit", "sarif", "github")
+_FORMATS = ("json", "summary", "text", "junit", "sarif", "github")
 # The core's loaders (native/src/sources/registry.cpp), in its order; docs/sources.md.
 _GROUNDINGS = ("ethos-native", "ethos-grounding-json", "opendataloader-json", "docling-json", "text", "markdown")
 _GROUNDING_HELP = (
@@ -141,7 +141,8 @@ def _subject_name(source: str) -> str:
 # The largest --max-verify-ms (core/verify_deadline.hpp's kMaxVerifyMs).
 _MAX_VERIFY_MS = 1 << 40
 _VERIFY_FORMAT_HELP = (
-    "Output format (default json): json, summary, or junit, sarif, github for CI (results point at the --citations file)."
+    "Output format (default json): json, summary, text (for people), or junit, sarif, github for CI "
+    "(results point at the --citations file)."
 )
 _MAX_VERIFY_MS_HELP = (
     "Time limit of verifying in ms (default none): past it the run fails with input_limit_exceeded and writes nothing."
@@ -226,10 +227,17 @@ def _verify_core_arguments(
     crop_source_pdf: str | None,
     password_arguments: list[str],
     max_verify_ms: str | None = None,
+    text_style: tuple[str | None, str | None, bool] = (None, None, False),
 ) -> list[str]:
-    """The ethos-core argv of a verify with crops: the same options, values unchecked."""
+    """The ethos-core argv of a verify with crops: the same options, values unchecked
+    (``text_style``: --palette, --color, --no-color)."""
     arguments = ["verify", "--citations", citations, "--format", output_format]
+    palette, color, no_color = text_style
+    if no_color:
+        arguments.append("--no-color")
     for flag, value in (
+        ("--palette", palette),
+        ("--color", color),
         ("--grounding", grounding),
         ("--config", config),
         ("--policy", policy),
@@ -264,6 +272,11 @@ _POLICY_HELP = "Matching policy: strict, default, permissive or a policy JSON fi
 @click.option(
     "--format", "output_format", type=click.Choice(_FORMATS), default="json", help=_VERIFY_FORMAT_HELP
 )
+@click.option("--palette", type=click.Choice(("classic", "colorblind", "neon", "mono")), default=None,
+              help="Highlighting of --format text: classic (default), colorblind, neon or mono (bold and inverse video).")
+@click.option("--color", type=click.Choice(("auto", "always", "never")), default=None,
+              help="Highlight --format text: auto (default: a terminal stdout, no --out, NO_COLOR unset), always or never.")
+@click.option("--no-color", is_flag=True, help="Never highlight (as --color never).")
 @click.option("--fail-on-ungrounded", is_flag=True, help="Exit 1 when not all evidence is grounded.")
 @click.option("--max-verify-ms", metavar="N", default=None, help=_MAX_VERIFY_MS_HELP)
 @click.option("--statement", is_flag=True, help="Wrap the report in an in-toto Statement.")
@@ -281,6 +294,9 @@ def verify_command(
     config: str | None,
     policy: str | None,
     output_format: str,
+    palette: str | None,
+    color: str | None,
+    no_color: bool,
     fail_on_ungrounded: bool,
     max_verify_ms: str | None,
     statement: bool,
@@ -308,6 +324,7 @@ def verify_command(
             _verify_core_arguments(
                 source, citations, grounding, config, policy, output_format, fail_on_ungrounded, statement, out,
                 crop_dir, crop_source_pdf, _password_arguments(passwords, crop_source_pdf), max_verify_ms,
+                (palette, color, no_color),
             ),
             _password_environment(passwords),
         )
@@ -334,6 +351,11 @@ def verify_command(
     if output_format == "summary":
         # The core's bytes as they are (no decode/encode round trip), exactly what ethos-core prints.
         _emit(_ffi.call_string(_ffi.lib.ethos_report_summary_text, report, len(report)), out)
+    elif output_format == "text":
+        from ._json import dumps
+
+        text_options = dumps({"color": _use_color(color, no_color, out), "palette": palette or "classic"})
+        _emit(_ffi.call_string(_ffi.lib.ethos_report_render_text, report, len(report), text_options, len(text_options)), out)
     elif output_format != "json":
         # junit, sarif, github: rendered by the core, pointing at the files as the command line named them.
         from ._json import dumps

@@ -10,7 +10,7 @@ from typing import Any
 from . import _ffi
 from ._host_io import json_input
 
-__all__ = ["CI_FORMATS", "ci_report_text", "proof_summary", "summary_text"]
+__all__ = ["CI_FORMATS", "ci_report_text", "proof_summary", "report_text", "summary_text"]
 
 #: A report or Statement: a dict, JSON bytes, a path (``os.PathLike``, or a ``str`` that does not
 #: start with ``{`` or ``[``) or JSON text (a ``str`` that does).
@@ -70,3 +70,30 @@ def ci_report_text(report: ReportInput, output_format: str, *, citations_path: s
     options = json.dumps({"citations_path": citations_path, "format": output_format,
                           "source_path": source_path or ""}).encode("utf-8")
     return _ffi.call_string(_ffi.lib.ethos_report_ci_text, data, len(data), options, len(options)).decode("utf-8")
+
+
+def report_text(report: ReportInput, *, palette: str = "classic", color: bool = False) -> str:
+    """The report as ``ethos verify --format text`` prints it, for people: a line per check (id,
+    status, claim kind, tier or reason, page), the claim, and for a check that is not grounded the
+    guards that blocked it and the near-miss diff with its changed words marked; then the proof
+    status. ``color`` adds the palette's SGR styles (``palette``: classic, colorblind, neon, mono);
+    the marks are printed either way. A claim's control characters print as U+FFFD.
+
+        >>> from pathlib import Path
+        >>> import ethos_py
+        >>> report = ethos_py.verify("examples/quickstart/document.json", Path("examples/quickstart/citations.json"))
+        >>> print(report_text(report), end="")
+        ethos verify: 3 of 4 checks grounded
+        v0001 grounded quote, tier exact, p0001
+          "The pilot cut average response time by 30%"
+        v0002 grounded table_cell, tier exact, p0001
+          "4.2 days"
+        v0003 grounded quote, tier exact, p0001
+          "Customer satisfaction rose to 92%"
+        v0004 mismatch quote, text_mismatch, p0001
+          "The pilot eliminated the support backlog in every region"
+        proof: partially_verified
+    """
+    data = json_input(report)
+    options = json.dumps({"color": color, "palette": palette}).encode("utf-8")
+    return _ffi.call_string(_ffi.lib.ethos_report_render_text, data, len(data), options, len(options)).decode("utf-8")

@@ -46,19 +46,6 @@ std::string read_stdin() {
   return bytes;
 }
 
-// Whether --format text highlights: --no-color and --color never say no, --color always yes (the
-// flag beats the environment); auto, the default, highlights only a terminal stdout (no --out)
-// when NO_COLOR is unset or empty (no-color.org) and TERM is not "dumb".
-bool use_color(const ParsedArgs& args) {
-  const std::string* color = args.value("--color");
-  if (args.flag("--no-color") || (color != nullptr && *color == "never")) return false;
-  if (color != nullptr && *color == "always") return true;
-  const char* no_color = std::getenv("NO_COLOR");
-  const char* term = std::getenv("TERM");
-  return args.value("--out") == nullptr && isatty(STDOUT_FILENO) == 1 && (no_color == nullptr || *no_color == '\0') &&
-         (term == nullptr || std::string_view(term) != "dumb");
-}
-
 // Where the HTML page finds a PDF SOURCE: relative to the --out file's directory, or as given when
 // the page goes to stdout (the caller decides where it lands).
 std::string pdf_location(const std::string& path, const std::string* out) {

@@ -66,6 +66,10 @@ int run_verify(const ParsedArgs& args) {
   const std::string* format = args.value("--format");
   if (format != nullptr && *format == "summary") {
     emit(args, summary_text(report));
+  } else if (format != nullptr && *format == "text") {
+    nlohmann::json text_options{{"color", use_color(args)}};
+    if (const std::string* palette = args.value("--palette")) text_options["palette"] = *palette;
+    emit(args, report_text(report, text_options.dump()));
   } else if (format != nullptr && *format != "json") {
     // junit, sarif, github: the results point at the files as the command line named them.
     const nlohmann::json ci{{"format", *format}, {"citations_path", *args.value("--citations")}, {"source_path", source_path}};
@@ -148,7 +152,10 @@ const ProgramSpec& program_spec() {
                   {"--grounding", "ID", false, grounding_choices(), kGroundingHelp},
                   {"--config", "FILE", false, {}, "Verification config JSON (default: built-in default-v1)."},
                   {"--policy", "NAME|FILE", false, {}, "Matching policy: strict, default, permissive or a policy JSON file (docs/matching.md)."},
-                  {"--format", "FORMAT", false, {"json", "summary", "junit", "sarif", "github"}, kVerifyFormatHelp},
+                  {"--format", "FORMAT", false, {"json", "summary", "text", "junit", "sarif", "github"}, kVerifyFormatHelp},
+                  {"--palette", "NAME", false, {"classic", "colorblind", "neon", "mono"}, kVerifyPaletteHelp},
+                  {"--color", "WHEN", false, {"auto", "always", "never"}, kVerifyColorHelp},
+                  {"--no-color", "", false, {}, "Never highlight (as --color never)."},
                   {"--fail-on-ungrounded", "", false, {}, "Exit 1 when not all evidence is grounded."},
                   {"--max-verify-ms", "N", false, {}, kMaxVerifyMsHelp},
                   {"--statement", "", false, {}, "Wrap the report in an in-toto Statement."},

@@ -2,7 +2,10 @@
 // --policy) and the --fail-on-ungrounded verdict.
 #include "request_options.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <cstdint>
 
 #include <nlohmann/json.hpp>
@@ -63,8 +66,12 @@ nlohmann::json policy_options(const ParsedArgs& args) {
 }
 
 const char* const kVerifyFormatHelp =
-    "Output format (default json): json, summary, or junit, sarif, github for CI (results point at the "
-    "--citations file).";
+    "Output format (default json): json, summary, text (for people), or junit, sarif, github for CI "
+    "(results point at the --citations file).";
+const char* const kVerifyPaletteHelp =
+    "Highlighting of --format text: classic (default), colorblind, neon or mono (bold and inverse video).";
+const char* const kVerifyColorHelp =
+    "Highlight --format text: auto (default: a terminal stdout, no --out, NO_COLOR unset), always or never.";
 
 const char* const kMaxVerifyMsHelp =
     "Time limit of verifying in ms (default none): past it the run fails with input_limit_exceeded "
@@ -104,6 +111,19 @@ bool all_evidence_grounded(std::string_view output) {
     start = end + 1;
   }
   return true;
+}
+
+// Whether --format text highlights (verify and check-answer): --no-color and --color never say no, --color always yes (the
+// flag beats the environment); auto, the default, highlights only a terminal stdout (no --out)
+// when NO_COLOR is unset or empty (no-color.org) and TERM is not "dumb".
+bool use_color(const ParsedArgs& args) {
+  const std::string* color = args.value("--color");
+  if (args.flag("--no-color") || (color != nullptr && *color == "never")) return false;
+  if (color != nullptr && *color == "always") return true;
+  const char* no_color = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  return args.value("--out") == nullptr && isatty(STDOUT_FILENO) == 1 && (no_color == nullptr || *no_color == '\0') &&
+         (term == nullptr || std::string_view(term) != "dumb");
 }
 
 }  // namespace ethos::cli

@@ -39,9 +39,15 @@ nlohmann::json verify_budget_options(const ParsedArgs& args);
 extern const char* const kMaxVerifyMsHelp;
 // verify --format's help, the same words in ethos (ethos_py/cli.py).
 extern const char* const kVerifyFormatHelp;
+extern const char* const kVerifyPaletteHelp;
+extern const char* const kVerifyColorHelp;
 
 // --fail-on-ungrounded's verdict: all_evidence_grounded of every report in OUTPUT (one report, or
 // one per line), each either bare or inside a Statement's predicate.
 bool all_evidence_grounded(std::string_view output);
+
+// Whether --format text highlights: --no-color / --color never / --color always first, else a
+// terminal stdout without --out, NO_COLOR unset or empty and TERM not "dumb".
+bool use_color(const ParsedArgs& args);
 
 }  // namespace ethos::cli

@@ -84,6 +84,12 @@ int ethos_report_summary_text(const char *report, size_t report_len, char **out_
 int ethos_report_ci_text(const char *report, size_t report_len, const char *options_json, size_t options_len,
                          char **out_text);
 
+/* Renders a report or Statement as `verify --format text` prints it (ends with a newline).
+ * options_json (NULL for the defaults): {"color"?: bool (default false: no escape sequences),
+ * "palette"?: "classic"|"colorblind"|"neon"|"mono"}. Claims' control characters print as U+FFFD. */
+int ethos_report_render_text(const char *report, size_t report_len, const char *options_json, size_t options_len,
+                             char **out_text);
+
 /*
  * The chunks of a native document JSON as chunks.jsonl (one canonical JSON object per chunk,
  * each ending with a newline), each line carrying the document and source fingerprints. The

@@ -151,6 +151,15 @@ ETHOS_EXPORT int ethos_report_ci_text(const char* report, size_t report_len, con
   });
 }
 
+ETHOS_EXPORT int ethos_report_render_text(const char* report, size_t report_len, const char* options_json,
+                                         size_t options_len, char** out_text) {
+  return guarded(out_text, [&] {
+    if (report == nullptr) throw null_argument("report");
+    const std::string_view options = options_json == nullptr ? std::string_view() : view(options_json, options_len);
+    *out_text = to_c_string(ethos::report_text(view(report, report_len), options));
+  });
+}
+
 ETHOS_EXPORT int ethos_rag_chunks(const char* document, size_t document_len, char** out_jsonl) {
   return guarded(out_jsonl, [&] {
     if (document == nullptr) throw null_argument("document");

@@ -1,6 +1,7 @@
 // api.cpp - the internal facade: options parsing and the top-level flow of each operation.
 #include "core/api.hpp"
 #include "core/ci_formats.hpp"
+#include "core/report_text.hpp"
 
 #include "core/batch_verify.hpp"
 #include "core/citations.hpp"
@@ -202,6 +203,19 @@ std::string ci_format_text(std::string_view report, std::string_view options_jso
   reader.finish();
   if (!format) throw EthosError("invalid_arguments", "a required argument is missing", {{"argument", "format"}});
   return with_report(report, [&](const json& r) { return render_ci_format(r, *format, context); });
+}
+
+std::string report_text(std::string_view report, std::string_view options_json) {
+  bool color = false;
+  std::string palette = "classic";
+  if (!options_json.empty()) {
+    const ParsedJson options = parse_strict(options_json, "options");
+    ObjectReader reader(options.root(), "$");
+    if (auto value = reader.optional_bool("color")) color = *value;
+    if (auto value = reader.optional_string("palette")) palette = *value;
+    reader.finish();
+  }
+  return with_report(report, [&](const json& r) { return render_report_text(r, color, palette); });
 }
 
 std::string default_config_json() { return std::string(default_config_source()); }

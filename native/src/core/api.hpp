@@ -49,6 +49,10 @@ std::string summary_text(std::string_view report);
 // options: {"format": "junit"|"sarif"|"github", "citations_path"?: str, "source_path"?: str}.
 std::string ci_format_text(std::string_view report, std::string_view options_json);
 
+// A report or Statement as `verify --format text` prints it (ends with "\n"). options:
+// {"color"?: bool (default false), "palette"?: "classic"|"colorblind"|"neon"|"mono"}.
+std::string report_text(std::string_view report, std::string_view options_json);
+
 // The built-in default-v1 config, canonical JSON.
 std::string default_config_json();
 

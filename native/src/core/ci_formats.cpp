@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/check_explanation.hpp"
 #include "core/error.hpp"
 #include "core/proof_summary.hpp"
 #include "json/c14n.hpp"
@@ -18,64 +19,10 @@ using nlohmann::json;
 // report keeps all of it.
 constexpr std::size_t kMaxQuoted = 200;
 
-// At most kMaxQuoted Unicode scalars of UTF-8 text (the report's text is valid UTF-8), with "…"
-// when cut.
-std::string clipped(const std::string& text) {
-  std::size_t scalars = 0, at = 0;
-  while (at < text.size()) {
-    if (scalars == kMaxQuoted) return text.substr(0, at) + "\xE2\x80\xA6";
-    const auto lead = static_cast<unsigned char>(text[at]);
-    at += lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-    ++scalars;
-  }
-  return text;
-}
-
-std::string claim_text(const json& check) {
-  const json& claim = check.value("claim", json::object());
-  if (claim.contains("text") && claim.at("text").is_string()) return claim.at("text").get<std::string>();
-  return "";
-}
-
-// "mismatch (numeric_guard)", or the status alone.
-std::string verdict(const json& check) {
-  std::string out = check.at("status").get<std::string>();
-  if (check.contains("reason") && check.at("reason").is_string()) out += " (" + check.at("reason").get<std::string>() + ")";
-  return out;
-}
-
-// The near-miss diff on one line: "[-document-]{+claim+}" where they differ.
-std::string diff_line(const json& diff) {
-  std::string out;
-  for (const json& step : diff) {
-    std::string part;
-    const std::string quote = step.value("quote", ""), source = step.value("source", "");
-    if (step.value("op", "") == "equal") {
-      part = quote;
-    } else {
-      if (!source.empty()) part += "[-" + source + "-]";
-      if (!quote.empty()) part += "{+" + quote + "+}";
-    }
-    if (part.empty()) continue;
-    if (!out.empty()) out += ' ';
-    out += part;
-  }
-  return clipped(out);
-}
-
-// Why a check is not grounded, line by line: verdict, claim, each blocking guard, the diff.
-std::vector<std::string> explanation(const json& check) {
-  std::vector<std::string> lines{check.at("id").get<std::string>() + " " + verdict(check),
-                                 "claim: \"" + clipped(claim_text(check)) + "\""};
-  const json& match = check.value("match", json::object());
-  for (const json& guard : match.value("guards", json::array())) {
-    if (guard.value("verdict", "") == "block") lines.push_back("guard " + guard.value("name", "") + ": " + guard.value("detail", ""));
-  }
-  if (match.contains("diff") && match.at("diff").is_array()) {
-    lines.push_back("diff (document [-...-], claim {+...+}): " + diff_line(match.at("diff")));
-  }
-  return lines;
-}
+std::string clipped(const std::string& text) { return clipped_text(text, kMaxQuoted); }
+std::string claim_text(const json& check) { return claim_text_of(check); }
+std::string verdict(const json& check) { return verdict_of(check); }
+std::vector<std::string> explanation(const json& check) { return explanation_of(check, kMaxQuoted); }
 
 std::string joined(const std::vector<std::string>& lines, const char* separator) {
   std::string out;
