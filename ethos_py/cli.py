@@ -1271,6 +1271,10 @@ from .annotate import add_annotate_command  # noqa: E402  (uses the helpers abov
 
 add_annotate_command(ethos)
 
+from .jsonl_command import add_jsonl_command  # noqa: E402  (uses the helpers above)
+
+add_jsonl_command(ethos)
+
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Console-script entry point of ``ethos``: runs ``run(argv)`` and exits with its status.
