@@ -11,6 +11,7 @@
 
 #include "core/column_reading.hpp"
 #include "core/foot_notes_reading.hpp"
+#include "core/running_feet_reading.hpp"
 #include "core/footnote_markers.hpp"
 #include "core/quote_negation.hpp"
 #include "core/vacuous_quote.hpp"
@@ -1233,8 +1234,14 @@ ClaimVerifier::StreamEntry& ClaimVerifier::stream_of(const std::vector<std::size
       if (auto built = column_reading(source_, pages.front())) {
         entry.readings.push_back(std::make_shared<const StreamReading>(std::move(*built)));
       }
-    } else if (auto built = running_without_foot_notes(source_, pages)) {
-      entry.readings.push_back(std::make_shared<const StreamReading>(std::move(*built)));
+    } else {
+      if (auto built = running_without_foot_notes(source_, pages)) {
+        entry.readings.push_back(std::make_shared<const StreamReading>(std::move(*built)));
+      }
+      // Last: a quote copied from an extractor that reads each page's foot as its last line.
+      if (auto built = running_with_feet(source_, pages)) {
+        entry.readings.push_back(std::make_shared<const StreamReading>(std::move(*built)));
+      }
     }
     entry.ladders.resize(entry.readings.size());
     it = streams_.emplace(key, std::move(entry)).first;
