@@ -81,6 +81,18 @@ const char32_t* typographic_fold(char32_t c) {
     case 0xFB03: return U"ffi";
     case 0xFB04: return U"ffl";
     case 0xFB05: case 0xFB06: return U"st";
+    // TeX's T1 (Cork) encoding puts quotation marks, dashes and the f-ligatures on control codes.
+    // A font without a Unicode map (dvips' Type 3 fonts of many R and LaTeX vignettes name their
+    // glyphs /a16 ... /a31) reaches every extractor as those codes: PDFium and pdftotext give
+    // "\x1Crst" for "ﬁrst" and "\x10PCM\x11" for "“PCM”". Both sides of a comparison go through
+    // this fold, so such a text matches its proper spelling and itself.
+    case 0x10: case 0x11: return U"\"";
+    case 0x15: case 0x16: return U"-";
+    case 0x1B: return U"ff";
+    case 0x1C: return U"fi";
+    case 0x1D: return U"fl";
+    case 0x1E: return U"ffi";
+    case 0x1F: return U"ffl";
     default: return nullptr;
   }
 }
@@ -277,9 +289,11 @@ Units typography(const Units& in, const std::unordered_set<std::uint32_t>& hyphe
       continue;
     }
     // Nearly every scalar of a document: ASCII other than a dash or a double quotation mark, with
-    // no recorded hyphen, which none of the rules below changes (no fold, deletion or full-width
-    // form lies in ASCII); asked first so the index build does not walk the rules per scalar.
-    if (no_hyphens && unit.c < 0x80 && unit.c != U'-' && unit.c != U'"' && unit.c != U'`') {
+    // no recorded hyphen, which none of the rules below changes (no deletion or full-width form lies
+    // in ASCII, and no fold in printable ASCII); asked first so the index build does not walk the rules per scalar.
+    // (T1's control codes, 0x10 to 0x1F, fold: typographic_fold.)
+    if (no_hyphens && unit.c < 0x80 && (unit.c >= 0x20 || unit.c < 0x10) && unit.c != U'-' && unit.c != U'"' &&
+        unit.c != U'`') {
       folded.push_back(unit);
       continue;
     }
@@ -620,6 +634,7 @@ namespace {
 // caller. Lowercase letters, most of a text, are answered by the first two tests.
 bool typography_keeps(char32_t c, char32_t before) {
   if (c > U'`') return c < 0x80;
+  if (c < 0x20 && typographic_fold(c) != nullptr) return false;  // T1's control codes
   // A full stop after white space may be the second of a spaced ellipsis (". . .", read as "...").
   return c != U'"' && c != U'`' && !(c == U'-' && before == U'-') &&
          !(c == U'.' && before <= U' ' && is_unicode_white_space(before));
