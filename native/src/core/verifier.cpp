@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "core/column_reading.hpp"
+#include "core/contents_reading.hpp"
 #include "core/foot_notes_reading.hpp"
 #include "core/running_feet_reading.hpp"
 #include "core/footnote_markers.hpp"
@@ -1234,7 +1235,13 @@ ClaimVerifier::StreamEntry& ClaimVerifier::stream_of(const std::vector<std::size
       if (auto built = column_reading(source_, pages.front())) {
         entry.readings.push_back(std::make_shared<const StreamReading>(std::move(*built)));
       }
+      if (auto built = contents_reading(source_, pages)) {
+        entry.readings.push_back(std::make_shared<const StreamReading>(std::move(*built)));
+      }
     } else {
+      if (auto built = contents_reading(source_, pages)) {
+        entry.readings.push_back(std::make_shared<const StreamReading>(std::move(*built)));
+      }
       if (auto built = running_without_foot_notes(source_, pages)) {
         entry.readings.push_back(std::make_shared<const StreamReading>(std::move(*built)));
       }
