@@ -1275,6 +1275,10 @@ from .jsonl_command import add_jsonl_command  # noqa: E402  (uses the helpers ab
 
 add_jsonl_command(ethos)
 
+from .report_html_command import add_report_commands  # noqa: E402  (uses the helpers above)
+
+add_report_commands(ethos)
+
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Console-script entry point of ``ethos``: runs ``run(argv)`` and exits with its status.
