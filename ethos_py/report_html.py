@@ -553,6 +553,16 @@ def _prepare(report: ReportInput, source: Any, pdf: str | os.PathLike[str] | Non
         from .pdf import parse_pdf_bytes
 
         document = json.loads(parse_pdf_bytes(pdf, password=password))
+    if document is not None and source is not None and pdf is not None:
+        # The images must be of the parsed PDF: its bytes' hash is the document's source fingerprint.
+        origin = document.get("source")
+        expected = origin.get("fingerprint") if isinstance(origin, dict) else None
+        if expected is not None:
+            from ._host_io import read_input_file
+
+            actual = "sha256:" + hashlib.sha256(read_input_file(pdf, argument="--pdf")).hexdigest()
+            if actual != expected:
+                raise _host_error("source_mismatch", {"argument": "--pdf", "path": "$.source.fingerprint", "expected": expected})
     if document is not None and document.get("fingerprint") != loaded.get("document_fingerprint"):
         raise _host_error("source_mismatch", {"argument": "REPORT", "path": "$.document_fingerprint",
                                               "expected": document.get("fingerprint")})

@@ -190,10 +190,23 @@ def test_wrong_inputs_are_refused_and_nothing_is_written(sample: dict[str, Any],
     assert done.stdout == "" and not (sample["dir"] / "wrong.html").exists()
 
 
+def test_a_pdf_that_is_not_the_documents_source_is_refused(sample: dict[str, Any]) -> None:
+    (sample["dir"] / "other.pdf").write_bytes(SAMPLE_PDF.read_bytes() + b"\n% another file\n")
+    done = _run("report", "html", "report.json", "--source", "document.json", "--pdf", "other.pdf", "--out", "other.html",
+                cwd=sample["dir"])
+    error = json.loads(done.stderr)["error"]
+    assert done.returncode == 2 and error["code"] == "source_mismatch" and error["details"]["argument"] == "--pdf", done.stderr
+    assert not (sample["dir"] / "other.html").exists()
+
+
 def test_a_pdf_pdfium_cannot_open_is_a_corrupt_pdf_error(sample: dict[str, Any]) -> None:
-    # The document says the report is about it, but the "PDF" is no PDF: rendering fails in the child.
+    # A document without the source's hash says the report is about it, but the "PDF" is no PDF:
+    # rendering fails in the child.
     (sample["dir"] / "broken.pdf").write_bytes(b"%PDF-1.7\n" + b"\x00" * 64)
-    done = _run("report", "html", "report.json", "--source", "document.json", "--pdf", "broken.pdf", "--out", "broken.html",
+    document = dict(sample["document"])
+    del document["source"]
+    (sample["dir"] / "unsourced.json").write_text(json.dumps(document), encoding="utf-8")
+    done = _run("report", "html", "report.json", "--source", "unsourced.json", "--pdf", "broken.pdf", "--out", "broken.html",
                 cwd=sample["dir"])
     assert done.returncode != 0 and json.loads(done.stderr)["error"]["code"] == "corrupt_pdf", done.stderr
     assert not (sample["dir"] / "broken.html").exists()
@@ -202,3 +215,37 @@ def test_a_pdf_pdfium_cannot_open_is_a_corrupt_pdf_error(sample: dict[str, Any])
 def test_line_rectangles_join_boxes_that_share_a_line() -> None:
     assert line_rectangles([[300, 0, 400, 10], [100, 1, 200, 11], [100, 30, 150, 40]]) == [[100, 0, 400, 11], [100, 30, 150, 40]]
     assert line_rectangles([]) == []
+
+
+def _turned_pdf() -> bytes:
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, invariant=1, pageCompression=0)
+    canvas.setPageRotation(90)
+    canvas.setFont("Helvetica", 14)
+    canvas.drawString(72, 400, "The turned page says the audit closed on time.")
+    canvas.drawString(72, 300, "Another line far below, not quoted.")
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_a_turned_page_is_shown_as_displayed_with_the_highlight_over_the_words(tmp_path: Path) -> None:
+    pdf = tmp_path / "turned.pdf"
+    pdf.write_bytes(_turned_pdf())
+    document = ethos_py.parse_pdf_bytes(pdf)
+    with ethos_py.Document.from_bytes(document) as opened:
+        report = opened.verify_json({"document_fingerprint": opened.fingerprint,
+                                     "claims": [{"kind": "quote", "text": "the audit closed on time", "citation": {"page": "p0001"}}]})
+    page = render_report_html(report, source=document, pdf=pdf)
+    [article] = _articles(page)
+    [png] = re.findall(r'src="data:image/png;base64,([^"]+)"', article)
+    image = Image.open(io.BytesIO(base64.b64decode(png))).convert("L")
+    [(x, y, w, h)] = re.findall(r'<rect class="line[^"]*" x="(\d+)" y="(\d+)" width="(\d+)" height="(\d+)"', article)
+    inside = image.crop((int(x), int(y), int(x) + int(w), int(y) + int(h)))
+    # Drawn along x in user space, the words run down the page as displayed (turned by its /Rotate):
+    # so does the parser's display space, and so does the image: a tall, narrow rectangle with ink inside.
+    assert int(h) > 4 * int(w)
+    (tmp_path / "region.png").write_bytes(base64.b64decode(png))
+    assert sum(1 for p in inside.get_flattened_data() if p < 100) > 0.05 * int(w) * int(h)
