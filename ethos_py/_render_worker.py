@@ -1,7 +1,7 @@
 """_render_worker - the child process that renders PDF pages and page regions to PNG with PDFium (pypdfium2) for the HTML evidence report, so that a hostile PDF can crash or hang only a killable child.
 
-Reads one job (JSON) on stdin: {"pdf": path, "password": str|null, "scale": float, "pages": [{"index":
-1-based, "regions": [[x0, y0, x1, y1], ...] in pixels of the page rendered at "scale"]}]}. Prints
+Reads one job (JSON) on stdin: {"pdf": path, "password": str|null, "pages": [{"index": 1-based,
+"scale": pixels per point, "regions": [[x0, y0, x1, y1], ...] in pixels of the page rendered at that scale]}]}. Prints
 {"pages": [{"index", "width", "height", "png", "regions": [png, ...]}]} with PNGs in base64. The page
 is rendered as displayed (its /Rotate applied, over its crop box): the same top-left space as the
 parser's display quanta, so a box in quanta is at quanta * scale / 100 pixels.
@@ -15,6 +15,9 @@ import struct
 import sys
 import zlib
 from typing import Any
+
+#: The longest side rendered, in pixels (report_html.MAX_SIDE_PX, with a pixel of rounding).
+MAX_SIDE_PX = 4001
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -38,14 +41,19 @@ def main() -> int:
     import pypdfium2 as pdfium
 
     job = json.loads(sys.stdin.buffer.read())
-    scale = float(job["scale"])
     out: list[dict[str, Any]] = []
     pdf = pdfium.PdfDocument(job["pdf"], password=job.get("password"))
     try:
         for wanted in job["pages"]:
             page = pdf[int(wanted["index"]) - 1]
             try:
-                bitmap = page.render(scale=scale, rev_byteorder=True, draw_annots=True)
+                width_pt, height_pt = page.get_size()
+                if max(width_pt, height_pt) * float(wanted["scale"]) > MAX_SIDE_PX:
+                    # The parent sized the page from the document; a PDF whose page is larger was not
+                    # the one parsed, or lies: refuse rather than allocate without bound.
+                    sys.stdout.write(json.dumps({"too_large": wanted["index"]}))
+                    return 3
+                bitmap = page.render(scale=float(wanted["scale"]), rev_byteorder=True, draw_annots=True)
                 width, height, stride = bitmap.width, bitmap.height, bitmap.stride
                 channels = bitmap.n_channels
                 buffer = bytes(bitmap.buffer)

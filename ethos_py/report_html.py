@@ -22,12 +22,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the CLI imports this module; the native library loads only when a command runs
     from .proof import ReportInput
 
-__all__ = ["MAX_TEXT", "line_rectangles", "render_report_html", "report_fragment_html"]
+__all__ = ["MAX_SIDE_PX", "MAX_TEXT", "line_rectangles", "render_report_html", "report_fragment_html"]
 
 #: The longest text (in Unicode scalars) shown from a claim or a document; the rest is counted.
 MAX_TEXT = 2000
-#: Page images are rendered at this many pixels per point (108 dpi).
+#: Page images are rendered at this many pixels per point (108 dpi) ...
 SCALE = 1.5
+#: ... unless a side would exceed this many pixels: a huge (or hostile) page is rendered smaller.
+MAX_SIDE_PX = 4000
 #: Context shown above and below the evidence in a region image, in display quanta (1/100 pt).
 _MARGIN = 2400
 
@@ -145,12 +147,14 @@ def _render_pages(pdf: str | os.PathLike[str], password: str | None, pages: list
                   timeout_seconds: float) -> dict[int, dict[str, Any]]:
     from .cli import _host_error
 
-    job = {"pdf": os.fspath(pdf), "password": password, "scale": SCALE, "pages": pages}
+    job = {"pdf": os.fspath(pdf), "password": password, "pages": pages}
     try:
         done = subprocess.run([sys.executable, "-m", "ethos_py._render_worker"], input=json.dumps(job).encode(),
                               capture_output=True, timeout=timeout_seconds, check=False)
     except subprocess.TimeoutExpired:
         raise _host_error("input_limit_exceeded", {"argument": "timeout_seconds", "seconds": timeout_seconds}) from None
+    if done.returncode == 3:
+        raise _host_error("input_limit_exceeded", {"argument": "--pdf", "limit_side_px": MAX_SIDE_PX})
     if done.returncode != 0:
         # PDFium refused or crashed on this PDF in the child: the PDF, not Ethos, is at fault.
         raise _host_error("corrupt_pdf", {"argument": "--pdf", "stage": "render"})
@@ -158,8 +162,8 @@ def _render_pages(pdf: str | os.PathLike[str], password: str | None, pages: list
     return {int(page["index"]): page for page in rendered}
 
 
-def _px(quanta: int) -> int:
-    return round(quanta * SCALE / 100)
+def _px(quanta: int, scale: float) -> int:
+    return round(quanta * scale / 100)
 
 
 class _Page:
@@ -168,6 +172,7 @@ class _Page:
         self.index = int(page["index"])
         self.width = int(page["width"])
         self.height = int(page["height"])
+        self.scale = min(SCALE, MAX_SIDE_PX * 100 / max(1, self.width, self.height))
 
 
 def _region(lines: list[list[int]], page: _Page) -> list[int]:
@@ -177,13 +182,14 @@ def _region(lines: list[list[int]], page: _Page) -> list[int]:
     return [0, top, page.width, max(bottom, top + 1)]
 
 
-def _overlay(lines: list[list[int]], origin: Sequence[int], width: int, height: int, group: str, label: str) -> str:
+def _overlay(lines: list[list[int]], origin: Sequence[int], width: int, height: int, group: str, label: str,
+             scale: float) -> str:
     """An SVG over an image of ``width`` x ``height`` pixels whose top-left is ``origin`` (quanta):
     one rectangle per line, in the image's pixels; data-box keeps the line in quanta for tests and tools."""
     rects = []
     for x0, y0, x1, y1 in lines:
-        rx, ry = _px(x0) - _px(origin[0]), _px(y0) - _px(origin[1])
-        rw, rh = max(1, _px(x1) - _px(x0)), max(1, _px(y1) - _px(y0))
+        rx, ry = _px(x0, scale) - _px(origin[0], scale), _px(y0, scale) - _px(origin[1], scale)
+        rw, rh = max(1, _px(x1, scale) - _px(x0, scale)), max(1, _px(y1, scale) - _px(y0, scale))
         rects.append(f'<rect class="line {group}" x="{rx}" y="{ry}" width="{rw}" height="{rh}" '
                      f'data-box="{x0},{y0},{x1},{y1}"><title>{label}</title></rect>')
     return (f'<svg class="overlay" viewBox="0 0 {width} {height}" preserveAspectRatio="none" aria-hidden="true">'
@@ -430,11 +436,13 @@ class _Layout:
 
     def render_job(self) -> list[dict[str, Any]]:
         regions: dict[int, list[list[int]]] = {}
+        scales: dict[int, float] = {}
         for entry in self.checks:
             for place in entry["placed"]:
                 x0, y0, x1, y1 = place["region"]
-                regions.setdefault(place["page"].index, []).append([_px(x0), _px(y0), _px(x1), _px(y1)])
-        return [{"index": index, "regions": regions[index]} for index in sorted(regions)]
+                scale = scales[place["page"].index] = place["page"].scale
+                regions.setdefault(place["page"].index, []).append([_px(x0, scale), _px(y0, scale), _px(x1, scale), _px(y1, scale)])
+        return [{"index": index, "scale": scales[index], "regions": regions[index]} for index in sorted(regions)]
 
 
 def _check_html(number: int, entry: Mapping[str, Any], images: Mapping[int, dict[str, Any]] | None,
@@ -458,13 +466,13 @@ def _check_html(number: int, entry: Mapping[str, Any], images: Mapping[int, dict
             if png is None:
                 continue
             x0, y0, x1, y1 = place["region"]
-            width = min(rendered["width"], _px(x1)) - _px(x0)
-            height = min(rendered["height"], _px(y1)) - _px(y0)
+            width = min(rendered["width"], _px(x1, page.scale)) - _px(x0, page.scale)
+            height = min(rendered["height"], _px(y1, page.scale)) - _px(y0, page.scale)
             figures.append(
                 f'<figure class="region" data-page="{page.index}" data-region="{x0},{y0},{x1},{y1}">'
                 f'<div class="frame"><img src="data:image/png;base64,{png}" width="{width}" height="{height}" '
                 f'alt="Page {page.index}, the region of check {check_id}">'
-                + _overlay(lines, (x0, y0), width, height, group, label)
+                + _overlay(lines, (x0, y0), width, height, group, label, page.scale)
                 + f'</div><figcaption>{caption}: {len(lines)} highlighted line(s), {escape_text(status, 40)} '
                   f'(<a href="#page-{page.index}">full page</a>)</figcaption></figure>')
         else:
@@ -492,7 +500,7 @@ def _pages_html(layout: _Layout, images: Mapping[int, dict[str, Any]]) -> str:
             for place in entry["placed"]:
                 if place["page"].index == index:
                     rects.append(_overlay(place["lines"], (0, 0), rendered["width"], rendered["height"], group,
-                                          f"{_attribute(entry['check'].get('id', '?'))} {_attribute(status)}"))
+                                          f"{_attribute(entry['check'].get('id', '?'))} {_attribute(status)}", page.scale))
         figures.append(f'<figure class="page-figure" id="page-{index}" data-page="{index}"><div class="frame">'
                        f'<img src="data:image/png;base64,{rendered["png"]}" width="{rendered["width"]}" height="{rendered["height"]}" '
                        f'alt="Page {index} with every check\'s evidence highlighted">' + "".join(rects)

@@ -19,7 +19,7 @@ from PIL import Image
 
 import ethos_py
 from ethos_py.demo import SAMPLE_CITATIONS, SAMPLE_PDF
-from ethos_py.report_html import CONTENT_SECURITY_POLICY, SCALE, line_rectangles, render_report_html
+from ethos_py.report_html import CONTENT_SECURITY_POLICY, MAX_SIDE_PX, SCALE, line_rectangles, render_report_html
 
 REPO = Path(__file__).resolve().parents[1]
 ETHOS = [sys.executable, "-m", "ethos_py.cli"]
@@ -249,3 +249,43 @@ def test_a_turned_page_is_shown_as_displayed_with_the_highlight_over_the_words(t
     assert int(h) > 4 * int(w)
     (tmp_path / "region.png").write_bytes(base64.b64decode(png))
     assert sum(1 for p in inside.get_flattened_data() if p < 100) > 0.05 * int(w) * int(h)
+
+
+def _huge_pdf() -> bytes:
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(10_000, 3_000), invariant=1, pageCompression=0)
+    canvas.setFont("Helvetica", 120)
+    canvas.drawString(500, 2_000, "A poster sized page says the audit closed on time.")
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_a_huge_page_is_rendered_smaller_with_its_highlight_in_place(tmp_path: Path) -> None:
+    pdf = tmp_path / "huge.pdf"
+    pdf.write_bytes(_huge_pdf())
+    document = ethos_py.parse_pdf_bytes(pdf)
+    with ethos_py.Document.from_bytes(document) as opened:
+        report = opened.verify_json({"document_fingerprint": opened.fingerprint,
+                                     "claims": [{"kind": "quote", "text": "the audit closed on time", "citation": {"page": "p0001"}}]})
+    page = render_report_html(report, source=document, pdf=pdf)
+    [width, height] = [int(v) for v in re.search(r'<figure class="page-figure"[^>]*>.*?<img [^>]* width="(\d+)" height="(\d+)"',  # type: ignore[union-attr]
+                                                  page, flags=re.S).groups()]
+    assert (width, height) == (MAX_SIDE_PX, 1200)  # 10,000 pt at 0.4 px/pt, not 15,000 px at 1.5
+    [article] = _articles(page)
+    [png] = re.findall(r'src="data:image/png;base64,([^"]+)"', article)
+    image = Image.open(io.BytesIO(base64.b64decode(png))).convert("L")
+    [(x, y, w, h)] = re.findall(r'<rect class="line[^"]*" x="(\d+)" y="(\d+)" width="(\d+)" height="(\d+)"', article)
+    inside = image.crop((int(x), int(y), int(x) + int(w), int(y) + int(h)))
+    assert sum(1 for p in inside.get_flattened_data() if p < 100) > 0.05 * int(w) * int(h)
+
+    # A document that understates the page (no source hash to catch it): the child refuses to render.
+    forged = json.loads(document)
+    del forged["source"]
+    for listed in forged["payload"]["pages"]:
+        listed["width"], listed["height"] = 59_528, 17_858
+    with pytest.raises(ethos_py.EthosError) as caught:
+        render_report_html(report, source=forged, pdf=pdf)
+    assert caught.value.code == "input_limit_exceeded"

@@ -25,7 +25,7 @@ def browser() -> Iterator[Browser]:
     assert os.path.exists(CHROMIUM), "chromium is a test tool (tools/install-build-deps.sh --with-test-tools)"
     with sync_playwright() as playwright:
         # Debian's browser, never a downloaded one; --no-sandbox because tests may run as root (CI does).
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-dev-shm-usage"])
         yield launched
         launched.close()
 
