@@ -98,6 +98,8 @@ if TYPE_CHECKING:
     from .reply_verify import verify_anchors, verify_quotes
     from .edits import apply_edits
     from .normalization import normalize_text
+    from .report_html import render_report_html
+    from .notebook import ReportView
 
 try:
     __version__ = _distribution_version("ethos-verify")
@@ -133,6 +135,8 @@ _NATIVE_NAMES = {
     "extract_json_block": "reply_extract",
     "extract_json_payload": "reply_extract",
     "verify_anchors": "reply_verify",
+    "render_report_html": "report_html",
+    "ReportView": "notebook",
     "verify_quotes": "reply_verify",
     "apply_edits": "edits",
     "normalize_text": "normalization",
@@ -211,6 +215,8 @@ __all__ = [
     "verify_quotes",
     "apply_edits",
     "normalize_text",
+    "render_report_html",
+    "ReportView",
 ]
 
 

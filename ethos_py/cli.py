@@ -775,7 +775,8 @@ def explain_command(ctx: click.Context, policy: str | None, pinned: bool) -> int
     "--out-dir",
     metavar="DIR",
     default=None,
-    help="Also write sample.pdf, document.json, citations.json and report.json into DIR.",
+    help="Write sample.pdf, document.json, citations.json, report.json and report.html into DIR "
+    "(default: report.html alone, into a new temporary directory).",
 )
 @click.pass_context
 def demo_command(ctx: click.Context, out_dir: str | None) -> int:
@@ -785,14 +786,18 @@ def demo_command(ctx: click.Context, out_dir: str | None) -> int:
     \b
     Some citations are grounded; one quote was altered and is caught
     (status mismatch). Exits 0: an ungrounded check is a verdict, not a
-    failure. With --out-dir, rerun the steps yourself:
+    failure. Then writes the HTML evidence report (each check beside
+    its page region, the matched glyphs highlighted) and prints its
+    path on the last line. With --out-dir, rerun the steps yourself:
       ethos doc parse DIR/sample.pdf --out DIR/document.json
       ethos verify DIR/document.json --citations DIR/citations.json --format summary
+      ethos report html DIR/report.json --pdf DIR/sample.pdf --out DIR/report.html
     """
-    from .demo import run_demo
+    from .demo import demo_report_html
 
     _reject_extra_args(ctx)
-    _write_stdout(run_demo(out_dir))
+    summary, path = demo_report_html(out_dir)
+    _write_stdout(summary + f"\nHTML evidence report: {path}\n".encode("utf-8", "surrogateescape"))
     return 0
 
 
@@ -1274,6 +1279,10 @@ add_annotate_command(ethos)
 from .jsonl_command import add_jsonl_command  # noqa: E402  (uses the helpers above)
 
 add_jsonl_command(ethos)
+
+from .report_html_command import add_report_commands  # noqa: E402  (uses the helpers above)
+
+add_report_commands(ethos)
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:

@@ -651,7 +651,7 @@ _FAULTY_DEMO = (
     "import sys, ethos_py.demo, ethos_py.cli\n"
     "def broken(out_dir):\n"
     "    raise RuntimeError('boom: caf\\u00e9')\n"
-    "ethos_py.demo.run_demo = broken\n"
+    "ethos_py.demo.demo_report_html = broken\n"
     "ethos_py.cli.main(['demo'])\n"
 )
 

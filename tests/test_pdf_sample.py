@@ -89,7 +89,14 @@ def test_demo_prints_what_verify_prints_and_catches_the_altered_quotes(tmp_path:
         ]
     )
     assert verify.returncode == 0
-    assert demo.stdout == verify.stdout
+    # The summary verify prints, then the path of the HTML evidence report the demo wrote ...
+    page = out_dir / "report.html"
+    assert demo.stdout == verify.stdout + f"\nHTML evidence report: {page.resolve()}\n".encode()
+    # ... which is the page `ethos report html` writes from the demo's files, page images included.
+    html = fx.run_program([sys.executable, "-m", "ethos_py.cli", "report", "html", str(out_dir / "report.json"),
+                           "--pdf", str(out_dir / "sample.pdf")])
+    assert html.returncode == 0 and html.stdout == page.read_bytes()
+    assert page.read_bytes().count(b'<article class="check') == 6 and b"data:image/png;base64," in page.read_bytes()
     report = json.loads((out_dir / "report.json").read_bytes())
     assert report["fingerprint_stale"] is False
     expected = {
@@ -103,6 +110,21 @@ def test_demo_prints_what_verify_prints_and_catches_the_altered_quotes(tmp_path:
     statuses = {check["claim"]["text"]: check["status"] for check in report["checks"]}
     assert statuses == expected
     assert b"all_evidence_grounded: false" in demo.stdout
+
+
+def test_demo_without_out_dir_writes_only_the_html_report_into_a_new_directory() -> None:
+    demo = fx.run_program([sys.executable, "-m", "ethos_py.cli", "demo"])
+    assert (demo.returncode, demo.stderr) == (0, b"")
+    last = demo.stdout.decode("utf-8").splitlines()[-1]
+    assert last.startswith("HTML evidence report: ")
+    page = Path(last.removeprefix("HTML evidence report: "))
+    try:
+        assert page.is_absolute() and page.name == "report.html" and page.parent.name.startswith("ethos-demo-")
+        assert sorted(p.name for p in page.parent.iterdir()) == ["report.html"]
+        assert page.read_bytes().startswith(b"<!DOCTYPE html>")
+    finally:
+        page.unlink()
+        page.parent.rmdir()
 
 
 def test_the_readme_python_example_gives_what_it_says() -> None:

@@ -36,6 +36,8 @@ MODULES = (
     "ethos_py.answer",
     "ethos_py.verbatimeter_compat",
     "ethos_py.annotate",
+    "ethos_py.report_html",
+    "ethos_py.notebook",
     "ethos_py.jsonl_pipeline",
     "ethos_py.testing",
     "ethos_py.reply_extract",

@@ -6,8 +6,9 @@
 # come from PyPI as build requirements). `--with-test-tools` also installs what the test suite runs
 # besides Python packages: binutils (nm), a Java runtime (the opendataloader-pdf CLI), valgrind
 # (callgrind counts the instructions of tests/test_complexity.py) and npm (tests/test_ci_formats.py
-# fetches the published SARIF schema from the npm registry) and poppler-utils (pdftoppm renders the
-# annotated PDF of tests/test_annotate.py as another viewer would).
+# fetches the published SARIF schema from the npm registry), poppler-utils (pdftoppm renders the
+# annotated PDF of tests/test_annotate.py as another viewer would) and chromium (the headless browser
+# tests/test_report_html_browser.py opens the HTML evidence report in, through Playwright).
 set -eu
 
 missing=""
@@ -25,6 +26,7 @@ for option in "$@"; do
       command -v valgrind >/dev/null 2>&1 || need valgrind
       command -v npm >/dev/null 2>&1 || need npm
       command -v pdftoppm >/dev/null 2>&1 || need poppler-utils
+      command -v chromium >/dev/null 2>&1 || need chromium
       ;;
     *)
       echo "install-build-deps.sh: unknown option $option (the only one is --with-test-tools)" >&2
