@@ -1275,6 +1275,14 @@ from .jsonl_command import add_jsonl_command  # noqa: E402  (uses the helpers ab
 
 add_jsonl_command(ethos)
 
+from .calibrate_command import add_calibrate_command  # noqa: E402  (uses the helpers above)
+
+add_calibrate_command(ethos)
+
+from .repair_command import add_repair_command  # noqa: E402  (uses the helpers above)
+
+add_repair_command(ethos)
+
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Console-script entry point of ``ethos``: runs ``run(argv)`` and exits with its status.

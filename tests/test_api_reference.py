@@ -19,6 +19,7 @@ DOCTESTED_HERE = [
     "errors", "proof", "document", "artifacts", "pdf", "cli_wrapper", "cli", "release", "demo",
     "evidence_anchor", "crops", "grounding", "answer", "verbatimeter_compat", "testing", "reply_extract",
     "reply_verify", "edits", "redlines", "normalization", "annotate", "jsonl_pipeline",
+    "calibration", "repair_pipeline", "calibrate_command", "repair_command",
 ]
 
 

@@ -37,6 +37,8 @@ MODULES = (
     "ethos_py.verbatimeter_compat",
     "ethos_py.annotate",
     "ethos_py.jsonl_pipeline",
+    "ethos_py.calibration",
+    "ethos_py.repair_pipeline",
     "ethos_py.testing",
     "ethos_py.reply_extract",
     "ethos_py.reply_verify",
