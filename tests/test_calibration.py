@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 import pytest
+import scipy.stats as scipy_stats  # the calibrate and test extras install it
 
 from ethos_py.calibration import (
     Calibration,
@@ -19,8 +20,6 @@ from ethos_py.calibration import (
     calibrate_risk,
     load_calibration,
 )
-
-scipy_stats = pytest.importorskip("scipy.stats")  # the `calibrate` and `test` extras install it
 
 # The population: a claim reaches the substitute stage; with P_LOCATED the core locates a span
 # (else nothing can be substituted); the substitution is faithful with P_FAITHFUL; the score of a
