@@ -86,8 +86,11 @@ def add_calibrate_command(ethos: click.Group) -> None:
         policy_value = _policy_choice(policy)
         try:
             rows = list(labelled_scores(labelled, corpus=corpus, grounding=grounding, policy=policy_value))
+            digest = hashlib.sha256()
             with open(labelled, "rb") as handle:
-                input_digest = hashlib.sha256(handle.read()).hexdigest()
+                for block in iter(lambda: handle.read(1 << 20), b""):
+                    digest.update(block)
+            input_digest = digest.hexdigest()
         except JsonlError as error:
             argument = "--corpus" if corpus is not None and error.path == corpus else "LABELLED"
             raise _host_error("invalid_input", {"argument": argument, "file": error.path, "line": error.line,

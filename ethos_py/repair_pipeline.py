@@ -126,7 +126,8 @@ def _decide(item: _Pending, check: dict[str, Any], described: Mapping[str, Any],
     if check.get("status") == "grounded":
         result.update(action="accepted", accepted=True, grounded=True)
         source_text = match.get("source_text")
-        if mode == "substitute" and match.get("sound") and isinstance(source_text, str) and source_text != text:
+        if mode == "substitute" and item.claim["kind"] == "quote" and match.get("sound") and isinstance(source_text, str) \
+                and source_text != text:
             result["action"] = "normalized"  # grounded at a sound tier: store the document's own characters
             item.next_text = source_text
         return
@@ -394,11 +395,14 @@ def repair_manifest(run: RepairRun, *, input_path: str, output_path: str, output
     """
     import hashlib
 
-    from .jsonl_pipeline import JsonlRun, run_manifest
+    from ._version_text import version_text
+    from .document import explain_policy_json
 
-    base = run_manifest(JsonlRun(records=run.records), input_path=input_path, output_path=output_path,
-                        output_bytes=b"", policy=policy)
-    base["output"] = {"path": output_path, "sha256": output_sha256, "records": run.written}
+    digest = hashlib.sha256()
+    with open(input_path, "rb") as handle:  # streamed: the input may be far larger than any source
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    versions = dict(line.split(" ", 1) for line in version_text().splitlines() if " " in line)
     cascade: dict[str, Any] = {
         "order": ["verify", "salvage", "substitute", "reject"], "mode": mode, "salvage": salvage,
         "drop_rejected": drop_rejected, "threshold": threshold, "threshold_source": threshold_source,
@@ -411,7 +415,11 @@ def repair_manifest(run: RepairRun, *, input_path: str, output_path: str, output
             json.dumps(calibration, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
     return {
         "artifact_type": "ethos.repair_run.v1",
-        "input": base["input"], "output": base["output"], "verifier": base["verifier"], "policy": base["policy"],
+        "input": {"path": input_path, "sha256": digest.hexdigest(), "records": run.records},
+        "output": {"path": output_path, "sha256": output_sha256, "records": run.written},
+        "verifier": {"name": "ethos", "version": versions.get("ethos"), "pdfium": versions.get("pdfium"),
+                     "unicode_version": versions.get("unicode")},
+        "policy": json.loads(explain_policy_json(policy)),
         "cascade": cascade, "sources": run.sources,
         "counts": {"records": run.records, "written": run.written, "dropped": run.dropped,
                    "actions": dict(sorted(run.actions.items())), "rejected_reasons": dict(sorted(run.reasons.items()))},

@@ -300,3 +300,14 @@ def test_records_stream_in_chunks_and_sources_open_once(tmp_path: Path) -> None:
     out = [json.loads(line) for line in repair_jsonl(str(tmp_path / "claims.jsonl"), threshold=0.8, run=run)]
     assert [r["n"] for r in out] == list(range(600)) and len(run.sources) == 1
     assert run.actions == {"normalized": 600} and out[0]["claim"] == "Item 0 costs 0 euros in total"
+
+
+def test_only_quotes_are_normalized_or_repaired(tmp_path: Path) -> None:
+    _write(tmp_path / "claims.jsonl", [{"claim": "4.2 BILLION euros", "kind": "value", "source": SOURCE},
+                                       {"claim": "REVENUE grew", "kind": "presence", "source": SOURCE}])
+    value, presence = [json.loads(line) for line in repair_jsonl(str(tmp_path / "claims.jsonl"), threshold=0.5)]
+    # A value compares the whole cited text: never substituted by a span of it.
+    assert value["ethos"]["action"] == "rejected" and value["ethos"]["reason"] == "not_a_quote"
+    assert value["claim"] == "4.2 BILLION euros" and "claim_original" not in value
+    assert presence["ethos"]["before"]["status"] == "grounded" and presence["ethos"]["action"] == "accepted"
+    assert presence["claim"] == "REVENUE grew" and "claim_original" not in presence
