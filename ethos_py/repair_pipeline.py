@@ -22,7 +22,8 @@ __all__ = ["MODES", "RepairRun", "labelled_scores", "repair_binding", "repair_js
 
 MODES = ("substitute", "annotate", "off")
 SALVAGE = ("longest_grounded",)
-_CHUNK = 256  # records per round trip, and the built-in config's max_checks
+_CHUNK = 4096  # records read before they are verified: a bound on memory, and many claims per source per call
+_BATCH = 256  # claims per request: the built-in config's max_checks
 SCORER = "ethos near_miss similarity (match.score / 10000: Dice over weighted tokens)"
 
 
@@ -106,10 +107,24 @@ class _Pending:
         self.next_text: str | None = None
 
 
-def _verify(sources: _Sources, key: str, claims: list[dict[str, Any]], policy: Any) -> list[dict[str, Any]]:
+def _config(policy: Any) -> bytes:
+    """The built-in config with the policy pinned in, without the target text echoed in each
+    check's evidence: a document-wide check would otherwise carry the whole source, per record."""
+    from ._json import dumps
+    from .document import pinned_config_json
+
+    config = json.loads(pinned_config_json(policy))
+    config.setdefault("evidence", {})["include_text"] = False
+    return dumps(config)
+
+
+def _verify(sources: _Sources, key: str, claims: list[dict[str, Any]], config: bytes) -> list[dict[str, Any]]:
     document = sources.opened[key]
-    request = {"document_fingerprint": document.fingerprint, "claims": claims}
-    return list(json.loads(document.verify_json(request, policy=policy))["checks"])
+    checks: list[dict[str, Any]] = []
+    for start in range(0, len(claims), _BATCH):
+        request = {"document_fingerprint": document.fingerprint, "claims": claims[start:start + _BATCH]}
+        checks.extend(json.loads(document.verify_json(request, config))["checks"])
+    return checks
 
 
 def _decide(item: _Pending, check: dict[str, Any], described: Mapping[str, Any], *, threshold: float | None, mode: str,
@@ -173,6 +188,10 @@ def _finish(item: _Pending, check: dict[str, Any], described: Mapping[str, Any],
     result = item.result
     after = _verdict(check, described)
     result["after"] = after
+    if check.get("status") != "grounded" and result["action"] == "normalized":
+        result.update(action="accepted")  # the claim grounds as given: kept as written
+        item.next_text = None
+        return
     if check.get("status") != "grounded":
         result.update(action="rejected", accepted=False, grounded=False,
                       reason=f"{result['action']}_text_not_grounded")
@@ -217,8 +236,10 @@ def repair_jsonl(path: str, *, threshold: float | None, mode: str = "substitute"
     if threshold is None and mode != "off":
         raise ValueError("a threshold is required (--threshold or --calibration): there is no default")
     run = run if run is not None else RepairRun()
+    config = _config(policy)
     sources = _Sources(os.path.dirname(os.path.abspath(path)), _corpus(corpus), grounding)
     failed_sources: dict[str, str] = {}
+    keys: dict[tuple[str, str], tuple[str, str, str]] = {}
 
     def fail(item: _Pending, reason: str, given: Any = None) -> None:
         if not keep_going:
@@ -232,13 +253,13 @@ def repair_jsonl(path: str, *, threshold: float | None, mode: str = "substitute"
         from .errors import EthosError
 
         try:
-            yield from zip(items, _verify(sources, key, claims, policy))
+            yield from zip(items, _verify(sources, key, claims, config))
             return
         except EthosError:
             pass
         for item, claim in zip(items, claims):
             try:
-                [check] = _verify(sources, key, [claim], policy)
+                [check] = _verify(sources, key, [claim], config)
             except EthosError as error:
                 fail(item, f"the verifier refused the claim: {error}")
                 item.next_text = None
@@ -297,7 +318,15 @@ def repair_jsonl(path: str, *, threshold: float | None, mode: str = "substitute"
                         raise ValueError("the record already has an 'ethos' result or a 'claim_original' "
                                          "(use --replace-existing)")
                     item.claim = _claim(record)
-                    item.key, kind, target = sources.key(record)
+                    named = next((k for k in ("source_path", "document") if k in record), None)
+                    memo = (named, record[named]) if named and isinstance(record[named], str) and \
+                        sum(k in record for k in ("source", "source_path", "document")) == 1 else None
+                    if memo is not None and memo in keys:  # a path resolved once, not once per record
+                        item.key, kind, target = keys[memo]
+                    else:
+                        item.key, kind, target = sources.key(record)
+                        if memo is not None:
+                            keys[memo] = (item.key, kind, target)
                     if item.key not in sources.opened and item.key not in failed_sources:
                         try:
                             sources.open(item.key, kind, target)
@@ -332,6 +361,7 @@ def labelled_scores(path: str, *, corpus: str | None = None, grounding: str | No
         >>> row["group"], row["status"], row["score"] > 0.5
         ('doc-1', 'mismatch', True)
     """
+    config = _config(policy)
     sources = _Sources(os.path.dirname(os.path.abspath(path)), _corpus(corpus), grounding)
     try:
         chunk: list[tuple[int, dict[str, Any], dict[str, Any], str]] = []
@@ -342,7 +372,7 @@ def labelled_scores(path: str, *, corpus: str | None = None, grounding: str | No
                 by_source.setdefault(key, []).append(index)
             checks: dict[int, dict[str, Any]] = {}
             for key, indexes in by_source.items():
-                for index, check in zip(indexes, _verify(sources, key, [chunk[i][2] for i in indexes], policy)):
+                for index, check in zip(indexes, _verify(sources, key, [chunk[i][2] for i in indexes], config)):
                     checks[index] = check
             for index, (number, record, claim, _) in enumerate(chunk):
                 check = checks[index]
