@@ -72,6 +72,8 @@ def test_substitute_cascade_on_real_text(claims: Path) -> None:
     assert near["claim_original"] == CASES[2][1]
     assert near["ethos"]["before"]["status"] == "mismatch" and near["ethos"]["after"]["status"] == "grounded"
     assert 0.7 <= near["ethos"]["score"] < 1 and near["ethos"]["threshold"] == 0.7
+    # The source is not echoed into every record: the span is match.source_text.
+    assert "text" not in near["ethos"]["before"].get("evidence", {}) and SOURCE not in json.dumps(near["ethos"])
     # Guards block whatever the score; the claim stays the model's, nothing is substituted.
     assert by_id["figure"]["ethos"]["action"] == "rejected" and by_id["figure"]["ethos"]["reason"] == "numeric_guard"
     assert by_id["negation"]["ethos"]["reason"] == "polarity_guard"
@@ -292,7 +294,10 @@ def test_calibrate_without_scipy_names_the_extra(tmp_path: Path) -> None:
     assert not (tmp_path / "cal.json").exists()
 
 
-def test_records_stream_in_chunks_and_sources_open_once(tmp_path: Path) -> None:
+def test_records_stream_in_chunks_and_sources_open_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import ethos_py.repair_pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "_CHUNK", 97)  # many rounds, each cut across records of one source
     source = " ".join(f"Item {n} costs {n} euros in total." for n in range(600))
     _write(tmp_path / "claims.jsonl", [{"n": n, "claim": f"item {n} costs {n} euros in total", "source": source}
                                        for n in range(600)])
