@@ -226,6 +226,9 @@ def test_calibrate_then_repair_with_the_calibration(tmp_path: Path) -> None:
     done = _cli(tmp_path, "calibrate", "labelled.jsonl", "-o", "cal.json", "--alpha", "0.1", "--delta", "0.1",
                 "--scores", "scores.jsonl")
     assert done.returncode == 0, done.stderr
+    first = (tmp_path / "cal.json").read_bytes()
+    assert _cli(tmp_path, "calibrate", "labelled.jsonl", "-o", "cal.json", "--alpha", "0.1", "--delta", "0.1").returncode == 0
+    assert (tmp_path / "cal.json").read_bytes() == first  # deterministic
     calibration = json.loads((tmp_path / "cal.json").read_text())
     assert calibration["artifact_type"] == "ethos.calibration.v1" and calibration["target"] == "risk"
     assert calibration["guarantee_status"] == "conditional" and calibration["stage"] == "substitute"
