@@ -113,10 +113,12 @@ def add_repair_command(ethos: click.Group) -> None:
         calibration_document = None
         threshold_source = "flag" if threshold is not None else "none"
         if calibration is not None:
+            data = _read(calibration, "--calibration")  # a missing file is host_io, not a bad calibration
+            binding = repair_binding(policy_value, grounding)  # a bad --policy fails here, as itself
             try:
-                calibration_document = json.loads(_read(calibration, "--calibration"))
+                calibration_document = json.loads(data)
                 loaded = load_calibration(calibration_document)
-                loaded.check_binding(repair_binding(policy_value, grounding))
+                loaded.check_binding(binding)
             except (ValueError, CalibrationError) as error:  # CalibrationError is a ValueError; so is bad JSON
                 raise _host_error("invalid_input", {"argument": "--calibration", "file": calibration,
                                                     "reason": str(error)}) from None

@@ -143,6 +143,11 @@ def test_no_threshold_is_an_error_never_a_default(claims: Path, tmp_path: Path) 
     with pytest.raises(ValueError, match="no default"):
         next(repair_jsonl(str(claims), threshold=None))
     assert _cli(tmp_path, "repair", "claims.jsonl", "-o", "out.jsonl", "--mode", "off").returncode == 0
+    missing = _cli(tmp_path, "repair", "claims.jsonl", "-o", "out.jsonl", "--calibration", "nowhere.json")
+    assert missing.returncode == 2 and json.loads(missing.stderr)["error"]["code"] == "host_io"
+    (tmp_path / "bad.json").write_text('{"artifact_type": "ethos.jsonl_run.v1"}')
+    bad = _cli(tmp_path, "repair", "claims.jsonl", "-o", "out.jsonl", "--calibration", "bad.json")
+    assert bad.returncode == 2 and json.loads(bad.stderr)["error"]["details"]["argument"] == "--calibration"
 
 
 def test_a_bad_record_leaves_no_output_and_keep_going_records_it(tmp_path: Path) -> None:
