@@ -1284,6 +1284,14 @@ from .report_html_command import add_report_commands  # noqa: E402  (uses the he
 
 add_report_commands(ethos)
 
+from .calibrate_command import add_calibrate_command  # noqa: E402  (uses the helpers above)
+
+add_calibrate_command(ethos)
+
+from .repair_command import add_repair_command  # noqa: E402  (uses the helpers above)
+
+add_repair_command(ethos)
+
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Console-script entry point of ``ethos``: runs ``run(argv)`` and exits with its status.

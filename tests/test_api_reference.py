@@ -20,6 +20,7 @@ DOCTESTED_HERE = [
     "evidence_anchor", "crops", "grounding", "answer", "verbatimeter_compat", "testing", "reply_extract",
     "reply_verify", "edits", "redlines", "normalization", "annotate", "jsonl_pipeline",
     "report_html", "notebook",
+    "calibration", "repair_pipeline", "calibrate_command", "repair_command",
 ]
 
 

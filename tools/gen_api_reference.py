@@ -39,6 +39,8 @@ MODULES = (
     "ethos_py.report_html",
     "ethos_py.notebook",
     "ethos_py.jsonl_pipeline",
+    "ethos_py.calibration",
+    "ethos_py.repair_pipeline",
     "ethos_py.testing",
     "ethos_py.reply_extract",
     "ethos_py.reply_verify",
