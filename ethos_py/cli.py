@@ -1275,6 +1275,10 @@ from .jsonl_command import add_jsonl_command  # noqa: E402  (uses the helpers ab
 
 add_jsonl_command(ethos)
 
+from .batch_command import add_batch_command  # noqa: E402  (uses the helpers above)
+
+add_batch_command(ethos)
+
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Console-script entry point of ``ethos``: runs ``run(argv)`` and exits with its status.

@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 # Commands only the Python CLI has: they run Python code (the bundled demo, the side-by-side
 # policy comparison, a model reply's payload and edits: docs/replies.md) with no ethos-core
 # counterpart. Everything else must exist in both.
-PYTHON_ONLY_COMMANDS = {("demo",), ("sensitivity",), ("reply", "extract"), ("edits", "apply"), ("verify-citations",), ("annotate",), ("verify-jsonl",)}
+PYTHON_ONLY_COMMANDS = {("demo",), ("sensitivity",), ("reply", "extract"), ("edits", "apply"), ("verify-citations",), ("annotate",), ("verify-jsonl",), ("batch",)}
 
 
 def _help(program: str, words: tuple[str, ...], flag: str = "--help") -> str:

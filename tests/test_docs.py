@@ -389,6 +389,7 @@ def test_bash_completion_installs_and_completes(bin_dir: Path, tmp_path: Path) -
         return result.stdout.splitlines()
 
     assert complete("ethos ver", 1) == ["plain,verify", "plain,verify-batch", "plain,verify-citations", "plain,verify-jsonl"]
+    assert complete("ethos bat", 1) == ["plain,batch"]
     assert complete("ethos verify --grounding ", 3) == [
         f"plain,{name}"
         for name in ("ethos-native", "ethos-grounding-json", "opendataloader-json", "docling-json", "text", "markdown")

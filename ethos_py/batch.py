@@ -1,0 +1,781 @@
+"""batch - ``ethos batch``'s engine: claims of a whole corpus verified on every core, in input order, crash-safe and resumable.
+
+A record is a ``verify-jsonl`` record (``ethos_py.jsonl_pipeline``: ``claim``, optional ``kind`` and
+``citation``) whose ``document`` names a file of the corpus: an id of the corpus manifest, a
+path under the corpus directory, or a document fingerprint (``sha256:...``). The input is cut
+into chunks of records (by position); each chunk's records are grouped by document into
+``DocumentTask`` values, and ``verify_document_task`` - a pure function of the task, the unit a
+distributed engine can run as well - turns one task into result lines. Here tasks run in worker
+processes (spawned, never forked: PDFium and the native library must not be copied mid-use), each
+keeping a bounded LRU of open, indexed documents; a document's tasks go to the worker that has it
+open. The parent commits each finished chunk atomically (chunk file, fsync, rename, then a journal
+line) in a work directory beside the output, so ``resume`` skips what is committed; the output is
+the chunks concatenated in order, written atomically, byte-identical whatever the worker count,
+chunking or interruptions. ``summarize`` computes the corpus-level answers from the output lines.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import resource
+import shutil
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+from .jsonl_pipeline import _KINDS, _OPEN_FAILURES, _error, _output_line, _read_record, _Sources, _verify_planned, open_target
+
+__all__ = [
+    "BatchError",
+    "BatchStats",
+    "Corpus",
+    "DocumentTask",
+    "run_batch",
+    "summarize",
+    "verify_document_task",
+]
+
+#: Records per committed chunk (part of the job's identity: a resumed job keeps its chunking).
+DEFAULT_CHUNK_RECORDS = 1000
+#: Open documents each worker keeps (least recently used closed first).
+DEFAULT_OPEN_DOCUMENTS = 32
+_JOURNAL_FORMAT = "ethos.batch_journal.v1"
+_TIERS = ("exact", "whitespace", "typography", "case", "skeleton")
+_MOST_FAILED = 20
+
+
+class BatchError(ValueError):
+    """A job that cannot run: ``argument`` names the input at fault, ``reason`` says what to do.
+
+        >>> str(BatchError("--corpus", "no such file or directory"))
+        '--corpus: no such file or directory'
+    """
+
+    def __init__(self, argument: str, reason: str, **details: Any) -> None:
+        super().__init__(f"{argument}: {reason}")
+        self.argument, self.reason, self.details = argument, reason, details
+
+
+class Corpus:
+    """The documents a job's records may name: a directory (``document`` is a path under it) or a
+    manifest ``{"documents": {"<id>": "<path relative to the manifest>"}}`` (an id, or a path under
+    the manifest's directory); a ``sha256:`` value is a document fingerprint, looked up by opening
+    the corpus's documents (through the parse cache) the first time one is asked for.
+
+        >>> corpus = Corpus("examples/quickstart")
+        >>> os.path.basename(corpus.path("document.json"))
+        'document.json'
+        >>> corpus.path("../README.md")
+        Traceback (most recent call last):
+        ...
+        ValueError: document '../README.md' is not a file under the corpus
+    """
+
+    def __init__(self, location: str, grounding: str | None = None) -> None:
+        self.location, self.grounding = location, grounding
+        self.ids: dict[str, str] = {}
+        if os.path.isdir(location):
+            self.root = os.path.realpath(location)
+        elif os.path.isfile(location):
+            from .jsonl_pipeline import JsonlError, _corpus
+
+            try:
+                self.ids = _corpus(location)
+            except (ValueError, JsonlError) as error:
+                raise BatchError("--corpus", getattr(error, "reason", None) or f"not JSON: {error}") from None
+            self.root = os.path.realpath(os.path.dirname(os.path.abspath(location)))
+        else:
+            raise BatchError("--corpus", "no such directory or manifest file")
+        self._fingerprints: dict[str, str] | None = None
+
+    def path(self, value: str) -> str:
+        """The file ``value`` names (``ValueError`` when none)."""
+        if value in self.ids:
+            return self.ids[value]
+        if value.startswith("sha256:"):
+            found = self.fingerprints().get(value)
+            if found is None:
+                raise ValueError(f"no document of the corpus has the fingerprint {value}")
+            return found
+        path = os.path.realpath(os.path.join(self.root, value))
+        if not path.startswith(self.root + os.sep) or not os.path.isfile(path):
+            if self.ids:
+                raise ValueError(f"document {value!r} is neither an id of the corpus manifest nor a file under its directory")
+            raise ValueError(f"document {value!r} is not a file under the corpus")
+        return path
+
+    def files(self) -> list[str]:
+        """Every document of the corpus, sorted: the manifest's, else every file under the directory."""
+        if self.ids:
+            return sorted(set(self.ids.values()))
+        found = []
+        for directory, subdirectories, names in os.walk(self.root):
+            subdirectories[:] = sorted(d for d in subdirectories if not d.startswith("."))
+            found += [os.path.join(directory, name) for name in names if not name.startswith(".")]
+        return sorted(found)
+
+    def fingerprints(self) -> dict[str, str]:
+        """Fingerprint -> file of every corpus document that opens (computed once)."""
+        if self._fingerprints is None:
+            self._fingerprints = {}
+            for path in self.files():
+                try:
+                    document = open_target("path", path, self.grounding)
+                except _OPEN_FAILURES:
+                    continue  # not a document: it cannot be the one a fingerprint names
+                with document:
+                    if document.fingerprint is not None:
+                        self._fingerprints.setdefault(document.fingerprint, path)
+        return self._fingerprints
+
+    def label(self, path: str) -> str:
+        """How results and the summary name a document: its path relative to the corpus."""
+        return os.path.relpath(path, self.root)
+
+
+class _CorpusSources(_Sources):
+    """verify-jsonl's source rules with ``document`` resolved against a ``Corpus``."""
+
+    def __init__(self, base: str, corpus: Corpus, grounding: str | None) -> None:
+        super().__init__(base, {}, grounding)
+        self.corpus_files = corpus
+
+    def document_path(self, value: str) -> str:
+        return self.corpus_files.path(value)
+
+
+@dataclass(frozen=True)
+class DocumentTask:
+    """One document and some of its records: what ``verify_document_task`` turns into result lines.
+
+    ``records`` are (input line number, the line's bytes); ``kind`` and ``target`` say how to open
+    the document (``"inline"`` and the text, or a path kind and the file) and ``label`` how results
+    name it. Everything is plain data, so a task can travel to another process or machine.
+
+        >>> DocumentTask(key="text:x", kind="inline", target="Revenue grew 12%.", label="inline text",
+        ...              records=((1, b'{"claim": "grew 12%"}\\n'),)).records[0][0]
+        1
+    """
+
+    key: str
+    kind: str
+    target: str
+    label: str
+    records: tuple[tuple[int, bytes], ...]
+    policy: str | bytes | None = None
+    grounding: str | None = None
+    replace_existing: bool = False
+    parse_options: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass
+class BatchStats:
+    """Runtime facts of a run (never part of the output or the summary): records, how many were
+    verified now and how many were already committed, elapsed seconds, documents opened, parse
+    cache hits and misses, and each worker's peak resident memory in bytes.
+
+        >>> BatchStats(records=10, verified=10, seconds=2.0).records_per_second
+        5.0
+    """
+
+    records: int = 0
+    verified: int = 0
+    resumed: int = 0
+    seconds: float = 0.0
+    workers: int = 1
+    documents_opened: int = 0
+    parse_cache_hits: int = 0
+    parse_cache_misses: int = 0
+    worker_peak_rss_bytes: list[int] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def records_per_second(self) -> float:
+        """Records verified in this run per second of its wall time (0.0 before it ends)."""
+        return self.verified / self.seconds if self.seconds > 0 else 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        """The facts as a JSON object (``--stats``).
+
+            >>> BatchStats(records=4, verified=4, seconds=1.0, parse_cache_hits=3, parse_cache_misses=1).as_json()["parse_cache"]
+            {'hits': 3, 'misses': 1, 'hit_rate': 0.75}
+        """
+        parses = self.parse_cache_hits + self.parse_cache_misses
+        return {"records": self.records, "verified": self.verified, "resumed": self.resumed,
+                "seconds": round(self.seconds, 3), "records_per_second": round(self.records_per_second, 1),
+                "workers": self.workers, "documents_opened": self.documents_opened,
+                "parse_cache": {"hits": self.parse_cache_hits, "misses": self.parse_cache_misses,
+                                "hit_rate": round(self.parse_cache_hits / parses, 4) if parses else None},
+                "worker_peak_rss_bytes": self.worker_peak_rss_bytes, "counts": dict(sorted(self.counts.items()))}
+
+
+# ----------------------------------------------------------------------------- the per-document task
+
+class _OpenDocuments:
+    """A worker's open documents, least recently used closed first, with what opening them cost."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = max(1, capacity)
+        self.open: OrderedDict[str, tuple[Any, dict[str, Any]]] = OrderedDict()
+        self.opened = self.hits = self.misses = 0
+
+    def get(self, task: DocumentTask) -> tuple[Any, dict[str, Any]]:
+        if task.key in self.open:
+            self.open.move_to_end(task.key)
+            return self.open[task.key]
+        document = self._open(task)
+        entry = (document, {"source": task.label, "document_fingerprint": document.fingerprint})
+        self.open[task.key] = entry
+        self.opened += 1
+        while len(self.open) > self.capacity:
+            _, (old, _) = self.open.popitem(last=False)
+            old.close()
+        return entry
+
+    def _open(self, task: DocumentTask) -> Any:
+        options = dict(task.parse_options)
+        if task.kind != "inline" and _is_pdf(task.target):
+            # A PDF's parse with the diagnostics ethos-core adds (cache hit or miss), which are
+            # taken out again before the document is loaded: they are never part of a document.
+            from .document import Document
+            from .pdf import parse_pdf_bytes
+
+            parsed = parse_pdf_bytes(task.target, diagnostics=True, **options)
+            parsed, cache = _without_diagnostics(parsed)
+            if cache == "hit":
+                self.hits += 1
+            elif cache == "miss":
+                self.misses += 1
+            return Document.from_bytes(parsed, "ethos-native")
+        return open_target(task.kind, task.target, task.grounding, options)
+
+    def close(self) -> None:
+        while self.open:
+            _, (document, _) = self.open.popitem()
+            document.close()
+
+
+def _is_pdf(path: str) -> bool:
+    with open(path, "rb") as handle:
+        return b"%PDF-" in handle.read(1024)
+
+
+def _without_diagnostics(parsed: bytes) -> tuple[bytes, str | None]:
+    """The document bytes without the top-level ``diagnostics`` member ethos-core inserted (it
+    inserts ``"diagnostics":{...},`` by its sorted key, so it is cut out byte for byte) and the
+    cache outcome it reported."""
+    marker = b'"diagnostics":'
+    start = parsed.find(marker)
+    if start < 0:
+        return parsed, None
+    decoder = json.JSONDecoder()
+    text = parsed.decode("utf-8")
+    char_start = len(parsed[:start].decode("utf-8"))
+    value, end = decoder.raw_decode(text, char_start + len(marker))
+    if text[end:end + 1] == ",":
+        end += 1
+    cut = (text[:char_start] + text[end:]).encode("utf-8")
+    return cut, value.get("cache") if isinstance(value, dict) else None
+
+
+def verify_document_task(task: DocumentTask, documents: Any = None) -> list[tuple[int, bytes]]:
+    """Result lines (input line number, the output line) of a task's records, in the task's order:
+    each record with its verdict under ``ethos``, or an error when the document cannot be opened.
+    ``documents`` is a worker's open-document cache (``None``: opened and closed here); the lines
+    depend on the task alone.
+
+        >>> task = DocumentTask(key="text:x", kind="inline", target="Revenue grew 12% in 2024.", label="inline text",
+        ...                     records=((3, b'{"id": 1, "claim": "grew 12%", "source": "Revenue grew 12% in 2024."}\\n'),))
+        >>> [(number, json.loads(line)["ethos"]["status"]) for number, line in verify_document_task(task)]
+        [(3, 'grounded')]
+    """
+    owned = documents is None
+    cache = _OpenDocuments(1) if owned else documents
+    try:
+        return _verify_task(task, cache)
+    finally:
+        if owned:
+            cache.close()
+
+
+def _verify_task(task: DocumentTask, cache: _OpenDocuments) -> list[tuple[int, bytes]]:
+    records: list[tuple[int, dict[str, Any]]] = []
+    planned: list[tuple[int, dict[str, Any]]] = []
+    verdicts: dict[int, dict[str, Any]] = {}
+    for number, line in task.records:
+        record, claim, problem = _read_record(number, line, task.replace_existing)
+        records.append((number, record))
+        if claim is None:
+            verdicts[number] = problem or _error(number, "unreadable record")
+        else:
+            planned.append((number, claim))
+    if planned:
+        try:
+            document, described = cache.get(task)
+        except _OPEN_FAILURES as error:
+            for number, _ in planned:
+                verdicts[number] = {**_error(number, f"the source cannot be opened: {error}"), "source": task.label}
+        else:
+            checked, refused = _verify_planned(document, planned, described, task.policy)
+            verdicts.update(checked)
+            verdicts.update((number, _error(number, reason)) for number, reason in refused.items())
+    return [(number, _output_line(record, verdicts[number])) for number, record in records]
+
+
+# The worker process's state: one open-document cache for the life of the process.
+_WORKER: _OpenDocuments | None = None
+
+
+def _worker_start(capacity: int, parent: int) -> None:
+    global _WORKER
+    _WORKER = _OpenDocuments(capacity)
+    import threading
+
+    # A pool worker never learns that its parent was killed (it waits on a queue the parent can no
+    # longer write): it watches for being orphaned and ends itself.
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _worker_run(task: DocumentTask) -> tuple[list[tuple[int, bytes]], dict[str, int]]:
+    assert _WORKER is not None
+    lines = _verify_task(task, _WORKER)
+    facts = {"opened": _WORKER.opened, "hits": _WORKER.hits, "misses": _WORKER.misses,
+             "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}
+    return lines, facts
+
+
+# ----------------------------------------------------------------------------- planning
+
+@dataclass
+class _Chunk:
+    index: int
+    numbers: list[int]
+    lines: dict[int, bytes]
+    tasks: list[DocumentTask]
+    pending: int = 0
+
+
+def _input_records(path: str) -> Iterator[tuple[int, bytes]]:
+    with open(path, "rb") as handle:
+        for number, line in enumerate(handle, 1):
+            if line.strip():
+                yield number, line if line.endswith(b"\n") else line + b"\n"
+
+
+def _plan_chunk(index: int, records: Sequence[tuple[int, bytes]], sources: _CorpusSources, corpus: Corpus,
+                options: Mapping[str, Any]) -> _Chunk:
+    """A chunk's records: the ones that cannot be verified get their error line now, the others
+    are grouped by document (in order of first appearance) into tasks."""
+    chunk = _Chunk(index, [number for number, _ in records], {}, [])
+    groups: dict[str, list[tuple[int, bytes]]] = {}
+    targets: dict[str, tuple[str, str]] = {}
+    for number, line in records:
+        record, claim, problem = _read_record(number, line, options["replace_existing"])
+        if claim is None:
+            chunk.lines[number] = _output_line(record, problem or _error(number, "unreadable record"))
+            continue
+        try:
+            key, kind, target = sources.key(record)
+        except ValueError as error:
+            chunk.lines[number] = _output_line(record, _error(number, str(error)))
+            continue
+        groups.setdefault(key, []).append((number, line))
+        targets[key] = (kind, target)
+    for key, group in groups.items():
+        kind, target = targets[key]
+        if kind == "inline":
+            label = "inline text"
+        elif kind == "document":
+            label = corpus.label(target)
+        else:
+            label = os.path.relpath(target, sources.base)
+        chunk.tasks.append(DocumentTask(key=key, kind=kind, target=target, label=label, records=tuple(group),
+                                        policy=options["policy"], grounding=options["grounding"],
+                                        replace_existing=options["replace_existing"],
+                                        parse_options=tuple(sorted(options["parse_options"].items()))))
+    return chunk
+
+
+# ----------------------------------------------------------------------------- the work directory
+
+def _fsync_directory(directory: str) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_durable(path: str, data: bytes) -> None:
+    temp = f"{path}.tmp-{os.getpid()}"
+    with open(temp, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temp, path)
+    _fsync_directory(os.path.dirname(path))
+
+
+class _Journal:
+    """The work directory: the job's identity, one file per committed chunk and a journal line
+    (chunk, records, sha256) per commit, written after the chunk file is durable. A chunk counts as
+    committed only when its journal line and its file agree, so a torn last line or a chunk file
+    whose journal line never made it is simply done again."""
+
+    def __init__(self, directory: str, identity: Mapping[str, Any], resume: bool) -> None:
+        self.directory = directory
+        self.path = os.path.join(directory, "journal.jsonl")
+        self.committed: dict[int, int] = {}
+        header = json.dumps({"format": _JOURNAL_FORMAT, **identity}, sort_keys=True, separators=(",", ":")) + "\n"
+        if resume and os.path.isfile(self.path):
+            with open(self.path, "rb") as handle:
+                lines = handle.read().split(b"\n")
+            if lines[0].decode("utf-8", "replace") + "\n" != header:
+                raise BatchError("--resume", "the interrupted job in the work directory was run with other inputs or "
+                                 "options; rerun it with those, or without --resume to start again",
+                                 work_directory=directory)
+            for raw in lines[1:]:
+                try:
+                    entry = json.loads(raw)
+                    chunk_path = self.chunk_path(int(entry["chunk"]))
+                    with open(chunk_path, "rb") as chunk_file:
+                        if hashlib.sha256(chunk_file.read()).hexdigest() == entry["sha256"]:
+                            self.committed[int(entry["chunk"])] = int(entry["records"])
+                except (ValueError, KeyError, TypeError, OSError):
+                    continue  # a torn line, or a chunk to do again
+            self.handle = open(self.path, "ab")
+            return
+        if os.path.isdir(directory):
+            shutil.rmtree(directory)
+        os.makedirs(directory)
+        _write_durable(self.path, header.encode("utf-8"))
+        self.handle = open(self.path, "ab")
+
+    def chunk_path(self, index: int) -> str:
+        return os.path.join(self.directory, f"chunk-{index:08d}.jsonl")
+
+    def commit(self, index: int, data: bytes, records: int) -> None:
+        _write_durable(self.chunk_path(index), data)
+        entry = {"chunk": index, "records": records, "sha256": hashlib.sha256(data).hexdigest()}
+        self.handle.write(json.dumps(entry, sort_keys=True).encode("utf-8") + b"\n")
+        self.handle.flush()
+        os.fsync(self.handle.fileno())
+        self.committed[index] = records
+
+    def pieces(self, chunks: int) -> Iterator[bytes]:
+        for index in range(chunks):
+            with open(self.chunk_path(index), "rb") as handle:
+                yield handle.read()
+
+    def close(self) -> None:
+        self.handle.close()
+
+
+def _digest(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+# ----------------------------------------------------------------------------- scheduling
+
+class _Workers:
+    """Worker processes, one single-process pool each so a document's tasks can follow the worker
+    that has it open; a task goes elsewhere only when its worker is far busier than the idlest."""
+
+    def __init__(self, count: int, open_documents: int, slack: int) -> None:
+        import multiprocessing
+
+        self.context = multiprocessing.get_context("spawn")
+        self.open_documents, self.slack = open_documents, slack
+        self.pools = [self._pool() for _ in range(count)]
+        self.load = [0] * count
+        self.home: dict[str, int] = {}
+        self.facts: list[dict[str, int]] = [{} for _ in range(count)]
+        self.retired: list[dict[str, int]] = []
+
+    def _pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=1, mp_context=self.context, initializer=_worker_start,
+                                   initargs=(self.open_documents, os.getpid()))
+
+    def choose(self, task: DocumentTask) -> int:
+        idlest = min(range(len(self.pools)), key=lambda i: (self.load[i], i))
+        home = self.home.get(task.key)
+        if home is None or self.load[home] > self.load[idlest] + self.slack:
+            home = self.home[task.key] = idlest
+        return home
+
+    def submit(self, index: int, task: DocumentTask) -> Future[Any]:
+        self.load[index] += len(task.records)
+        return self.pools[index].submit(_worker_run, task)
+
+    def done(self, index: int, task: DocumentTask, facts: Mapping[str, int] | None) -> None:
+        self.load[index] -= len(task.records)
+        if facts is not None:
+            self.facts[index] = dict(facts)
+
+    def restart(self, index: int) -> None:
+        """A worker died (killed, or the native library crashed): its facts are kept, a new one starts."""
+        self.pools[index].shutdown(wait=False, cancel_futures=True)
+        if self.facts[index]:
+            self.retired.append(self.facts[index])
+        self.facts[index] = {}
+        self.pools[index] = self._pool()
+        self.home = {key: home for key, home in self.home.items() if home != index}
+
+    def close(self) -> None:
+        for pool in self.pools:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: bool = False,
+              policy: str | bytes | None = None, grounding: str | None = None, replace_existing: bool = False,
+              chunk_records: int = DEFAULT_CHUNK_RECORDS, open_documents: int = DEFAULT_OPEN_DOCUMENTS,
+              summary: str | None = None, parse_options: Mapping[str, Any] | None = None,
+              progress: Callable[[int, int], None] | None = None) -> BatchStats:
+    """Verifies every record of ``claims`` against the ``corpus`` and writes ``out`` (and the
+    ``summary`` JSON when given) atomically; returns the run's ``BatchStats``. ``workers`` processes
+    verify (``0``: one per core); with ``resume`` the chunks an interrupted run of the same job
+    committed are kept. ``progress(done, total)`` is called as records finish.
+
+        >>> import tempfile
+        >>> directory = tempfile.mkdtemp()
+        >>> claims = os.path.join(directory, "claims.jsonl")
+        >>> with open(claims, "w") as handle:
+        ...     _ = handle.write('{"claim": "average response time by 30%", "document": "document.json"}\\n')
+        >>> stats = run_batch(claims, "examples/quickstart", os.path.join(directory, "out.jsonl"))
+        >>> stats.records, stats.counts
+        (1, {'grounded': 1})
+    """
+    started = time.monotonic()
+    if chunk_records < 1:
+        raise BatchError("--chunk-records", "must be a positive number of records")
+    workers = workers or os.cpu_count() or 1
+    corpus_files = Corpus(corpus, grounding)
+    options: dict[str, Any] = {"policy": policy, "grounding": grounding, "replace_existing": replace_existing,
+               "parse_options": dict(parse_options or {})}
+    try:
+        input_digest = _digest(claims)
+    except OSError as error:
+        raise BatchError("CLAIMS", f"cannot be read ({error.strerror or error})") from None
+    total = sum(1 for _ in _input_records(claims))
+    identity = {"input_sha256": input_digest, "corpus": os.path.realpath(corpus), "chunk_records": chunk_records,
+                "policy": hashlib.sha256(policy if isinstance(policy, bytes) else str(policy).encode()).hexdigest(),
+                "grounding": grounding, "replace_existing": replace_existing,
+                "parse_options": sorted((k, str(v)) for k, v in options["parse_options"].items())}
+    work = os.path.join(os.path.dirname(os.path.abspath(out)), "." + os.path.basename(out) + ".ethos-batch")
+    journal = _Journal(work, identity, resume)
+    stats = BatchStats(records=total, workers=workers)
+    stats.resumed = sum(journal.committed.values())
+    done = stats.resumed
+    if progress is not None:
+        progress(done, total)
+    sources = _CorpusSources(os.path.dirname(os.path.abspath(claims)), corpus_files, grounding)
+    pool = _Workers(workers, open_documents, slack=2 * chunk_records)
+    running: dict[Future[Any], tuple[_Chunk, DocumentTask, int, int]] = {}
+    open_chunks: dict[int, _Chunk] = {}
+    # Chunks in flight at once: enough to keep every worker fed, few enough to bound memory.
+    window = 2 * workers + 2
+
+    def submit(chunk: _Chunk, task: DocumentTask, attempt: int) -> None:
+        index = pool.choose(task)
+        running[pool.submit(index, task)] = (chunk, task, index, attempt)
+
+    def finish(chunk: _Chunk) -> None:
+        nonlocal done
+        data = b"".join(chunk.lines[number] for number in chunk.numbers)
+        journal.commit(chunk.index, data, len(chunk.numbers))
+        open_chunks.pop(chunk.index, None)
+
+    def settle() -> None:
+        nonlocal done
+        finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+        for future in finished:
+            chunk, task, index, attempt = running.pop(future)
+            try:
+                lines, facts = future.result()
+            except (BrokenProcessPool, CancelledError):
+                pool.done(index, task, None)
+                if pool.pools[index]._broken:  # the pool itself is broken, not only this future
+                    pool.restart(index)
+                if attempt < 2:
+                    submit(chunk, task, attempt + 1)
+                    continue
+                # Twice is not chance: the records say so rather than stopping the whole job.
+                reason = "the worker verifying this record's document died twice (a crash of the verifier)"
+                lines = [(number, _output_line(json.loads(raw), {**_error(number, reason), "source": task.label}))
+                         for number, raw in task.records]
+            else:
+                pool.done(index, task, facts)
+            chunk.lines.update(lines)
+            chunk.pending -= 1
+            done += len(task.records)
+            stats.verified += len(task.records)
+            if progress is not None:
+                progress(done, total)
+            if chunk.pending == 0:
+                finish(chunk)
+
+    try:
+        for chunk in _chunks(claims, chunk_records, journal.committed, sources, corpus_files, options):
+            while len(open_chunks) >= window and running:
+                settle()
+            open_chunks[chunk.index] = chunk
+            chunk.pending = len(chunk.tasks)
+            errors = len(chunk.numbers) - sum(len(task.records) for task in chunk.tasks)
+            done += errors
+            stats.verified += errors
+            if not chunk.tasks:
+                finish(chunk)
+                if progress is not None:
+                    progress(done, total)
+                continue
+            for task in chunk.tasks:
+                submit(chunk, task, 1)
+        while running:
+            settle()
+    finally:
+        pool.close()
+        journal.close()
+    chunks = -(-total // chunk_records)
+    from ._host_io import write_file_atomic, write_pieces_atomic
+    from ._json import dumps
+
+    # Two passes over the committed chunks, never the whole output in memory: the summary, then the output.
+    answers = summarize(_lines(journal.pieces(chunks)))
+    stats.counts = dict(answers["counts"])
+    if summary is not None:
+        write_file_atomic(summary, dumps(answers) + b"\n")
+    write_pieces_atomic(out, journal.pieces(chunks))
+    shutil.rmtree(work, ignore_errors=True)
+    for facts in [*pool.retired, *pool.facts]:
+        stats.documents_opened += facts.get("opened", 0)
+        stats.parse_cache_hits += facts.get("hits", 0)
+        stats.parse_cache_misses += facts.get("misses", 0)
+    stats.worker_peak_rss_bytes = [facts.get("peak_rss_bytes", 0) for facts in pool.facts]
+    stats.seconds = time.monotonic() - started
+    return stats
+
+
+def _chunks(claims: str, size: int, committed: Mapping[int, int], sources: _CorpusSources, corpus: Corpus,
+            options: Mapping[str, Any]) -> Iterator[_Chunk]:
+    """The chunks still to do, planned one at a time as the input is read."""
+    batch: list[tuple[int, bytes]] = []
+    index = 0
+    for record in _input_records(claims):
+        batch.append(record)
+        if len(batch) == size:
+            if index not in committed:
+                yield _plan_chunk(index, batch, sources, corpus, options)
+            batch, index = [], index + 1
+    if batch and index not in committed:
+        yield _plan_chunk(index, batch, sources, corpus, options)
+
+
+def _lines(pieces: Iterable[bytes]) -> Iterator[bytes]:
+    for piece in pieces:
+        yield from piece.splitlines()
+
+
+# ----------------------------------------------------------------------------- corpus-level answers
+
+def _rate(part: int, whole: int) -> float:
+    return round(part / whole, 6) if whole else 0.0
+
+
+def summarize(lines: Iterable[bytes]) -> dict[str, Any]:
+    """Corpus-level answers from output lines: records and grounded rate overall, per document,
+    per claim kind, per reason (of the claims not grounded), grounded claims per ladder tier (tier
+    ``None``: grounded without a matched text, as presence claims are), and the claims (by text)
+    that fail most often. Deterministic: a function of the lines only.
+
+        >>> lines = [b'{"claim":"a","document":"x.pdf","ethos":{"status":"grounded","source":"x.pdf","match":{"tier":"exact"}}}',
+        ...          b'{"claim":"b","document":"x.pdf","ethos":{"status":"not_found","reason":"no_match","source":"x.pdf"}}']
+        >>> summary = summarize(lines)
+        >>> summary["grounded_rate"], summary["by_reason"], summary["most_failed"][0]["claim"]
+        (0.5, [{'reason': 'no_match', 'records': 1}], 'b')
+    """
+    records = grounded = 0
+    counts: dict[str, int] = {}
+    documents: dict[str, dict[str, Any]] = {}
+    kinds: dict[str, list[int]] = {}
+    reasons: dict[str, int] = {}
+    tiers: dict[str, int] = {}
+    failed: dict[str, dict[str, Any]] = {}
+    for line in lines:
+        record = json.loads(line)
+        verdict = record.get("ethos") or {}
+        status = str(verdict.get("status", "error"))
+        ok = status == "grounded"
+        records += 1
+        grounded += ok
+        counts[status] = counts.get(status, 0) + 1
+        label = verdict.get("source")
+        name = label if isinstance(label, str) else ""
+        row = documents.setdefault(name, {"document": label if isinstance(label, str) else None,
+                                          "document_fingerprint": verdict.get("document_fingerprint"),
+                                          "records": 0, "grounded": 0, "counts": {}})
+        row["records"] += 1
+        row["grounded"] += ok
+        row["counts"][status] = row["counts"].get(status, 0) + 1
+        kind = record.get("kind", "quote")
+        kind_name = kind if isinstance(kind, str) and kind in _KINDS else "invalid"
+        pair = kinds.setdefault(kind_name, [0, 0])
+        pair[0] += 1
+        pair[1] += ok
+        if ok:
+            tier = (verdict.get("match") or {}).get("tier")
+            # A presence claim is grounded without a matched text: no tier.
+            tier_name = tier if isinstance(tier, str) else ""
+            tiers[tier_name] = tiers.get(tier_name, 0) + 1
+            continue
+        reason = verdict.get("reason")
+        reason_name = reason if isinstance(reason, str) else status
+        reasons[reason_name] = reasons.get(reason_name, 0) + 1
+        claim = record.get("claim")
+        if isinstance(claim, str):
+            entry = failed.setdefault(claim, {"claim": claim, "failures": 0, "documents": set(), "reasons": {}})
+            entry["failures"] += 1
+            entry["documents"].add(name)
+            entry["reasons"][reason_name] = entry["reasons"].get(reason_name, 0) + 1
+    by_document = []
+    for name in sorted(documents):
+        row = documents[name]
+        by_document.append({**row, "grounded_rate": _rate(row["grounded"], row["records"]),
+                            "counts": dict(sorted(row["counts"].items()))})
+    most = sorted(failed.values(), key=lambda e: (-e["failures"], e["claim"]))[:_MOST_FAILED]
+    return {
+        "artifact_type": "ethos.batch_summary.v1",
+        "records": records,
+        "grounded": grounded,
+        "grounded_rate": _rate(grounded, records),
+        "counts": dict(sorted(counts.items())),
+        "by_document": by_document,
+        "by_kind": [{"kind": kind, "records": pair[0], "grounded": pair[1], "grounded_rate": _rate(pair[1], pair[0])}
+                    for kind, pair in sorted(kinds.items())],
+        "by_reason": [{"reason": reason, "records": count}
+                      for reason, count in sorted(reasons.items(), key=lambda item: (-item[1], item[0]))],
+        "by_tier": [{"tier": tier, "grounded": tiers.get(tier, 0)} for tier in _TIERS]
+                   + [{"tier": tier or None, "grounded": count} for tier, count in sorted(tiers.items()) if tier not in _TIERS],
+        "most_failed": [{"claim": e["claim"], "failures": e["failures"], "documents": len(e["documents"]),
+                         "reasons": dict(sorted(e["reasons"].items()))} for e in most],
+    }
+
