@@ -525,7 +525,11 @@ class _Workers:
 
     def submit(self, index: int, task: DocumentTask) -> Future[Any]:
         self.load[index] += len(task.records)
-        return self.pools[index].submit(_worker_run, task)
+        try:
+            return self.pools[index].submit(_worker_run, task)
+        except BrokenProcessPool:  # its worker died since the last task was handed out
+            self.restart(index)
+            return self.pools[index].submit(_worker_run, task)
 
     def done(self, index: int, task: DocumentTask, facts: Mapping[str, int] | None) -> None:
         self.load[index] -= len(task.records)
