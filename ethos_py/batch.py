@@ -44,7 +44,7 @@ __all__ = [
 #: Records per committed chunk (part of the job's identity: a resumed job keeps its chunking).
 DEFAULT_CHUNK_RECORDS = 1000
 #: Open documents each worker keeps (least recently used closed first).
-DEFAULT_OPEN_DOCUMENTS = 32
+DEFAULT_OPEN_DOCUMENTS = 64
 _JOURNAL_FORMAT = "ethos.batch_journal.v1"
 _TIERS = ("exact", "whitespace", "typography", "case", "skeleton")
 _MOST_FAILED = 20
@@ -145,9 +145,28 @@ class _CorpusSources(_Sources):
     def __init__(self, base: str, corpus: Corpus, grounding: str | None) -> None:
         super().__init__(base, {}, grounding)
         self.corpus_files = corpus
+        self.resolved: dict[tuple[str, str], tuple[str, str, str] | str] = {}
 
     def document_path(self, value: str) -> str:
         return self.corpus_files.path(value)
+
+    def key(self, record: Mapping[str, Any]) -> tuple[str, str, str]:
+        """``_Sources.key``, resolved once per distinct file name: a million records name a few
+        thousand documents, and resolving a path (realpath, stat) costs more than verifying."""
+        given = [name for name in ("source", "source_path", "document") if name in record]
+        value = record[given[0]] if len(given) == 1 else None
+        if not isinstance(value, str) or given[0] == "source":
+            return super().key(record)
+        found = self.resolved.get((given[0], value))
+        if found is None:
+            try:
+                found = super().key(record)
+            except ValueError as error:
+                found = str(error)
+            self.resolved[(given[0], value)] = found
+        if isinstance(found, str):
+            raise ValueError(found)
+        return found
 
 
 @dataclass(frozen=True)
@@ -178,7 +197,8 @@ class DocumentTask:
 class BatchStats:
     """Runtime facts of a run (never part of the output or the summary): records, how many were
     verified now and how many were already committed, elapsed seconds, documents opened, parse
-    cache hits and misses, and each worker's peak resident memory in bytes.
+    cache hits and misses, each worker's peak resident memory in bytes, and the CPU time of this
+    process and of each worker (with the ethos-core processes it started).
 
         >>> BatchStats(records=10, verified=10, seconds=2.0).records_per_second
         5.0
@@ -194,6 +214,8 @@ class BatchStats:
     parse_cache_misses: int = 0
     worker_peak_rss_bytes: list[int] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    parent_cpu_seconds: float = 0.0
+    worker_cpu_seconds: list[float] = field(default_factory=list)
 
     @property
     def records_per_second(self) -> float:
@@ -212,7 +234,9 @@ class BatchStats:
                 "workers": self.workers, "documents_opened": self.documents_opened,
                 "parse_cache": {"hits": self.parse_cache_hits, "misses": self.parse_cache_misses,
                                 "hit_rate": round(self.parse_cache_hits / parses, 4) if parses else None},
-                "worker_peak_rss_bytes": self.worker_peak_rss_bytes, "counts": dict(sorted(self.counts.items()))}
+                "worker_peak_rss_bytes": self.worker_peak_rss_bytes, "counts": dict(sorted(self.counts.items())),
+                "cpu_seconds": {"parent": round(self.parent_cpu_seconds, 3),
+                                "workers": [round(value, 3) for value in self.worker_cpu_seconds]}}
 
 
 # ----------------------------------------------------------------------------- the per-document task
@@ -298,13 +322,13 @@ def verify_document_task(task: DocumentTask, documents: Any = None) -> list[tupl
     owned = documents is None
     cache = _OpenDocuments(1) if owned else documents
     try:
-        return _verify_task(task, cache)
+        return [(number, line) for number, line, _ in _verify_task(task, cache)]
     finally:
         if owned:
             cache.close()
 
 
-def _verify_task(task: DocumentTask, cache: _OpenDocuments) -> list[tuple[int, bytes]]:
+def _verify_task(task: DocumentTask, cache: _OpenDocuments) -> list[tuple[int, bytes, tuple[Any, ...]]]:
     records: list[tuple[int, dict[str, Any]]] = []
     planned: list[tuple[int, dict[str, Any]]] = []
     verdicts: dict[int, dict[str, Any]] = {}
@@ -325,7 +349,12 @@ def _verify_task(task: DocumentTask, cache: _OpenDocuments) -> list[tuple[int, b
             checked, refused = _verify_planned(document, planned, described, task.policy)
             verdicts.update(checked)
             verdicts.update((number, _error(number, reason)) for number, reason in refused.items())
-    return [(number, _output_line(record, verdicts[number])) for number, record in records]
+    return [_result(number, record, verdicts[number]) for number, record in records]
+
+
+def _result(number: int, record: Mapping[str, Any], verdict: Mapping[str, Any]) -> tuple[int, bytes, tuple[Any, ...]]:
+    """A record's output line and its summary facts."""
+    return number, _output_line(record, verdict), _facts({**record, "ethos": verdict})
 
 
 # The worker process's state: one open-document cache for the life of the process.
@@ -347,11 +376,14 @@ def _worker_start(capacity: int, parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def _worker_run(task: DocumentTask) -> tuple[list[tuple[int, bytes]], dict[str, int]]:
+def _worker_run(task: DocumentTask) -> tuple[list[tuple[int, bytes, tuple[Any, ...]]], dict[str, int]]:
     assert _WORKER is not None
     lines = _verify_task(task, _WORKER)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)  # ethos-core reading the cache or parsing
     facts = {"opened": _WORKER.opened, "hits": _WORKER.hits, "misses": _WORKER.misses,
-             "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}
+             "peak_rss_bytes": usage.ru_maxrss * 1024,
+             "cpu_ms": int((usage.ru_utime + usage.ru_stime + children.ru_utime + children.ru_stime) * 1000)}
     return lines, facts
 
 
@@ -364,6 +396,12 @@ class _Chunk:
     lines: dict[int, bytes]
     tasks: list[DocumentTask]
     pending: int = 0
+    facts: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+
+    def add(self, results: Iterable[tuple[int, bytes, tuple[Any, ...]]]) -> None:
+        for number, line, facts in results:
+            self.lines[number] = line
+            self.facts[number] = facts
 
 
 def _input_records(path: str) -> Iterator[tuple[int, bytes]]:
@@ -383,12 +421,12 @@ def _plan_chunk(index: int, records: Sequence[tuple[int, bytes]], sources: _Corp
     for number, line in records:
         record, claim, problem = _read_record(number, line, options["replace_existing"])
         if claim is None:
-            chunk.lines[number] = _output_line(record, problem or _error(number, "unreadable record"))
+            chunk.add([_result(number, record, problem or _error(number, "unreadable record"))])
             continue
         try:
             key, kind, target = sources.key(record)
         except ValueError as error:
-            chunk.lines[number] = _output_line(record, _error(number, str(error)))
+            chunk.add([_result(number, record, _error(number, str(error)))])
             continue
         groups.setdefault(key, []).append((number, line))
         targets[key] = (kind, target)
@@ -479,7 +517,10 @@ class _Journal:
         self.committed[index] = records
 
     def pieces(self, chunks: int) -> Iterator[bytes]:
-        for index in range(chunks):
+        return self.pieces_of(range(chunks))
+
+    def pieces_of(self, indexes: Iterable[int]) -> Iterator[bytes]:
+        for index in indexes:
             with open(self.chunk_path(index), "rb") as handle:
                 yield handle.read()
 
@@ -590,6 +631,11 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
     stats = BatchStats(records=total, workers=workers)
     stats.resumed = sum(journal.committed.values())
     done = stats.resumed
+    # The summary grows as chunks commit; what an interrupted run committed is read back first.
+    answers = _Summary()
+    for index in sorted(journal.committed):
+        for line in _lines(journal.pieces_of([index])):
+            answers.add(_facts(json.loads(line)))
     if progress is not None:
         progress(done, total)
     sources = _CorpusSources(os.path.dirname(os.path.abspath(claims)), corpus_files, grounding)
@@ -604,9 +650,10 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
         running[pool.submit(index, task)] = (chunk, task, index, attempt)
 
     def finish(chunk: _Chunk) -> None:
-        nonlocal done
         data = b"".join(chunk.lines[number] for number in chunk.numbers)
         journal.commit(chunk.index, data, len(chunk.numbers))
+        for number in chunk.numbers:
+            answers.add(chunk.facts[number])
         open_chunks.pop(chunk.index, None)
 
     def settle() -> None:
@@ -625,11 +672,11 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
                     continue
                 # Twice is not chance: the records say so rather than stopping the whole job.
                 reason = "the worker verifying this record's document died twice (a crash of the verifier)"
-                lines = [(number, _output_line(json.loads(raw), {**_error(number, reason), "source": task.label}))
+                lines = [_result(number, json.loads(raw), {**_error(number, reason), "source": task.label})
                          for number, raw in task.records]
             else:
                 pool.done(index, task, facts)
-            chunk.lines.update(lines)
+            chunk.add(lines)
             chunk.pending -= 1
             done += len(task.records)
             stats.verified += len(task.records)
@@ -663,11 +710,10 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
     from ._host_io import write_file_atomic, write_pieces_atomic
     from ._json import dumps
 
-    # Two passes over the committed chunks, never the whole output in memory: the summary, then the output.
-    answers = summarize(_lines(journal.pieces(chunks)))
-    stats.counts = dict(answers["counts"])
+    result = answers.result()
+    stats.counts = dict(result["counts"])
     if summary is not None:
-        write_file_atomic(summary, dumps(answers) + b"\n")
+        write_file_atomic(summary, dumps(result) + b"\n")
     write_pieces_atomic(out, journal.pieces(chunks))
     shutil.rmtree(work, ignore_errors=True)
     for facts in [*pool.retired, *pool.facts]:
@@ -675,6 +721,9 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
         stats.parse_cache_hits += facts.get("hits", 0)
         stats.parse_cache_misses += facts.get("misses", 0)
     stats.worker_peak_rss_bytes = [facts.get("peak_rss_bytes", 0) for facts in pool.facts]
+    stats.worker_cpu_seconds = [facts.get("cpu_ms", 0) / 1000 for facts in pool.facts]
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    stats.parent_cpu_seconds = usage.ru_utime + usage.ru_stime
     stats.seconds = time.monotonic() - started
     return stats
 
@@ -705,11 +754,98 @@ def _rate(part: int, whole: int) -> float:
     return round(part / whole, 6) if whole else 0.0
 
 
+def _facts(record: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What the summary needs of one output record (its fields and verdict), as a small tuple:
+    workers compute it beside the line, so the parent never parses the output again."""
+    verdict = record.get("ethos") or {}
+    status = str(verdict.get("status", "error"))
+    label = verdict.get("source")
+    fingerprint = verdict.get("document_fingerprint")
+    kind = record.get("kind", "quote")
+    kind_name = kind if isinstance(kind, str) and kind in _KINDS else "invalid"
+    if status == "grounded":
+        tier = (verdict.get("match") or {}).get("tier")
+        # A presence claim is grounded without a matched text: no tier ("").
+        return (status, label if isinstance(label, str) else None, fingerprint if isinstance(fingerprint, str) else None,
+                kind_name, tier if isinstance(tier, str) else "", None, None)
+    reason = verdict.get("reason")
+    claim = record.get("claim")
+    return (status, label if isinstance(label, str) else None, fingerprint if isinstance(fingerprint, str) else None,
+            kind_name, None, reason if isinstance(reason, str) else status, claim if isinstance(claim, str) else None)
+
+
+class _Summary:
+    """The summary's counts, fed record facts in any order (chunks commit as they finish)."""
+
+    def __init__(self) -> None:
+        self.records = self.grounded = 0
+        self.counts: dict[str, int] = {}
+        self.documents: dict[str, dict[str, Any]] = {}
+        self.kinds: dict[str, list[int]] = {}
+        self.reasons: dict[str, int] = {}
+        self.tiers: dict[str, int] = {}
+        self.failed: dict[str, dict[str, Any]] = {}
+
+    def add(self, facts: Sequence[Any]) -> None:
+        status, label, fingerprint, kind, tier, reason, claim = facts
+        ok = status == "grounded"
+        self.records += 1
+        self.grounded += ok
+        self.counts[status] = self.counts.get(status, 0) + 1
+        name = label or ""
+        row = self.documents.setdefault(name, {"document": label, "fingerprints": set(), "records": 0, "grounded": 0,
+                                               "counts": {}})
+        if fingerprint is not None:
+            row["fingerprints"].add(fingerprint)
+        row["records"] += 1
+        row["grounded"] += ok
+        row["counts"][status] = row["counts"].get(status, 0) + 1
+        pair = self.kinds.setdefault(kind, [0, 0])
+        pair[0] += 1
+        pair[1] += ok
+        if ok:
+            self.tiers[tier] = self.tiers.get(tier, 0) + 1
+            return
+        self.reasons[reason] = self.reasons.get(reason, 0) + 1
+        if claim is not None:
+            entry = self.failed.setdefault(claim, {"claim": claim, "failures": 0, "documents": set(), "reasons": {}})
+            entry["failures"] += 1
+            entry["documents"].add(name)
+            entry["reasons"][reason] = entry["reasons"].get(reason, 0) + 1
+
+    def result(self) -> dict[str, Any]:
+        by_document = []
+        for name in sorted(self.documents):
+            row = self.documents[name]
+            by_document.append({"counts": dict(sorted(row["counts"].items())), "document": row["document"],
+                                "document_fingerprint": min(row["fingerprints"]) if row["fingerprints"] else None,
+                                "grounded": row["grounded"], "grounded_rate": _rate(row["grounded"], row["records"]),
+                                "records": row["records"]})
+        most = sorted(self.failed.values(), key=lambda e: (-e["failures"], e["claim"]))[:_MOST_FAILED]
+        return {
+            "artifact_type": "ethos.batch_summary.v1",
+            "records": self.records,
+            "grounded": self.grounded,
+            "grounded_rate": _rate(self.grounded, self.records),
+            "counts": dict(sorted(self.counts.items())),
+            "by_document": by_document,
+            "by_kind": [{"kind": kind, "records": pair[0], "grounded": pair[1], "grounded_rate": _rate(pair[1], pair[0])}
+                        for kind, pair in sorted(self.kinds.items())],
+            "by_reason": [{"reason": reason, "records": count}
+                          for reason, count in sorted(self.reasons.items(), key=lambda item: (-item[1], item[0]))],
+            "by_tier": [{"tier": tier, "grounded": self.tiers.get(tier, 0)} for tier in _TIERS]
+                       + [{"tier": tier or None, "grounded": count} for tier, count in sorted(self.tiers.items())
+                          if tier not in _TIERS],
+            "most_failed": [{"claim": e["claim"], "failures": e["failures"], "documents": len(e["documents"]),
+                             "reasons": dict(sorted(e["reasons"].items()))} for e in most],
+        }
+
+
 def summarize(lines: Iterable[bytes]) -> dict[str, Any]:
     """Corpus-level answers from output lines: records and grounded rate overall, per document,
     per claim kind, per reason (of the claims not grounded), grounded claims per ladder tier (tier
     ``None``: grounded without a matched text, as presence claims are), and the claims (by text)
-    that fail most often. Deterministic: a function of the lines only.
+    that fail most often. Deterministic: a function of the lines only, whatever their order.
 
         >>> lines = [b'{"claim":"a","document":"x.pdf","ethos":{"status":"grounded","source":"x.pdf","match":{"tier":"exact"}}}',
         ...          b'{"claim":"b","document":"x.pdf","ethos":{"status":"not_found","reason":"no_match","source":"x.pdf"}}']
@@ -717,69 +853,7 @@ def summarize(lines: Iterable[bytes]) -> dict[str, Any]:
         >>> summary["grounded_rate"], summary["by_reason"], summary["most_failed"][0]["claim"]
         (0.5, [{'reason': 'no_match', 'records': 1}], 'b')
     """
-    records = grounded = 0
-    counts: dict[str, int] = {}
-    documents: dict[str, dict[str, Any]] = {}
-    kinds: dict[str, list[int]] = {}
-    reasons: dict[str, int] = {}
-    tiers: dict[str, int] = {}
-    failed: dict[str, dict[str, Any]] = {}
+    summary = _Summary()
     for line in lines:
-        record = json.loads(line)
-        verdict = record.get("ethos") or {}
-        status = str(verdict.get("status", "error"))
-        ok = status == "grounded"
-        records += 1
-        grounded += ok
-        counts[status] = counts.get(status, 0) + 1
-        label = verdict.get("source")
-        name = label if isinstance(label, str) else ""
-        row = documents.setdefault(name, {"document": label if isinstance(label, str) else None,
-                                          "document_fingerprint": verdict.get("document_fingerprint"),
-                                          "records": 0, "grounded": 0, "counts": {}})
-        row["records"] += 1
-        row["grounded"] += ok
-        row["counts"][status] = row["counts"].get(status, 0) + 1
-        kind = record.get("kind", "quote")
-        kind_name = kind if isinstance(kind, str) and kind in _KINDS else "invalid"
-        pair = kinds.setdefault(kind_name, [0, 0])
-        pair[0] += 1
-        pair[1] += ok
-        if ok:
-            tier = (verdict.get("match") or {}).get("tier")
-            # A presence claim is grounded without a matched text: no tier.
-            tier_name = tier if isinstance(tier, str) else ""
-            tiers[tier_name] = tiers.get(tier_name, 0) + 1
-            continue
-        reason = verdict.get("reason")
-        reason_name = reason if isinstance(reason, str) else status
-        reasons[reason_name] = reasons.get(reason_name, 0) + 1
-        claim = record.get("claim")
-        if isinstance(claim, str):
-            entry = failed.setdefault(claim, {"claim": claim, "failures": 0, "documents": set(), "reasons": {}})
-            entry["failures"] += 1
-            entry["documents"].add(name)
-            entry["reasons"][reason_name] = entry["reasons"].get(reason_name, 0) + 1
-    by_document = []
-    for name in sorted(documents):
-        row = documents[name]
-        by_document.append({**row, "grounded_rate": _rate(row["grounded"], row["records"]),
-                            "counts": dict(sorted(row["counts"].items()))})
-    most = sorted(failed.values(), key=lambda e: (-e["failures"], e["claim"]))[:_MOST_FAILED]
-    return {
-        "artifact_type": "ethos.batch_summary.v1",
-        "records": records,
-        "grounded": grounded,
-        "grounded_rate": _rate(grounded, records),
-        "counts": dict(sorted(counts.items())),
-        "by_document": by_document,
-        "by_kind": [{"kind": kind, "records": pair[0], "grounded": pair[1], "grounded_rate": _rate(pair[1], pair[0])}
-                    for kind, pair in sorted(kinds.items())],
-        "by_reason": [{"reason": reason, "records": count}
-                      for reason, count in sorted(reasons.items(), key=lambda item: (-item[1], item[0]))],
-        "by_tier": [{"tier": tier, "grounded": tiers.get(tier, 0)} for tier in _TIERS]
-                   + [{"tier": tier or None, "grounded": count} for tier, count in sorted(tiers.items()) if tier not in _TIERS],
-        "most_failed": [{"claim": e["claim"], "failures": e["failures"], "documents": len(e["documents"]),
-                         "reasons": dict(sorted(e["reasons"].items()))} for e in most],
-    }
-
+        summary.add(_facts(json.loads(line)))
+    return summary.result()

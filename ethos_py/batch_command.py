@@ -67,7 +67,7 @@ def add_batch_command(ethos: click.Group) -> None:
     @click.option("--grounding", type=click.Choice(_GROUNDINGS), default=None, help=_GROUNDING_HELP)
     @click.option("--policy", metavar="NAME|FILE", default=None, help=_POLICY_HELP)
     @click.option("--replace-existing", is_flag=True, help="Replace an 'ethos' result a record already has (else an error in it).")
-    @click.option("--max-open-documents", metavar="N", type=click.IntRange(min=1), default=32, show_default=True,
+    @click.option("--max-open-documents", metavar="N", type=click.IntRange(min=1), default=64, show_default=True,
                   help="Indexed documents each worker keeps open.")
     @click.option("--chunk-records", metavar="N", type=click.IntRange(min=1), default=1000, show_default=True,
                   help="Records per committed chunk (what a crash can cost).")

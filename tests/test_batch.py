@@ -185,6 +185,8 @@ def test_each_pdf_parsed_once_through_the_cache_and_documents_kept_open(corpus: 
     assert 3 <= cold["documents_opened"] <= 6 and cold["workers"] == 2 and len(cold["worker_peak_rss_bytes"]) == 2
     assert all(rss > 10 * 2**20 for rss in cold["worker_peak_rss_bytes"])
     assert cold["records"] == cold["verified"] == 90 and cold["resumed"] == 0
+    assert cold["cpu_seconds"]["parent"] > 0 and len(cold["cpu_seconds"]["workers"]) == 2
+    assert all(seconds > 0 for seconds in cold["cpu_seconds"]["workers"])
     assert (tmp_path / "cold.jsonl").read_bytes() == (tmp_path / "warm.jsonl").read_bytes()
 
 
