@@ -613,7 +613,9 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
     started = time.monotonic()
     if chunk_records < 1:
         raise BatchError("--chunk-records", "must be a positive number of records")
-    workers = workers or os.cpu_count() or 1
+    if not workers:
+        # The cores this process may run on (a container or taskset may allow fewer than the machine has).
+        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     corpus_files = Corpus(corpus, grounding)
     options: dict[str, Any] = {"policy": policy, "grounding": grounding, "replace_existing": replace_existing,
                "parse_options": dict(parse_options or {})}
