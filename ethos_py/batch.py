@@ -16,6 +16,7 @@ chunking or interruptions. ``summarize`` computes the corpus-level answers from 
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -628,7 +629,10 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
                 "policy": hashlib.sha256(policy if isinstance(policy, bytes) else str(policy).encode()).hexdigest(),
                 "grounding": grounding, "replace_existing": replace_existing,
                 "parse_options": sorted((k, str(v)) for k, v in options["parse_options"].items())}
-    work = os.path.join(os.path.dirname(os.path.abspath(out)), "." + os.path.basename(out) + ".ethos-batch")
+    directory = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(directory):  # never created here: a typo in -o must not become a new directory
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), out)
+    work = os.path.join(directory, "." + os.path.basename(out) + ".ethos-batch")
     journal = _Journal(work, identity, resume)
     stats = BatchStats(records=total, workers=workers)
     stats.resumed = sum(journal.committed.values())

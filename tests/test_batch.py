@@ -249,6 +249,8 @@ def test_a_job_that_cannot_start_is_one_envelope_and_writes_nothing(corpus: Path
     assert error["code"] == "invalid_input" and error["details"]["argument"] == "CLAIMS"
     error = _envelope(_batch(tmp_path, "claims.jsonl", "--corpus", "corpus", "-o", "out.jsonl", "--workers", "-1"))
     assert error["code"] == "invalid_arguments"
+    error = _envelope(_batch(tmp_path, "claims.jsonl", "--corpus", "corpus", "-o", "no/such/dir/out.jsonl"))
+    assert error["code"] == "host_io" and error["details"]["argument"] == "--out" and not (tmp_path / "no").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json", "cache", "claims.jsonl", "corpus"] or \
         sorted(p.name for p in tmp_path.iterdir()) == ["bad.json", "claims.jsonl", "corpus"]
 
