@@ -95,6 +95,11 @@ def add_batch_command(ethos: click.Group) -> None:
 
         _reject_extra_args(ctx)
         policy_value = _policy_choice(policy)
+        try:  # an unreadable CLAIMS is the host_io every command reports for its input file
+            with open(claims, "rb"):
+                pass
+        except OSError as error:
+            raise _host_error("host_io", _io_details("CLAIMS", error, claims)) from error
         summary_path = summary if summary is not None else default_summary_path(out)
         bar = _Bar(wants_progress([] if not quiet else ["--quiet"]))
         try:

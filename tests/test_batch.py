@@ -246,7 +246,8 @@ def test_a_job_that_cannot_start_is_one_envelope_and_writes_nothing(corpus: Path
     error = _envelope(_batch(tmp_path, "claims.jsonl", "--corpus", "bad.json", "-o", "out.jsonl"))
     assert error["details"]["argument"] == "--corpus" and "documents" in error["details"]["reason"]
     error = _envelope(_batch(tmp_path, "missing.jsonl", "--corpus", "corpus", "-o", "out.jsonl"))
-    assert error["code"] == "invalid_input" and error["details"]["argument"] == "CLAIMS"
+    assert error["code"] == "host_io" and error["details"]["argument"] == "CLAIMS"
+    assert error["details"]["reason"] == "not_found"
     error = _envelope(_batch(tmp_path, "claims.jsonl", "--corpus", "corpus", "-o", "out.jsonl", "--workers", "-1"))
     assert error["code"] == "invalid_arguments"
     error = _envelope(_batch(tmp_path, "claims.jsonl", "--corpus", "corpus", "-o", "no/such/dir/out.jsonl"))
