@@ -11,7 +11,8 @@ a tenth altered so they must fail. Then, side by side in one run, for each worke
 * cold - an empty parse cache: every PDF is parsed (by ethos-core, in its own processes) on the way;
 * warm - the cache the cold runs filled: only opening, indexing and verifying remain.
 
-Each run is the whole ``ethos batch`` command (process start, spawning workers, parsing or reading
+A run with N workers is pinned to N CPUs (the command's own process shares them), so "1 worker"
+means one core; ``--no-pin`` lets every run use the whole machine. Each run is the whole ``ethos batch`` command (process start, spawning workers, parsing or reading
 the cache, verifying, committing chunks, writing output and summary). It prints claims/s, the ratio
 of each worker count to one worker, the CPU time of the parent and of each worker, the parse cache
 hit rate, documents opened, and each worker's peak resident memory, and checks that every run wrote
@@ -110,7 +111,15 @@ def calibrate(workers: int, n: int = 30_000_000) -> float:
     return times[0] / times[1]
 
 
-def run(directory: Path, workers: int, cache: Path, label: str) -> dict[str, object]:
+def _cores(count: int | None):  # type: ignore[no-untyped-def]
+    """A preexec_fn pinning the child (and so its workers) to the first ``count`` allowed CPUs."""
+    if count is None or not hasattr(os, "sched_setaffinity"):
+        return None
+    allowed = sorted(os.sched_getaffinity(0))[:count]
+    return lambda: os.sched_setaffinity(0, allowed)
+
+
+def run(directory: Path, workers: int, cache: Path, label: str, cores: int | None) -> dict[str, object]:
     out = directory / f"out-{label}-{workers}.jsonl"
     stats = directory / f"stats-{label}-{workers}.json"
     env = {**os.environ, "ETHOS_CACHE_DIR": str(cache)}
@@ -118,7 +127,7 @@ def run(directory: Path, workers: int, cache: Path, label: str) -> dict[str, obj
     result = subprocess.run([sys.executable, "-m", "ethos_py.cli", "batch", str(directory / "claims.jsonl"),
                              "--corpus", str(directory / "corpus" / "manifest.json"), "-o", str(out),
                              "--workers", str(workers), "--stats", str(stats), "--quiet"],
-                            env=env, capture_output=True, text=True, check=False)
+                            env=env, capture_output=True, text=True, check=False, preexec_fn=_cores(cores))
     seconds = time.perf_counter() - started
     if result.returncode != 0:
         sys.exit(f"ethos batch failed: {result.stderr}")
@@ -134,15 +143,20 @@ def main() -> None:
     parser.add_argument("--claims", type=int, default=10_000)
     parser.add_argument("--workers", default="1,2", help="worker counts, comma-separated (the first is the baseline)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per setting (the best is reported)")
+    parser.add_argument("--no-pin", action="store_true",
+                        help="do not pin N workers to N cores (by default a run with N workers may use N CPUs only)")
     args = parser.parse_args()
     directory = HERE / ".cache" / f"batch-corpus-{args.pdfs}-{args.claims}"
     made = time.perf_counter()
     make_job(directory, args.pdfs, args.claims)
     print(f"job: {args.pdfs} PDFs x 4 pages, {args.claims} claims ({directory}); ready in {time.perf_counter() - made:.1f} s")
     counts = [int(n) for n in args.workers.split(",")]
+    if len(os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else range(os.cpu_count() or 1)) < max(counts):
+        print("warning: fewer CPUs than workers: the larger worker counts share cores")
     for workers in counts[1:]:
         print(f"calibration: a CPU loop split over {workers} processes runs {calibrate(workers):.2f}x as fast as in one "
               f"(the most any program can scale here now)")
+    print("runs: N workers pinned to N CPUs (the parent process shares them)" if not args.no_pin else "runs: unpinned")
     rows: list[tuple[str, int, dict[str, object]]] = []
     outputs = set()
     for label in ("cold", "warm"):
@@ -152,7 +166,7 @@ def main() -> None:
                 cache = directory / f"cache-{workers}"
                 if label == "cold":
                     shutil.rmtree(cache, ignore_errors=True)
-                facts = run(directory, workers, cache, label)
+                facts = run(directory, workers, cache, label, None if args.no_pin else workers)
                 outputs.add(facts.pop("output"))
                 if best is None or facts["wall_seconds"] < best["wall_seconds"]:  # type: ignore[operator]
                     best = facts
