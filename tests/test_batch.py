@@ -77,7 +77,8 @@ def _mixed_records() -> list[Any]:
 
 
 def test_results_in_input_order_with_fields_kept_and_every_error_recorded(corpus: Path, tmp_path: Path) -> None:
-    claims = _write(tmp_path / "claims.jsonl", _mixed_records())
+    (corpus / "broken.pdf").write_bytes(b"%PDF-1.7\nthis is no PDF\n")
+    claims = _write(tmp_path / "claims.jsonl", [*_mixed_records(), {"id": 16, "claim": "x", "document": "broken.pdf"}])
     with claims.open("a") as handle:
         handle.write("\n   \n")  # blank lines are no records
     result = _batch(tmp_path, "claims.jsonl", "--corpus", "corpus", "-o", "out.jsonl", "--workers", "2",
@@ -85,11 +86,11 @@ def test_results_in_input_order_with_fields_kept_and_every_error_recorded(corpus
     assert result.returncode == 0, result.stderr
     assert result.stdout == ""
     lines = (tmp_path / "out.jsonl").read_bytes().splitlines()
-    assert len(lines) == 15
+    assert len(lines) == 16
     out = [json.loads(line) for line in lines]
     status = [record["ethos"]["status"] for record in out]
     assert status[:4] == ["grounded", "grounded", "grounded", "not_grounded"] or status[3] != "grounded"
-    assert [record.get("id") for record in out] == [1, 2, 3, 4, None, 6, None, 8, 9, 10, 11, 12, 13, 14, 15]
+    assert [record.get("id") for record in out] == [1, 2, 3, 4, None, 6, None, 8, 9, 10, 11, 12, 13, 14, 15, 16]
     assert list(out[0]) == ["id", "claim", "document", "meta", "ethos"] and out[0]["meta"] == {"z": [1]}
     assert out[0]["ethos"]["source"] == "north.pdf" and out[2]["ethos"]["source"] == "deep/east.pdf"
     assert out[0]["ethos"]["document_fingerprint"].startswith("sha256:")
@@ -106,9 +107,13 @@ def test_results_in_input_order_with_fields_kept_and_every_error_recorded(corpus
     assert reasons[11].startswith("kind must be one of")
     assert reasons[12].startswith("the claim was refused")
     assert reasons[15].startswith("the record already has an 'ethos' result")
-    assert "15 records" in result.stderr and "-> out.jsonl" in result.stderr
+    # A PDF that cannot be parsed: its records say so, and which document it was.
+    assert reasons[16].startswith("the source cannot be opened") and out[15]["ethos"]["source"] == "broken.pdf"
+    assert "16 records" in result.stderr and "-> out.jsonl" in result.stderr
     # The summary sits beside the output; the work directory is gone.
-    assert json.loads((tmp_path / "out.summary.json").read_bytes())["records"] == 15
+    summary = json.loads((tmp_path / "out.summary.json").read_bytes())
+    assert summary["records"] == 16
+    assert {row["document"]: row["counts"] for row in summary["by_document"]}["broken.pdf"] == {"error": 1}
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 
