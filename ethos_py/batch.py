@@ -11,7 +11,8 @@ keeping a bounded LRU of open, indexed documents; a document's tasks go to the w
 open. The parent commits each finished chunk atomically (chunk file, fsync, rename, then a journal
 line) in a work directory beside the output, so ``resume`` skips what is committed; the output is
 the chunks concatenated in order, written atomically, byte-identical whatever the worker count,
-chunking or interruptions. ``summarize`` computes the corpus-level answers from the output lines.
+chunking or interruptions. The work directory is ``ethos_py.batch_journal``'s; the corpus-level
+answers are ``ethos_py.batch_summary``'s (``summarize``, re-exported here).
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
-from .jsonl_pipeline import _KINDS, _OPEN_FAILURES, _error, _output_line, _read_record, _Sources, _verify_planned, open_target
+from .batch_journal import ForeignJob, _digest, _Journal
+from .batch_summary import _facts, _Summary, summarize
+from .jsonl_pipeline import _OPEN_FAILURES, _error, _output_line, _read_record, _Sources, _verify_planned, open_target
 
 __all__ = [
     "BatchError",
@@ -46,9 +49,6 @@ __all__ = [
 DEFAULT_CHUNK_RECORDS = 1000
 #: Open documents each worker keeps (least recently used closed first).
 DEFAULT_OPEN_DOCUMENTS = 64
-_JOURNAL_FORMAT = "ethos.batch_journal.v1"
-_TIERS = ("exact", "whitespace", "typography", "case", "skeleton")
-_MOST_FAILED = 20
 
 
 class BatchError(ValueError):
@@ -446,97 +446,6 @@ def _plan_chunk(index: int, records: Sequence[tuple[int, bytes]], sources: _Corp
     return chunk
 
 
-# ----------------------------------------------------------------------------- the work directory
-
-def _fsync_directory(directory: str) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _write_durable(path: str, data: bytes) -> None:
-    temp = f"{path}.tmp-{os.getpid()}"
-    with open(temp, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temp, path)
-    _fsync_directory(os.path.dirname(path))
-
-
-class _Journal:
-    """The work directory: the job's identity, one file per committed chunk and a journal line
-    (chunk, records, sha256) per commit, written after the chunk file is durable. A chunk counts as
-    committed only when its journal line and its file agree, so a torn last line or a chunk file
-    whose journal line never made it is simply done again."""
-
-    def __init__(self, directory: str, identity: Mapping[str, Any], resume: bool) -> None:
-        self.directory = directory
-        self.path = os.path.join(directory, "journal.jsonl")
-        self.committed: dict[int, int] = {}
-        header = json.dumps({"format": _JOURNAL_FORMAT, **identity}, sort_keys=True, separators=(",", ":")) + "\n"
-        if resume and os.path.isfile(self.path):
-            with open(self.path, "rb") as handle:
-                lines = handle.read().split(b"\n")
-            if lines[0].decode("utf-8", "replace") + "\n" != header:
-                raise BatchError("--resume", "the interrupted job in the work directory was run with other inputs or "
-                                 "options; rerun it with those, or without --resume to start again",
-                                 work_directory=directory)
-            for raw in lines[1:]:
-                try:
-                    entry = json.loads(raw)
-                    chunk_path = self.chunk_path(int(entry["chunk"]))
-                    with open(chunk_path, "rb") as chunk_file:
-                        if hashlib.sha256(chunk_file.read()).hexdigest() == entry["sha256"]:
-                            self.committed[int(entry["chunk"])] = int(entry["records"])
-                except (ValueError, KeyError, TypeError, OSError):
-                    continue  # a torn line, or a chunk to do again
-            self.handle = open(self.path, "ab")
-            return
-        if os.path.isdir(directory):
-            shutil.rmtree(directory)
-        os.makedirs(directory)
-        _write_durable(self.path, header.encode("utf-8"))
-        self.handle = open(self.path, "ab")
-
-    def chunk_path(self, index: int) -> str:
-        return os.path.join(self.directory, f"chunk-{index:08d}.jsonl")
-
-    def commit(self, index: int, data: bytes, records: int) -> None:
-        _write_durable(self.chunk_path(index), data)
-        entry = {"chunk": index, "records": records, "sha256": hashlib.sha256(data).hexdigest()}
-        self.handle.write(json.dumps(entry, sort_keys=True).encode("utf-8") + b"\n")
-        self.handle.flush()
-        os.fsync(self.handle.fileno())
-        self.committed[index] = records
-
-    def pieces(self, chunks: int) -> Iterator[bytes]:
-        return self.pieces_of(range(chunks))
-
-    def pieces_of(self, indexes: Iterable[int]) -> Iterator[bytes]:
-        for index in indexes:
-            with open(self.chunk_path(index), "rb") as handle:
-                yield handle.read()
-
-    def close(self) -> None:
-        self.handle.close()
-
-
-def _digest(path: str) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 # ----------------------------------------------------------------------------- scheduling
 
 class _Workers:
@@ -633,7 +542,11 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
     if not os.path.isdir(directory):  # never created here: a typo in -o must not become a new directory
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), out)
     work = os.path.join(directory, "." + os.path.basename(out) + ".ethos-batch")
-    journal = _Journal(work, identity, resume)
+    try:
+        journal = _Journal(work, identity, resume)
+    except ForeignJob:
+        raise BatchError("--resume", "the interrupted job in the work directory was run with other inputs or "
+                         "options; rerun it with those, or without --resume to start again", work_directory=work) from None
     stats = BatchStats(records=total, workers=workers)
     stats.resumed = sum(journal.committed.values())
     done = stats.resumed
@@ -752,114 +665,3 @@ def _chunks(claims: str, size: int, committed: Mapping[int, int], sources: _Corp
 def _lines(pieces: Iterable[bytes]) -> Iterator[bytes]:
     for piece in pieces:
         yield from piece.splitlines()
-
-
-# ----------------------------------------------------------------------------- corpus-level answers
-
-def _rate(part: int, whole: int) -> float:
-    return round(part / whole, 6) if whole else 0.0
-
-
-def _facts(record: Mapping[str, Any]) -> tuple[Any, ...]:
-    """What the summary needs of one output record (its fields and verdict), as a small tuple:
-    workers compute it beside the line, so the parent never parses the output again."""
-    verdict = record.get("ethos") or {}
-    status = str(verdict.get("status", "error"))
-    label = verdict.get("source")
-    fingerprint = verdict.get("document_fingerprint")
-    kind = record.get("kind", "quote")
-    kind_name = kind if isinstance(kind, str) and kind in _KINDS else "invalid"
-    if status == "grounded":
-        tier = (verdict.get("match") or {}).get("tier")
-        # A presence claim is grounded without a matched text: no tier ("").
-        return (status, label if isinstance(label, str) else None, fingerprint if isinstance(fingerprint, str) else None,
-                kind_name, tier if isinstance(tier, str) else "", None, None)
-    reason = verdict.get("reason")
-    claim = record.get("claim")
-    return (status, label if isinstance(label, str) else None, fingerprint if isinstance(fingerprint, str) else None,
-            kind_name, None, reason if isinstance(reason, str) else status, claim if isinstance(claim, str) else None)
-
-
-class _Summary:
-    """The summary's counts, fed record facts in any order (chunks commit as they finish)."""
-
-    def __init__(self) -> None:
-        self.records = self.grounded = 0
-        self.counts: dict[str, int] = {}
-        self.documents: dict[str, dict[str, Any]] = {}
-        self.kinds: dict[str, list[int]] = {}
-        self.reasons: dict[str, int] = {}
-        self.tiers: dict[str, int] = {}
-        self.failed: dict[str, dict[str, Any]] = {}
-
-    def add(self, facts: Sequence[Any]) -> None:
-        status, label, fingerprint, kind, tier, reason, claim = facts
-        ok = status == "grounded"
-        self.records += 1
-        self.grounded += ok
-        self.counts[status] = self.counts.get(status, 0) + 1
-        name = label or ""
-        row = self.documents.setdefault(name, {"document": label, "fingerprints": set(), "records": 0, "grounded": 0,
-                                               "counts": {}})
-        if fingerprint is not None:
-            row["fingerprints"].add(fingerprint)
-        row["records"] += 1
-        row["grounded"] += ok
-        row["counts"][status] = row["counts"].get(status, 0) + 1
-        pair = self.kinds.setdefault(kind, [0, 0])
-        pair[0] += 1
-        pair[1] += ok
-        if ok:
-            self.tiers[tier] = self.tiers.get(tier, 0) + 1
-            return
-        self.reasons[reason] = self.reasons.get(reason, 0) + 1
-        if claim is not None:
-            entry = self.failed.setdefault(claim, {"claim": claim, "failures": 0, "documents": set(), "reasons": {}})
-            entry["failures"] += 1
-            entry["documents"].add(name)
-            entry["reasons"][reason] = entry["reasons"].get(reason, 0) + 1
-
-    def result(self) -> dict[str, Any]:
-        by_document = []
-        for name in sorted(self.documents):
-            row = self.documents[name]
-            by_document.append({"counts": dict(sorted(row["counts"].items())), "document": row["document"],
-                                "document_fingerprint": min(row["fingerprints"]) if row["fingerprints"] else None,
-                                "grounded": row["grounded"], "grounded_rate": _rate(row["grounded"], row["records"]),
-                                "records": row["records"]})
-        most = sorted(self.failed.values(), key=lambda e: (-e["failures"], e["claim"]))[:_MOST_FAILED]
-        return {
-            "artifact_type": "ethos.batch_summary.v1",
-            "records": self.records,
-            "grounded": self.grounded,
-            "grounded_rate": _rate(self.grounded, self.records),
-            "counts": dict(sorted(self.counts.items())),
-            "by_document": by_document,
-            "by_kind": [{"kind": kind, "records": pair[0], "grounded": pair[1], "grounded_rate": _rate(pair[1], pair[0])}
-                        for kind, pair in sorted(self.kinds.items())],
-            "by_reason": [{"reason": reason, "records": count}
-                          for reason, count in sorted(self.reasons.items(), key=lambda item: (-item[1], item[0]))],
-            "by_tier": [{"tier": tier, "grounded": self.tiers.get(tier, 0)} for tier in _TIERS]
-                       + [{"tier": tier or None, "grounded": count} for tier, count in sorted(self.tiers.items())
-                          if tier not in _TIERS],
-            "most_failed": [{"claim": e["claim"], "failures": e["failures"], "documents": len(e["documents"]),
-                             "reasons": dict(sorted(e["reasons"].items()))} for e in most],
-        }
-
-
-def summarize(lines: Iterable[bytes]) -> dict[str, Any]:
-    """Corpus-level answers from output lines: records and grounded rate overall, per document,
-    per claim kind, per reason (of the claims not grounded), grounded claims per ladder tier (tier
-    ``None``: grounded without a matched text, as presence claims are), and the claims (by text)
-    that fail most often. Deterministic: a function of the lines only, whatever their order.
-
-        >>> lines = [b'{"claim":"a","document":"x.pdf","ethos":{"status":"grounded","source":"x.pdf","match":{"tier":"exact"}}}',
-        ...          b'{"claim":"b","document":"x.pdf","ethos":{"status":"not_found","reason":"no_match","source":"x.pdf"}}']
-        >>> summary = summarize(lines)
-        >>> summary["grounded_rate"], summary["by_reason"], summary["most_failed"][0]["claim"]
-        (0.5, [{'reason': 'no_match', 'records': 1}], 'b')
-    """
-    summary = _Summary()
-    for line in lines:
-        summary.add(_facts(json.loads(line)))
-    return summary.result()

@@ -18,7 +18,7 @@ import gen_api_reference  # noqa: E402
 DOCTESTED_HERE = [
     "errors", "proof", "document", "artifacts", "pdf", "cli_wrapper", "cli", "release", "demo",
     "evidence_anchor", "crops", "grounding", "answer", "verbatimeter_compat", "testing", "reply_extract",
-    "reply_verify", "edits", "redlines", "normalization", "annotate", "jsonl_pipeline", "batch", "batch_command",
+    "reply_verify", "edits", "redlines", "normalization", "annotate", "jsonl_pipeline", "batch", "batch_command", "batch_summary",
 ]
 
 

@@ -38,6 +38,7 @@ MODULES = (
     "ethos_py.annotate",
     "ethos_py.jsonl_pipeline",
     "ethos_py.batch",
+    "ethos_py.batch_summary",
     "ethos_py.testing",
     "ethos_py.reply_extract",
     "ethos_py.reply_verify",
