@@ -14,7 +14,7 @@ import shutil
 import stat
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 from ._json import dumps
@@ -33,6 +33,7 @@ __all__ = [
     "optional_json_input_path",
     "read_input_file",
     "write_file_atomic",
+    "write_pieces_atomic",
 ]
 
 #: docs/contracts.md#errors-and-exit-codes: any input file above 256 MiB is ``file_too_large``, checked before reading.
@@ -231,6 +232,12 @@ def write_file_atomic(path: PathInput, data: bytes) -> None:
     and renamed over ``path``. On failure it is removed: no new file appears and an existing file
     is left untouched.
     """
+    write_pieces_atomic(path, (data,))
+
+
+def write_pieces_atomic(path: PathInput, pieces: Iterable[bytes]) -> None:
+    """``write_file_atomic`` of the concatenation of ``pieces``, never held in memory at once
+    (``ethos batch`` assembles its output from chunk files this way)."""
     target = os.fspath(path)
     try:
         mode = os.stat(target).st_mode
@@ -240,7 +247,8 @@ def write_file_atomic(path: PathInput, data: bytes) -> None:
         # A device or pipe (/dev/null, /dev/stdout, a FIFO) is written in place: renaming a file
         # over it would replace the device node itself, and nothing partial can be left on one.
         with open(target, "wb") as stream:
-            stream.write(data)
+            for piece in pieces:
+                stream.write(piece)
         return
     directory = os.path.dirname(target) or "."
     # The name carries our pid: what a killed writer left here is removed first (as ethos-core does).
@@ -249,9 +257,10 @@ def write_file_atomic(path: PathInput, data: bytes) -> None:
     try:
         try:
             os.fchmod(fd, _default_mode())
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
+            for piece in pieces:
+                view = memoryview(piece)
+                while view:
+                    view = view[os.write(fd, view) :]
             # fsync before rename: otherwise a crash can leave the new name pointing at empty data.
             os.fsync(fd)
         finally:

@@ -1292,6 +1292,10 @@ from .repair_command import add_repair_command  # noqa: E402  (uses the helpers 
 
 add_repair_command(ethos)
 
+from .batch_command import add_batch_command  # noqa: E402  (uses the helpers above)
+
+add_batch_command(ethos)
+
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Console-script entry point of ``ethos``: runs ``run(argv)`` and exits with its status.

@@ -18,11 +18,17 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import EthosError
+
 __all__ = ["JsonlError", "JsonlRun", "run_manifest", "verify_jsonl"]
 
 _SOURCE_KEYS = ("source", "source_path", "document")
 _KINDS = ("quote", "value", "presence", "table_cell")
 _BATCH = 256  # the built-in config's max_checks
+# What the core raises for input it refuses (invalid_input is also a ValueError, a failed parse is not).
+_REFUSALS: tuple[type[Exception], ...] = (ValueError, EthosError)
+# ... and what opening a source can raise besides (an unreadable file is an OSError).
+_OPEN_FAILURES: tuple[type[Exception], ...] = (ValueError, EthosError, OSError)
 
 
 class JsonlError(ValueError):
@@ -94,32 +100,24 @@ class _Sources:
             digest = hashlib.sha256(value.encode("utf-8")).hexdigest()
             return f"text:{digest}", "inline", value
         if name == "document":
-            if value not in self.corpus:
-                raise ValueError(f"document {value!r} is not in the --corpus manifest")
-            path = self.corpus[value]
+            path = self.document_path(value)
         else:
             path = os.path.join(self.base, value)
         if not os.path.isfile(path):
             raise ValueError(f"{name} {value!r}: no such file")
         return f"path:{os.path.realpath(path)}", name, path
 
+    def document_path(self, value: str) -> str:
+        """The file a ``document`` value names (``ethos batch`` resolves paths and fingerprints too)."""
+        if value not in self.corpus:
+            raise ValueError(f"document {value!r} is not in the --corpus manifest")
+        return self.corpus[value]
+
     def open(self, key: str, kind: str, target: str) -> Any:
         if key in self.opened:
             return self.opened[key]
-        from .document import Document
-        from .testing import open_source
-
-        if kind == "inline":
-            document = Document.from_bytes(target.encode("utf-8"), "text")
-            label = "inline text"
-        else:
-            with open(target, "rb") as handle:
-                head = handle.read(1024)
-            if b"%PDF-" in head or head.lstrip()[:1] in (b"{", b"["):
-                document = open_source(target, self.grounding)
-            else:  # a text file, read as UTF-8 byte for byte
-                document = Document.open(target, "markdown" if target.lower().endswith((".md", ".markdown")) else "text")
-            label = os.path.relpath(target, self.base)
+        document = open_target(kind, target, self.grounding)
+        label = "inline text" if kind == "inline" else os.path.relpath(target, self.base)
         self.opened[key] = document
         self.described[key] = {"source": label, "document_fingerprint": document.fingerprint}
         return document
@@ -127,6 +125,21 @@ class _Sources:
     def close(self) -> None:
         for document in self.opened.values():
             document.close()
+
+
+def open_target(kind: str, target: str, grounding: str | None, parse_options: Mapping[str, Any] | None = None) -> Any:
+    """Opens one source as ``_Sources.key`` describes it: inline text, or a file (a PDF or a parsed
+    or foreign document under ``grounding``; any other file as UTF-8 text, byte for byte)."""
+    from .document import Document
+    from .testing import open_source
+
+    if kind == "inline":
+        return Document.from_bytes(target.encode("utf-8"), "text")
+    with open(target, "rb") as handle:
+        head = handle.read(1024)
+    if b"%PDF-" in head or head.lstrip()[:1] in (b"{", b"["):
+        return open_source(target, grounding, parse_options=parse_options)
+    return Document.open(target, "markdown" if target.lower().endswith((".md", ".markdown")) else "text")
 
 
 def _claim(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -147,6 +160,65 @@ def _verdict(check: Mapping[str, Any], described: Mapping[str, Any]) -> dict[str
     verdict = {key: value for key, value in check.items() if key not in ("claim", "id")}
     verdict.update(described)
     return verdict
+
+
+def _error(number: int, reason: str, **extra: Any) -> dict[str, Any]:
+    """The verdict of a record that could not be verified (``extra``: the unreadable ``input``)."""
+    return {"status": "error", "error": {"line": number, "reason": reason, **extra}}
+
+
+def _read_record(number: int, line: bytes, replace_existing: bool) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any] | None]:
+    """(record, claim, None) for a record to verify, else (record, None, its error verdict); a line
+    that is no JSON object is the record ``{}`` and its error keeps the line itself as ``input``."""
+    try:
+        record = json.loads(line)
+    except ValueError as error:
+        # Never dropped: the line itself goes into the error, the record is the error alone.
+        return {}, None, _error(number, f"not JSON: {error}", input=line.decode("utf-8", "replace").rstrip("\r\n"))
+    if not isinstance(record, dict):
+        return {}, None, _error(number, "a record must be a JSON object", input=record)
+    if "ethos" in record and not replace_existing:
+        return record, None, _error(number, "the record already has an 'ethos' result (use --replace-existing)")
+    try:
+        return record, _claim(record), None
+    except ValueError as error:
+        return record, None, _error(number, str(error))
+
+
+def _verify_planned(document: Any, planned: list[tuple[int, dict[str, Any]]], described: Mapping[str, Any],
+                    policy: Any) -> tuple[dict[int, dict[str, Any]], dict[int, str]]:
+    """(verdicts, refusals) of claims against one open document, verified in requests of up to 256
+    claims. A request the core refuses as a whole (one claim's bad locator) is retried claim by
+    claim, so only the claims it refuses get a refusal (the reason), their neighbours a verdict."""
+    verdicts: dict[int, dict[str, Any]] = {}
+    refused: dict[int, str] = {}
+    for start in range(0, len(planned), _BATCH):
+        chunk = planned[start:start + _BATCH]
+        try:
+            checks = _checks(document, [claim for _, claim in chunk], policy)
+        except _REFUSALS:
+            for number, claim in chunk:
+                try:
+                    verdicts[number] = _verdict(_checks(document, [claim], policy)[0], described)
+                except _REFUSALS as error:
+                    refused[number] = f"the claim was refused: {error}"
+            continue
+        for (number, _), check in zip(chunk, checks):
+            verdicts[number] = _verdict(check, described)
+    return verdicts, refused
+
+
+def _checks(document: Any, claims: list[dict[str, Any]], policy: Any) -> list[dict[str, Any]]:
+    request = {"document_fingerprint": document.fingerprint, "claims": claims}
+    checks: list[dict[str, Any]] = json.loads(document.verify_json(request, policy=policy))["checks"]
+    return checks
+
+
+def _output_line(record: Mapping[str, Any], verdict: Mapping[str, Any]) -> bytes:
+    """The record, every field but an old ``ethos`` kept in order, with the verdict under ``ethos``."""
+    out = {k: v for k, v in record.items() if k != "ethos"}
+    out["ethos"] = verdict
+    return json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
 
 
 def verify_jsonl(path: str, *, corpus: str | None = None, grounding: str | None = None, policy: Any = None,
@@ -176,34 +248,19 @@ def verify_jsonl(path: str, *, corpus: str | None = None, grounding: str | None 
     def fail(number: int, reason: str) -> None:
         if not keep_going:
             raise JsonlError(path, number, reason)
-        verdicts[number] = {"status": "error", "error": {"line": number, "reason": reason}}
+        verdicts[number] = _error(number, reason)
 
     try:
         for number, line in _records(path):
             run.records += 1
-            try:
-                record = json.loads(line)
-            except ValueError as error:
-                if not keep_going:
-                    raise JsonlError(path, number, f"not JSON: {error}") from None
-                # Never dropped: the line itself goes into the error, the record is the error alone.
-                records.append((number, {}))
-                verdicts[number] = {"status": "error", "error": {"line": number, "reason": f"not JSON: {error}",
-                                                                 "input": line.decode("utf-8", "replace").rstrip("\r\n")}}
-                continue
-            if not isinstance(record, dict):
-                if not keep_going:
-                    raise JsonlError(path, number, "a record must be a JSON object")
-                records.append((number, {}))
-                verdicts[number] = {"status": "error", "error": {"line": number, "reason": "a record must be a JSON object",
-                                                                 "input": record}}
-                continue
+            record, claim, problem = _read_record(number, line, replace_existing)
             records.append((number, record))
-            if "ethos" in record and not replace_existing:
-                fail(number, "the record already has an 'ethos' result (use --replace-existing)")
+            if claim is None:
+                if not keep_going:
+                    raise JsonlError(path, number, (problem or {})["error"]["reason"])
+                verdicts[number] = problem or {}
                 continue
             try:
-                claim = _claim(record)
                 key, kind, target = sources.key(record)
             except ValueError as error:
                 fail(number, str(error))
@@ -214,17 +271,15 @@ def verify_jsonl(path: str, *, corpus: str | None = None, grounding: str | None 
             kind, target = targets[key]
             try:
                 document = sources.open(key, kind, target)
-            except (ValueError, OSError) as error:  # EthosError is a ValueError; an unreadable file an OSError
+            except _OPEN_FAILURES as error:
                 for number, _ in planned:
                     fail(number, f"the source cannot be opened: {error}")
                 continue
             run.sources.append({"key": key, **sources.described[key]})
-            for start in range(0, len(planned), _BATCH):
-                chunk = planned[start:start + _BATCH]
-                request = {"document_fingerprint": document.fingerprint, "claims": [claim for _, claim in chunk]}
-                report = json.loads(document.verify_json(request, policy=policy))
-                for (number, _), check in zip(chunk, report["checks"]):
-                    verdicts[number] = _verdict(check, sources.described[key])
+            checked, refused = _verify_planned(document, planned, sources.described[key], policy)
+            verdicts.update(checked)
+            for number, reason in refused.items():
+                fail(number, reason)
     finally:
         sources.close()
     for number, record in records:
@@ -234,9 +289,7 @@ def verify_jsonl(path: str, *, corpus: str | None = None, grounding: str | None 
         tier = (verdict.get("match") or {}).get("tier")
         if status == "grounded" and tier:
             run.tiers[tier] = run.tiers.get(tier, 0) + 1
-        out = {k: v for k, v in record.items() if k != "ethos"}
-        out["ethos"] = verdict
-        run.lines.append(json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
+        run.lines.append(_output_line(record, verdict))
     return run
 
 

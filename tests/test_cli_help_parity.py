@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parents[1]
 # policy comparison, a model reply's payload and edits: docs/replies.md) with no ethos-core
 # counterpart. Everything else must exist in both.
 PYTHON_ONLY_COMMANDS = {("demo",), ("sensitivity",), ("reply", "extract"), ("edits", "apply"), ("verify-citations",), ("annotate",), ("verify-jsonl",),
-                         ("report", "html"), ("calibrate",), ("repair",)}
+                         ("report", "html"), ("calibrate",), ("repair",), ("batch",)}
 
 
 def _help(program: str, words: tuple[str, ...], flag: str = "--help") -> str:

@@ -393,6 +393,7 @@ def test_bash_completion_installs_and_completes(bin_dir: Path, tmp_path: Path) -
     assert complete("ethos report ", 2) == ["plain,html"]
     assert complete("ethos re", 1) == ["plain,release", "plain,repair", "plain,reply", "plain,report"]
     assert complete("ethos cal", 1) == ["plain,calibrate"]
+    assert complete("ethos bat", 1) == ["plain,batch"]
     assert complete("ethos verify --grounding ", 3) == [
         f"plain,{name}"
         for name in ("ethos-native", "ethos-grounding-json", "opendataloader-json", "docling-json", "text", "markdown")

@@ -129,3 +129,21 @@ def test_more_claims_than_one_request_holds(workdir: Path) -> None:
     _write(workdir / "claims.jsonl", [{"claim": f"item{n} costs {n} euros", "source": source} for n in range(300)])
     run = verify_jsonl(str(workdir / "claims.jsonl"))
     assert run.counts == {"grounded": 300} and len(run.sources) == 1
+
+
+def test_a_refused_locator_fails_its_claim_alone(workdir: Path) -> None:
+    (workdir / "data" / "broken.pdf").write_bytes(b"%PDF-1.7\nthis is no PDF\n")
+    records = [{"claim": TRUE, "source_path": "report.pdf"},
+               {"claim": TRUE, "source_path": "report.pdf", "citation": {"page": 7}},  # page ids are strings
+               {"claim": TRUE, "source_path": "report.pdf", "citation": {"page": "p0001"}},
+               {"claim": "x", "source_path": "broken.pdf"}]
+    claims = _write(workdir / "data" / "claims.jsonl", records)
+    stopped = _cli(workdir, str(claims), "-o", "out.jsonl")
+    assert stopped.returncode == 2 and json.loads(stopped.stderr)["error"]["details"]["line"] == 2
+    done = _cli(workdir, str(claims), "-o", "out.jsonl", "--keep-going")
+    assert done.returncode == 0, done.stderr
+    out = [json.loads(line)["ethos"] for line in (workdir / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [v["status"] for v in out] == ["grounded", "error", "grounded", "error"]
+    assert out[1]["error"]["reason"].startswith("the claim was refused")
+    # A PDF that cannot be parsed is recorded in its records too, not a failed run.
+    assert out[3]["error"]["reason"].startswith("the source cannot be opened")
