@@ -450,13 +450,18 @@ def _plan_chunk(index: int, records: Sequence[tuple[int, bytes]], sources: _Corp
 
 class _Workers:
     """Worker processes, one single-process pool each so a document's tasks can follow the worker
-    that has it open; a task goes elsewhere only when its worker is far busier than the idlest."""
+    that has it open; a task goes elsewhere only when its worker is far busier than the idlest.
+    ``ethos_py.distributed._DaskWorkers`` offers the same interface over a Dask cluster."""
+
+    #: A task's future raises one of these when the worker running it died.
+    lost_errors: tuple[type[BaseException], ...] = (BrokenProcessPool, CancelledError)
 
     def __init__(self, count: int, open_documents: int, slack: int) -> None:
         import multiprocessing
 
         self.context = multiprocessing.get_context("spawn")
         self.open_documents, self.slack = open_documents, slack
+        self.count = count
         self.pools = [self._pool() for _ in range(count)]
         self.load = [0] * count
         self.home: dict[str, int] = {}
@@ -487,6 +492,11 @@ class _Workers:
         if facts is not None:
             self.facts[index] = dict(facts)
 
+    def lost(self, index: int) -> None:
+        """A task of worker ``index`` was lost: a new worker starts when the pool itself broke."""
+        if self.pools[index]._broken:  # the pool itself is broken, not only this future
+            self.restart(index)
+
     def restart(self, index: int) -> None:
         """A worker died (killed, or the native library crashed): its facts are kept, a new one starts."""
         self.pools[index].shutdown(wait=False, cancel_futures=True)
@@ -505,11 +515,14 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
               policy: str | bytes | None = None, grounding: str | None = None, replace_existing: bool = False,
               chunk_records: int = DEFAULT_CHUNK_RECORDS, open_documents: int = DEFAULT_OPEN_DOCUMENTS,
               summary: str | None = None, parse_options: Mapping[str, Any] | None = None,
-              progress: Callable[[int, int], None] | None = None) -> BatchStats:
+              progress: Callable[[int, int], None] | None = None, engine: str = "local",
+              address: str | None = None, connect_timeout: float = 10.0) -> BatchStats:
     """Verifies every record of ``claims`` against the ``corpus`` and writes ``out`` (and the
     ``summary`` JSON when given) atomically; returns the run's ``BatchStats``. ``workers`` processes
     verify (``0``: one per core); with ``resume`` the chunks an interrupted run of the same job
-    committed are kept. ``progress(done, total)`` is called as records finish.
+    committed are kept. ``progress(done, total)`` is called as records finish. ``engine``
+    ``"dask"`` runs the tasks on a Dask cluster (``ethos_py.distributed``): the one at ``address``,
+    else a local one of ``workers`` processes started for the job; the output is the same.
 
         >>> import tempfile
         >>> directory = tempfile.mkdtemp()
@@ -523,6 +536,10 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
     started = time.monotonic()
     if chunk_records < 1:
         raise BatchError("--chunk-records", "must be a positive number of records")
+    if engine not in ("local", "dask"):
+        raise BatchError("--engine", "must be local or dask")
+    if address is not None and engine == "local":
+        raise BatchError("--address", "names a cluster to connect to: give it with --engine dask")
     if not workers:
         # The cores this process may run on (a container or taskset may allow fewer than the machine has).
         workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
@@ -542,11 +559,24 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
     if not os.path.isdir(directory):  # never created here: a typo in -o must not become a new directory
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), out)
     work = os.path.join(directory, "." + os.path.basename(out) + ".ethos-batch")
+    # The engine first: a cluster that cannot be reached leaves no work directory behind.
+    pool: Any
+    if engine == "dask":
+        from .distributed import _DaskWorkers
+
+        pool = _DaskWorkers(workers, open_documents, 2 * chunk_records, address, connect_timeout)
+        workers = pool.count
+    else:
+        pool = _Workers(workers, open_documents, slack=2 * chunk_records)
     try:
         journal = _Journal(work, identity, resume)
     except ForeignJob:
+        pool.close()
         raise BatchError("--resume", "the interrupted job in the work directory was run with other inputs or "
                          "options; rerun it with those, or without --resume to start again", work_directory=work) from None
+    except BaseException:
+        pool.close()
+        raise
     stats = BatchStats(records=total, workers=workers)
     stats.resumed = sum(journal.committed.values())
     done = stats.resumed
@@ -558,7 +588,6 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
     if progress is not None:
         progress(done, total)
     sources = _CorpusSources(os.path.dirname(os.path.abspath(claims)), corpus_files, grounding)
-    pool = _Workers(workers, open_documents, slack=2 * chunk_records)
     running: dict[Future[Any], tuple[_Chunk, DocumentTask, int, int]] = {}
     open_chunks: dict[int, _Chunk] = {}
     # Chunks in flight at once: enough to keep every worker fed, few enough to bound memory.
@@ -582,10 +611,9 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
             chunk, task, index, attempt = running.pop(future)
             try:
                 lines, facts = future.result()
-            except (BrokenProcessPool, CancelledError):
+            except pool.lost_errors:
                 pool.done(index, task, None)
-                if pool.pools[index]._broken:  # the pool itself is broken, not only this future
-                    pool.restart(index)
+                pool.lost(index)
                 if attempt < 2:
                     submit(chunk, task, attempt + 1)
                     continue
@@ -623,6 +651,7 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
         while running:
             settle()
     finally:
+        stats.workers = pool.count  # a cluster's workers may have joined during the run
         pool.close()
         journal.close()
     chunks = -(-total // chunk_records)

@@ -1,6 +1,7 @@
 """batch_command - ``ethos batch``: a corpus's claims verified on every core, crash-safe and resumable, with a summary.
 
-Python-only (no ethos-core counterpart): it is ``ethos_py.batch`` over worker processes. A job
+Python-only (no ethos-core counterpart): it is ``ethos_py.batch`` over worker processes, or over
+a Dask cluster with ``--engine dask`` (``ethos_py.distributed``). A job
 that cannot start (a missing corpus, an unreadable CLAIMS, a --resume of another job) is one
 envelope; records that cannot be verified are recorded in the output, never dropped.
 """
@@ -63,6 +64,14 @@ def add_batch_command(ethos: click.Group) -> None:
                   help="Also write the run's facts: speed, parse cache hits, memory per worker (never deterministic).")
     @click.option("--workers", metavar="N", type=click.IntRange(min=0), default=0, show_default=True,
                   help="Worker processes (0: one per core). Never changes the output.")
+    @click.option("--engine", type=click.Choice(("local", "dask")), default="local", show_default=True,
+                  help="Where tasks run: local worker processes, or a Dask cluster (pip install 'ethos[distributed]'). "
+                       "Never changes the output.")
+    @click.option("--address", metavar="ADDR", default=None,
+                  help="With --engine dask: the scheduler to connect to (tcp://host:8786); without it a local "
+                       "cluster of --workers processes is started and stopped.")
+    @click.option("--connect-timeout", metavar="SECONDS", type=click.FloatRange(min=0, min_open=True), default=10.0,
+                  show_default=True, help="With --address: how long to wait for the scheduler and a worker.")
     @click.option("--resume", is_flag=True, help="Keep what an interrupted run of the same job committed and do the rest.")
     @click.option("--grounding", type=click.Choice(_GROUNDINGS), default=None, help=_GROUNDING_HELP)
     @click.option("--policy", metavar="NAME|FILE", default=None, help=_POLICY_HELP)
@@ -74,7 +83,7 @@ def add_batch_command(ethos: click.Group) -> None:
     @click.option("--quiet", is_flag=True, help="No progress bar.")
     @click.pass_context
     def batch_command(ctx: click.Context, claims: str, corpus: str, out: str, summary: str | None, stats: str | None,
-                      workers: int, resume: bool, grounding: str | None, policy: str | None, replace_existing: bool,
+                      workers: int, engine: str, address: str | None, connect_timeout: float, resume: bool, grounding: str | None, policy: str | None, replace_existing: bool,
                       max_open_documents: int, chunk_records: int, quiet: bool) -> int:
         """Verify every record of CLAIMS.jsonl against the corpus document it names.
 
@@ -85,7 +94,10 @@ def add_batch_command(ethos: click.Group) -> None:
         (a locator; default the whole document). Each PDF is parsed once
         (parse cache); each worker keeps its documents open. Results are in
         input order; a record that cannot be verified carries its error.
-        Kill it at any point: --resume finishes the same output. Exit 0.
+        Kill it at any point: --resume finishes the same output. With
+        --engine dask the tasks run on a Dask cluster (--address, or a
+        local one); workers open the documents from the same corpus path.
+        Exit 0.
         """
         from ._host_io import write_file_atomic
         from ._json import dumps
@@ -105,7 +117,8 @@ def add_batch_command(ethos: click.Group) -> None:
         try:
             facts = run_batch(claims, corpus, out, workers=workers, resume=resume, policy=policy_value,
                               grounding=grounding, replace_existing=replace_existing, chunk_records=chunk_records,
-                              open_documents=max_open_documents, summary=summary_path, progress=bar)
+                              open_documents=max_open_documents, summary=summary_path, progress=bar,
+                              engine=engine, address=address, connect_timeout=connect_timeout)
         except BatchError as error:
             raise _host_error("invalid_input", {"argument": error.argument, "reason": error.reason, **error.details}) from None
         except OSError as error:

@@ -43,6 +43,7 @@ MODULES = (
     "ethos_py.repair_pipeline",
     "ethos_py.batch",
     "ethos_py.batch_summary",
+    "ethos_py.distributed",
     "ethos_py.testing",
     "ethos_py.reply_extract",
     "ethos_py.reply_verify",

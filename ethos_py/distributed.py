@@ -1,0 +1,175 @@
+"""distributed - ``ethos batch --engine dask``: the batch's document tasks run on a Dask cluster, local or remote.
+
+The parent process plans, orders and commits exactly as with the local engine (``ethos_py.batch``);
+only where a ``DocumentTask`` runs changes. A task travels as plain data - its claims' lines and
+the document's path - and the worker opens the document itself from the shared corpus path
+(through its parse cache), keeping it open in a per-process LRU across tasks, as a local worker
+does; parsed documents never cross the network. With no address a local cluster of ``workers``
+processes is started and stopped with the job; with one (``tcp://host:8786``) the job connects to
+the scheduler running there. Dask is an optional extra (``pip install 'ethos[distributed]'``),
+imported only when this engine is asked for; ``run_batch(..., engine="dask", address=...)`` is the
+Python entry point.
+
+    >>> ENGINES, INSTALL_HINT
+    (('local', 'dask'), "pip install 'ethos[distributed]'")
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from concurrent.futures import CancelledError, Future
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from . import batch
+from .batch import BatchError, DocumentTask
+
+__all__ = ["ENGINES", "INSTALL_HINT"]
+
+#: The engines ``ethos batch --engine`` accepts.
+ENGINES = ("local", "dask")
+#: What a user runs when the engine's package is missing.
+INSTALL_HINT = "pip install 'ethos[distributed]'"
+
+# A worker process's lock: a Dask worker may run several threads, and one open-document cache
+# (and the documents in it) serves one task at a time.
+_LOCK = threading.Lock()
+
+
+def _run_on_worker(task: DocumentTask, open_documents: int) -> tuple[list[Any], dict[str, Any]]:
+    """Runs in a Dask worker: ``ethos_py.batch``'s worker step with a process-wide open-document
+    cache created on first use (a Dask worker has no initializer of ours) and the worker named."""
+    with _LOCK:
+        if batch._WORKER is None:
+            batch._WORKER = batch._OpenDocuments(open_documents)
+        lines, facts = batch._worker_run(task)
+    try:
+        from distributed import get_worker
+
+        name = get_worker().address
+    except (ImportError, ValueError):
+        name = str(os.getpid())
+    return lines, {**facts, "worker": name}
+
+
+class _DaskWorkers:
+    """``ethos_py.batch``'s scheduler interface over a Dask cluster: a document's tasks are sent to
+    the worker that has it open (a loose restriction: Dask may still move them when that worker is
+    gone), and Dask futures are seen as ``concurrent.futures`` ones.
+
+        >>> _DaskWorkers.lost_errors
+        (<class 'concurrent.futures.process.BrokenProcessPool'>, <class 'concurrent.futures._base.CancelledError'>)
+    """
+
+    lost_errors = (BrokenProcessPool, CancelledError)
+
+    def __init__(self, count: int, open_documents: int, slack: int, address: str | None = None,
+                 timeout: float = 10.0) -> None:
+        import importlib
+        import logging
+
+        try:
+            # Held as Any: Dask's classes carry no complete type information.
+            dask: Any = importlib.import_module("distributed")
+        except ImportError:
+            raise BatchError("--engine", f"the dask engine needs Dask's distributed package: {INSTALL_HINT}") from None
+        self.open_documents, self.slack = open_documents, slack
+        self.cluster: Any = None
+        if address is None:
+            # Processes, one thread each: PDFium and the native library are used by one thread per process.
+            self.cluster = dask.LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
+                                        dashboard_address=None, silence_logs=logging.ERROR)
+            self.client: Any = dask.Client(self.cluster)
+        else:
+            try:
+                self.client = dask.Client(address, timeout=timeout)
+            except (OSError, TimeoutError) as error:
+                raise BatchError("--address", f"no Dask scheduler answered at {address} within {timeout:g} s ({error}); "
+                                 "start one with `dask scheduler` and workers with `dask worker ADDRESS`, or "
+                                 "check the address and the network", address=address) from None
+        try:
+            self.client.wait_for_workers(1, timeout=timeout)
+        except (OSError, TimeoutError):
+            self.close()
+            raise BatchError("--address", f"the Dask cluster at {address} has no worker after {timeout:g} s; "
+                             "start some with `dask worker ADDRESS --nthreads 1`", address=address) from None
+        self.addresses: list[str] = []
+        self.load: list[int] = []
+        self.refreshed = 0.0
+        self._refresh()
+        self.home: dict[str, int] = {}
+        self.by_worker: dict[str, dict[str, int]] = {}
+        self.retired: list[dict[str, int]] = []
+
+    @property
+    def facts(self) -> list[dict[str, int]]:
+        """The latest facts each worker reported, in worker order."""
+        return [self.by_worker[name] for name in sorted(self.by_worker)]
+
+    @property
+    def count(self) -> int:
+        """Workers seen so far (a worker that left keeps its place: Dask sends its tasks elsewhere)."""
+        return len(self.addresses)
+
+    def _refresh(self) -> None:
+        # Workers joining a running cluster take part from their first second, not the next job.
+        self.refreshed = time.monotonic()
+        for address in sorted(self.client.scheduler_info()["workers"]):
+            if address not in self.addresses:
+                self.addresses.append(address)
+                self.load.append(0)
+
+    def choose(self, task: DocumentTask) -> int:
+        """The worker for a task: its document's worker unless that one is far busier than the idlest."""
+        if time.monotonic() - self.refreshed > 1.0:
+            self._refresh()
+        idlest = min(range(self.count), key=lambda i: (self.load[i], i))
+        home = self.home.get(task.key)
+        if home is None or self.load[home] > self.load[idlest] + self.slack:
+            home = self.home[task.key] = idlest
+        return home
+
+    def submit(self, index: int, task: DocumentTask) -> Future[Any]:
+        """Sends a task to worker ``index``; its lines and the worker's facts come back in the future."""
+        self.load[index] += len(task.records)
+        result: Future[Any] = Future()
+        remote = self.client.submit(_run_on_worker, task, self.open_documents, pure=False,
+                                    workers=[self.addresses[index]], allow_other_workers=True)
+
+        def settled(remote: Any) -> None:
+            # Called on the client's thread once the task ended; its outcome becomes ours.
+            if remote.status == "finished":
+                try:
+                    result.set_result(remote.result())
+                except Exception as error:  # the value could not be fetched: the worker holding it died
+                    result.set_exception(BrokenProcessPool(str(error)))
+                return
+            failure = remote.exception() if remote.status == "error" else None
+            if failure is None or type(failure).__name__ == "KilledWorker":
+                # Workers died running it (Dask already retried elsewhere): the scheduler's retry decides.
+                result.set_exception(BrokenProcessPool(str(failure or remote.status)))
+            else:
+                result.set_exception(BatchError("--engine", f"a Dask worker failed the task ({type(failure).__name__}: "
+                                                f"{failure}); every worker needs this version of ethos installed and "
+                                                "the corpus at the same path"))
+
+        remote.add_done_callback(settled)
+        return result
+
+    def done(self, index: int, task: DocumentTask, facts: dict[str, Any] | None) -> None:
+        """A task of worker ``index`` ended (``facts``: what the worker reported, ``None`` if lost)."""
+        self.load[index] -= len(task.records)
+        if facts is not None:
+            facts = dict(facts)
+            self.by_worker[str(facts.pop("worker"))] = facts
+
+    def lost(self, index: int) -> None:
+        """A task's worker died: Dask's nanny starts a new one, nothing to do here."""
+
+    def close(self) -> None:
+        """Disconnects; a cluster started for the job is stopped with its workers."""
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
