@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """batch_corpus.py - ``ethos batch`` over a corpus on 1 and 2 worker processes: claims/s, scaling, parse cache, memory.
 
-    python benchmarks/batch_corpus.py [--pdfs 50] [--claims 10000] [--workers 1,2] [--repeat 1]
+    python benchmarks/batch_corpus.py [--pdfs 50] [--claims 10000] [--workers 1,2] [--engines local,dask] [--repeat 1]
 
 Generates (once, seeded, into benchmarks/.cache/batch-corpus-P-C/) P PDFs with reportlab - four
 pages of English-like sentences each - and a C-claim job: records interleaved across the
@@ -21,6 +21,12 @@ the same output bytes.
 On a shared machine the other cores may be busy: the run starts with a calibration, the same
 pure-Python CPU loop split over 1 and N processes, whose ratio is the most any program could
 scale on this machine at this moment. Compare the batch ratio with it.
+
+``--engines local,dask`` (the default when Dask's distributed package is installed) adds, beside
+the local runs, the same job with ``--engine dask`` on the largest worker count: a Dask cluster of
+that many worker processes started by the command on the same pinned CPUs, so "vs local" is the
+distributed engine's cost on equal cores (the target: at least 1/1.5 of the local throughput).
+``benchmarks/engine_overhead.py`` measures the engines themselves (Dask and Ray).
 """
 from __future__ import annotations
 
@@ -119,14 +125,15 @@ def _cores(count: int | None):  # type: ignore[no-untyped-def]
     return lambda: os.sched_setaffinity(0, allowed)
 
 
-def run(directory: Path, workers: int, cache: Path, label: str, cores: int | None) -> dict[str, object]:
-    out = directory / f"out-{label}-{workers}.jsonl"
-    stats = directory / f"stats-{label}-{workers}.json"
+def run(directory: Path, workers: int, cache: Path, label: str, cores: int | None,
+        engine: str = "local") -> dict[str, object]:
+    out = directory / f"out-{label}-{engine}-{workers}.jsonl"
+    stats = directory / f"stats-{label}-{engine}-{workers}.json"
     env = {**os.environ, "ETHOS_CACHE_DIR": str(cache)}
     started = time.perf_counter()
     result = subprocess.run([sys.executable, "-m", "ethos_py.cli", "batch", str(directory / "claims.jsonl"),
                              "--corpus", str(directory / "corpus" / "manifest.json"), "-o", str(out),
-                             "--workers", str(workers), "--stats", str(stats), "--quiet"],
+                             "--workers", str(workers), "--stats", str(stats), "--quiet", "--engine", engine],
                             env=env, capture_output=True, text=True, check=False, preexec_fn=_cores(cores))
     seconds = time.perf_counter() - started
     if result.returncode != 0:
@@ -142,6 +149,8 @@ def main() -> None:
     parser.add_argument("--pdfs", type=int, default=50)
     parser.add_argument("--claims", type=int, default=10_000)
     parser.add_argument("--workers", default="1,2", help="worker counts, comma-separated (the first is the baseline)")
+    parser.add_argument("--engines", default=None,
+                        help="engines, comma-separated (default local,dask when Dask is installed, else local)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per setting (the best is reported)")
     parser.add_argument("--no-pin", action="store_true",
                         help="do not pin N workers to N cores (by default a run with N workers may use N CPUs only)")
@@ -157,34 +166,42 @@ def main() -> None:
         print(f"calibration: a CPU loop split over {workers} processes runs {calibrate(workers):.2f}x as fast as in one "
               f"(the most any program can scale here now)")
     print("runs: N workers pinned to N CPUs (the parent process shares them)" if not args.no_pin else "runs: unpinned")
-    rows: list[tuple[str, int, dict[str, object]]] = []
+    if args.engines is None:
+        import importlib.util
+
+        args.engines = "local,dask" if importlib.util.find_spec("distributed") else "local"
+    settings = [("local", workers) for workers in counts]
+    settings += [(engine, max(counts)) for engine in args.engines.split(",") if engine != "local"]
+    rows: list[tuple[str, str, int, dict[str, object]]] = []
     outputs = set()
     for label in ("cold", "warm"):
-        for workers in counts:
+        for engine, workers in settings:
             best = None
             for _ in range(args.repeat):
-                cache = directory / f"cache-{workers}"
+                cache = directory / f"cache-{engine}-{workers}"
                 if label == "cold":
                     shutil.rmtree(cache, ignore_errors=True)
-                facts = run(directory, workers, cache, label, None if args.no_pin else workers)
+                facts = run(directory, workers, cache, label, None if args.no_pin else workers, engine)
                 outputs.add(facts.pop("output"))
                 if best is None or facts["wall_seconds"] < best["wall_seconds"]:  # type: ignore[operator]
                     best = facts
             assert best is not None
-            rows.append((label, workers, best))
+            rows.append((label, engine, workers, best))
     print(f"every run wrote the same output: {'yes' if len(outputs) == 1 else 'NO'}\n")
-    print("| cache | workers | wall s | claims/s | vs 1 worker | CPU s: parent / workers | parse cache hits | documents opened | peak RSS per worker |")
-    print("|---|---:|---:|---:|---:|---|---:|---:|---|")
-    for label, workers, facts in rows:
-        base = next(f for l, w, f in rows if l == label and w == counts[0])
+    print("| cache | engine | workers | wall s | claims/s | vs 1 local worker | vs local, same workers | CPU s: parent / workers | parse cache hits | documents opened | peak RSS per worker |")
+    print("|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|")
+    for label, engine, workers, facts in rows:
+        base = next(f for l, e, w, f in rows if l == label and e == "local" and w == counts[0])
+        same = next((f for l, e, w, f in rows if l == label and e == "local" and w == workers), facts)
         rate = args.claims / float(facts["wall_seconds"])  # type: ignore[arg-type]
         ratio = float(base["wall_seconds"]) / float(facts["wall_seconds"])  # type: ignore[arg-type]
+        versus = float(same["wall_seconds"]) / float(facts["wall_seconds"])  # type: ignore[arg-type]
         cache = facts["parse_cache"]
         rss = ", ".join(f"{value / 2**20:.0f} MiB" for value in facts["worker_peak_rss_bytes"])  # type: ignore[attr-defined]
         hit_rate = cache["hit_rate"]  # type: ignore[index]
         cpu = facts["cpu_seconds"]
         cpu_text = f"{cpu['parent']:.2f} / " + " + ".join(f"{value:.2f}" for value in cpu["workers"])  # type: ignore[index]
-        print(f"| {label} | {workers} | {facts['wall_seconds']:.2f} | {rate:,.0f} | {ratio:.2f}x | {cpu_text} | "
+        print(f"| {label} | {engine} | {workers} | {facts['wall_seconds']:.2f} | {rate:,.0f} | {ratio:.2f}x | {versus:.2f}x | {cpu_text} | "
               f"{cache['hits']}/{cache['hits'] + cache['misses']} ({(hit_rate or 0) * 100:.0f} %) | "  # type: ignore[index]
               f"{facts['documents_opened']} | {rss} |")
 

@@ -506,6 +506,9 @@ class _Workers:
         self.pools[index] = self._pool()
         self.home = {key: home for key, home in self.home.items() if home != index}
 
+    def flush(self) -> None:
+        """Tasks are sent as they are submitted (an engine that batches them sends them here)."""
+
     def close(self) -> None:
         for pool in self.pools:
             pool.shutdown(wait=True, cancel_futures=True)
@@ -616,6 +619,7 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
                 pool.lost(index)
                 if attempt < 2:
                     submit(chunk, task, attempt + 1)
+                    pool.flush()
                     continue
                 # Twice is not chance: the records say so rather than stopping the whole job.
                 reason = "the worker verifying this record's document died twice (a crash of the verifier)"
@@ -648,6 +652,7 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
                 continue
             for task in chunk.tasks:
                 submit(chunk, task, 1)
+            pool.flush()
         while running:
             settle()
     finally:

@@ -16,6 +16,7 @@ Python entry point.
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import time
@@ -38,20 +39,24 @@ INSTALL_HINT = "pip install 'ethos[distributed]'"
 _LOCK = threading.Lock()
 
 
-def _run_on_worker(task: DocumentTask, open_documents: int) -> tuple[list[Any], dict[str, Any]]:
-    """Runs in a Dask worker: ``ethos_py.batch``'s worker step with a process-wide open-document
-    cache created on first use (a Dask worker has no initializer of ours) and the worker named."""
-    with _LOCK:
-        if batch._WORKER is None:
-            batch._WORKER = batch._OpenDocuments(open_documents)
-        lines, facts = batch._worker_run(task)
+def _run_on_worker(tasks: list[DocumentTask], open_documents: int) -> list[tuple[list[Any], dict[str, Any]]]:
+    """Runs in a Dask worker: ``ethos_py.batch``'s worker step for each task, with a process-wide
+    open-document cache created on first use (a Dask worker has no initializer of ours) and the
+    worker named in the facts."""
     try:
         from distributed import get_worker
 
         name = get_worker().address
     except (ImportError, ValueError):
         name = str(os.getpid())
-    return lines, {**facts, "worker": name}
+    results = []
+    with _LOCK:
+        if batch._WORKER is None:
+            batch._WORKER = batch._OpenDocuments(open_documents)
+        for task in tasks:
+            lines, facts = batch._worker_run(task)
+            results.append((lines, {**facts, "worker": name}))
+    return results
 
 
 class _DaskWorkers:
@@ -102,6 +107,7 @@ class _DaskWorkers:
         self.home: dict[str, int] = {}
         self.by_worker: dict[str, dict[str, int]] = {}
         self.retired: list[dict[str, int]] = []
+        self.queued: dict[int, list[tuple[DocumentTask, Future[Any]]]] = {}
 
     @property
     def facts(self) -> list[dict[str, int]]:
@@ -132,31 +138,31 @@ class _DaskWorkers:
         return home
 
     def submit(self, index: int, task: DocumentTask) -> Future[Any]:
-        """Sends a task to worker ``index``; its lines and the worker's facts come back in the future."""
+        """Queues a task for worker ``index`` (sent by ``flush``); its lines and the worker's facts
+        come back in the future."""
         self.load[index] += len(task.records)
         result: Future[Any] = Future()
-        remote = self.client.submit(_run_on_worker, task, self.open_documents, pure=False,
-                                    workers=[self.addresses[index]], allow_other_workers=True)
-
-        def settled(remote: Any) -> None:
-            # Called on the client's thread once the task ended; its outcome becomes ours.
-            if remote.status == "finished":
-                try:
-                    result.set_result(remote.result())
-                except Exception as error:  # the value could not be fetched: the worker holding it died
-                    result.set_exception(BrokenProcessPool(str(error)))
-                return
-            failure = remote.exception() if remote.status == "error" else None
-            if failure is None or type(failure).__name__ == "KilledWorker":
-                # Workers died running it (Dask already retried elsewhere): the scheduler's retry decides.
-                result.set_exception(BrokenProcessPool(str(failure or remote.status)))
-            else:
-                result.set_exception(BatchError("--engine", f"a Dask worker failed the task ({type(failure).__name__}: "
-                                                f"{failure}); every worker needs this version of ethos installed and "
-                                                "the corpus at the same path"))
-
-        remote.add_done_callback(settled)
+        self.queued.setdefault(index, []).append((task, result))
         return result
+
+    def flush(self) -> None:
+        """Sends the queued tasks, one Dask task per worker: a Dask task costs a few milliseconds of
+        scheduling, as much as verifying dozens of claims, so a chunk's tasks for one worker travel together."""
+        queued, self.queued = self.queued, {}
+        for index, entries in sorted(queued.items()):
+            remote = self.client.submit(_run_on_worker, [task for task, _ in entries], self.open_documents,
+                                        pure=False, workers=[self.addresses[index]], allow_other_workers=True)
+            remote.add_done_callback(functools.partial(_settled, [result for _, result in entries]))
+
+    def close(self) -> None:
+        """Disconnects; a cluster started for the job is stopped with its workers."""
+        for entries in self.queued.values():
+            for _, result in entries:
+                result.cancel()
+        self.queued = {}
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
 
     def done(self, index: int, task: DocumentTask, facts: dict[str, Any] | None) -> None:
         """A task of worker ``index`` ended (``facts``: what the worker reported, ``None`` if lost)."""
@@ -168,8 +174,25 @@ class _DaskWorkers:
     def lost(self, index: int) -> None:
         """A task's worker died: Dask's nanny starts a new one, nothing to do here."""
 
-    def close(self) -> None:
-        """Disconnects; a cluster started for the job is stopped with its workers."""
-        self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
+
+def _settled(results: list[Future[Any]], remote: Any) -> None:
+    """Called on the client's thread once a Dask task ended: its outcome becomes each queued task's."""
+    if remote.status == "finished":
+        try:
+            values = remote.result()
+        except Exception as error:  # the value could not be fetched: the worker holding it died
+            failure: BaseException = BrokenProcessPool(str(error))
+        else:
+            for result, value in zip(results, values):
+                result.set_result(value)
+            return
+    else:
+        raised = remote.exception() if remote.status == "error" else None
+        if raised is None or type(raised).__name__ == "KilledWorker":
+            # Workers died running it (Dask retried it elsewhere first): the batch's own retry decides.
+            failure = BrokenProcessPool(str(raised or remote.status))
+        else:
+            failure = BatchError("--engine", f"a Dask worker failed the task ({type(raised).__name__}: {raised}); every "
+                                 "worker needs this version of ethos installed and the corpus at the same path")
+    for result in results:
+        result.set_exception(failure)
