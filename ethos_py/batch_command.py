@@ -65,7 +65,7 @@ def add_batch_command(ethos: click.Group) -> None:
     @click.option("--workers", metavar="N", type=click.IntRange(min=0), default=0, show_default=True,
                   help="Worker processes (0: one per core). Never changes the output.")
     @click.option("--engine", type=click.Choice(("local", "dask")), default="local", show_default=True,
-                  help="Where tasks run: local worker processes, or a Dask cluster (pip install 'ethos[distributed]'). "
+                  help="Where tasks run: local worker processes, or a Dask cluster (pip install 'ethos-verify[distributed]'). "
                        "Never changes the output.")
     @click.option("--address", metavar="ADDR", default=None,
                   help="With --engine dask: the scheduler to connect to (tcp://host:8786); without it a local "

@@ -6,12 +6,12 @@ the document's path - and the worker opens the document itself from the shared c
 (through its parse cache), keeping it open in a per-process LRU across tasks, as a local worker
 does; parsed documents never cross the network. With no address a local cluster of ``workers``
 processes is started and stopped with the job; with one (``tcp://host:8786``) the job connects to
-the scheduler running there. Dask is an optional extra (``pip install 'ethos[distributed]'``),
+the scheduler running there. Dask is an optional extra (``pip install 'ethos-verify[distributed]'``),
 imported only when this engine is asked for; ``run_batch(..., engine="dask", address=...)`` is the
 Python entry point.
 
     >>> ENGINES, INSTALL_HINT
-    (('local', 'dask'), "pip install 'ethos[distributed]'")
+    (('local', 'dask'), "pip install 'ethos-verify[distributed]'")
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ __all__ = ["ENGINES", "INSTALL_HINT"]
 #: The engines ``ethos batch --engine`` accepts.
 ENGINES = ("local", "dask")
 #: What a user runs when the engine's package is missing.
-INSTALL_HINT = "pip install 'ethos[distributed]'"
+INSTALL_HINT = "pip install 'ethos-verify[distributed]'"
 
 # A worker process's lock: a Dask worker may run several threads, and one open-document cache
 # (and the documents in it) serves one task at a time.

@@ -1,6 +1,6 @@
 """test_batch_distributed - ethos batch --engine dask: on a real Dask cluster (a scheduler and 2 worker processes
 started by the test with the commands docs/scale.md gives, then stopped) and on a local cluster ethos starts itself,
-the output and summary are byte-identical to the local engine's; an unreachable --address is one envelope, fast,
+the output and summary are byte-identical to the local engine's; an unreachable --address or a missing Dask is one envelope, fast,
 leaving nothing behind; a job killed on the local engine is finished by --resume on the cluster, with the same bytes."""
 
 from __future__ import annotations
@@ -164,3 +164,20 @@ def test_an_unreachable_address_is_one_envelope_fast_and_leaves_nothing(job: Pat
     assert sorted(p.name for p in tmp_path.iterdir()) == ["claims.jsonl", "corpus"]
     result = _batch(tmp_path, "-o", "out.jsonl", "--address", "tcp://127.0.0.1:9")
     assert json.loads(result.stderr)["error"]["details"]["argument"] == "--address"
+
+
+def test_without_dask_installed_the_envelope_names_the_pip_command(job: Path, tmp_path: Path) -> None:
+    # A Python where `import distributed` fails, as in an install without the extra.
+    (tmp_path / "shadow").mkdir()
+    (tmp_path / "shadow" / "distributed.py").write_text("raise ImportError('No module named distributed')\n")
+    shutil.copyfile(job / "claims.jsonl", tmp_path / "claims.jsonl")
+    (tmp_path / "corpus").symlink_to(job / "corpus")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path / "shadow"), os.environ.get("PYTHONPATH", "")])}
+    result = subprocess.run([*ETHOS, "batch", "claims.jsonl", "--corpus", "corpus", "-o", "out.jsonl", "--engine", "dask"],
+                            cwd=tmp_path, capture_output=True, text=True, env=env, timeout=harness.SUBPROCESS_TIMEOUT,
+                            check=False)
+    assert result.returncode == 2, result.stderr
+    error = json.loads(result.stderr)["error"]
+    assert error["code"] == "invalid_input" and error["details"]["argument"] == "--engine"
+    assert "pip install 'ethos-verify[distributed]'" in error["details"]["reason"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["claims.jsonl", "corpus", "shadow"]

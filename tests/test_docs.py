@@ -39,6 +39,7 @@ NOT_RUN_HERE = {
     "sh": "tools/install-build-deps.sh and the install: .ci/user-path runs README's first command as written",
     "python": "benchmarks and the test suite themselves (minutes); the examples' scripts run in test_examples/test_integrations",
     "eval": "shell completion: test_shell_completion below",
+    "dask": "a Dask cluster's start (docs/scale.md): tests/test_batch_distributed.py starts one with these commands",
     "_ETHOS_COMPLETE": "shell completion: test_shell_completion below",
 }
 
