@@ -1,7 +1,8 @@
 """test_batch_distributed - ethos batch --engine dask: on a real Dask cluster (a scheduler and 2 worker processes
 started by the test with the commands docs/scale.md gives, then stopped) and on a local cluster ethos starts itself,
 the output and summary are byte-identical to the local engine's; an unreachable --address or a missing Dask is one envelope, fast,
-leaving nothing behind; a job killed on the local engine is finished by --resume on the cluster, with the same bytes."""
+leaving nothing behind; a job killed on the local engine is finished by --resume on the cluster, and a cluster worker
+killed mid-run is replaced, both with the same bytes."""
 
 from __future__ import annotations
 
@@ -50,8 +51,9 @@ def job(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real Dask cluster on this machine: `dask scheduler` and `dask worker --nworkers 2`, stopped after the tests."""
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
+    """A real Dask cluster on this machine: `dask scheduler` and `dask worker --nworkers 2`, stopped after the tests
+    (the scheduler's address, and the process id of the command that runs the workers)."""
     directory = tmp_path_factory.mktemp("cluster")
     scheduler_file = directory / "scheduler.json"
     env = {**os.environ, "ETHOS_CACHE_DIR": str(directory / "cache")}
@@ -71,7 +73,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
         with Client(address, timeout=30) as client:  # both workers connected before a test counts them
             client.wait_for_workers(2, timeout=30)
-        yield address
+        yield address, workers.pid
     finally:
         for process in (workers, scheduler):
             os.killpg(process.pid, signal.SIGTERM)
@@ -96,8 +98,8 @@ def _local(job: Path) -> tuple[bytes, bytes]:
     return (job / "local.jsonl").read_bytes(), (job / "local.summary.json").read_bytes()
 
 
-def test_a_running_cluster_gives_the_local_engines_bytes(job: Path, cluster: str) -> None:
-    result = _batch(job, "-o", "remote.jsonl", "--engine", "dask", "--address", cluster, "--chunk-records", "7",
+def test_a_running_cluster_gives_the_local_engines_bytes(job: Path, cluster: tuple[str, int]) -> None:
+    result = _batch(job, "-o", "remote.jsonl", "--engine", "dask", "--address", cluster[0], "--chunk-records", "7",
                     "--stats", "remote-stats.json")
     assert result.returncode == 0, result.stderr
     output, summary = _local(job)
@@ -120,7 +122,7 @@ def test_without_an_address_a_local_cluster_is_started_and_stopped(job: Path) ->
     assert "on 2 workers" in result.stderr
 
 
-def test_a_job_interrupted_on_the_local_engine_is_resumed_on_the_cluster(job: Path, cluster: str) -> None:
+def test_a_job_interrupted_on_the_local_engine_is_resumed_on_the_cluster(job: Path, cluster: tuple[str, int]) -> None:
     """The engine is not part of the job: chunks a killed local run committed are kept by a dask run."""
     work = job / "switch"
     work.mkdir()
@@ -139,7 +141,7 @@ def test_a_job_interrupted_on_the_local_engine_is_resumed_on_the_cluster(job: Pa
     assert process.poll() is None, "the run ended before it could be interrupted"
     process.send_signal(signal.SIGKILL)
     process.wait()
-    resumed = subprocess.run([*args, "--resume", "--engine", "dask", "--address", cluster], cwd=work, env=env,
+    resumed = subprocess.run([*args, "--resume", "--engine", "dask", "--address", cluster[0]], cwd=work, env=env,
                              capture_output=True, text=True, timeout=harness.SUBPROCESS_TIMEOUT, check=False)
     assert resumed.returncode == 0, resumed.stderr
     assert " kept from the interrupted run" in resumed.stderr
@@ -181,3 +183,51 @@ def test_without_dask_installed_the_envelope_names_the_pip_command(job: Path, tm
     assert error["code"] == "invalid_input" and error["details"]["argument"] == "--engine"
     assert "pip install 'ethos-verify[distributed]'" in error["details"]["reason"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["claims.jsonl", "corpus", "shadow"]
+
+
+def test_a_worker_killed_mid_run_is_replaced_and_the_output_is_unchanged(job: Path, cluster: tuple[str, int]) -> None:
+    work = job / "killed"
+    work.mkdir()
+    (work / "corpus").symlink_to(job / "corpus")
+    (work / "claims.jsonl").write_bytes((job / "claims.jsonl").read_bytes() * 8)
+    args = [*ETHOS, "batch", "claims.jsonl", "--corpus", "corpus", "--quiet", "--chunk-records", "5"]
+    env = {**os.environ, "ETHOS_CACHE_DIR": str(work / "cache")}
+    process = subprocess.Popen([*args, "-o", "out.jsonl", "--engine", "dask", "--address", cluster[0]], cwd=work,
+                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    journal = work / ".out.jsonl.ethos-batch" / "journal.jsonl"
+    deadline = time.monotonic() + harness.SUBPROCESS_TIMEOUT
+    while time.monotonic() < deadline and process.poll() is None:
+        if journal.exists() and len(journal.read_bytes().splitlines()) >= 2:
+            break
+        time.sleep(0.01)
+    assert process.poll() is None, "the run ended before a worker could be killed"
+    victim = _worker_processes(cluster[1])[0]
+    victim.kill()
+    _, stderr = process.communicate(timeout=harness.SUBPROCESS_TIMEOUT)
+    assert process.returncode == 0, stderr
+    fresh = subprocess.run([*args, "-o", "fresh.jsonl", "--workers", "2"], cwd=work, env=env, capture_output=True,
+                           text=True, timeout=harness.SUBPROCESS_TIMEOUT, check=False)
+    assert fresh.returncode == 0, fresh.stderr
+    assert (work / "out.jsonl").read_bytes() == (work / "fresh.jsonl").read_bytes()
+    # The killed worker was replaced by its nanny: two worker processes again, the victim not among them.
+    deadline = time.monotonic() + 30
+    while len(_worker_processes(cluster[1])) < 2:
+        assert time.monotonic() < deadline, "the killed worker was not replaced"
+        time.sleep(0.1)
+    assert victim.pid not in {worker.pid for worker in _worker_processes(cluster[1])}
+
+
+def _worker_processes(pid: int) -> list[Any]:
+    """The Dask worker processes of a `dask worker` command: its spawned children (each under a nanny
+    in that command), not multiprocessing's resource tracker."""
+    import psutil
+
+    found = []
+    for child in psutil.Process(pid).children():
+        try:
+            if any("spawn_main" in part for part in child.cmdline()):
+                found.append(child)
+        except psutil.Error:
+            continue
+    assert found, "no Dask worker process was found"
+    return found
