@@ -1,6 +1,6 @@
 """test_ci_formats - verify --format junit|sarif|github: the same bytes from ethos, ethos-core and ethos_py.proof.ci_report_text;
-SARIF valid against the published SARIF 2.1.0 schema (from npm, @microsoft/jest-sarif); JUnit well-formed with the counts of
-the report; hostile claim text escaped for XML and for GitHub's workflow commands; the guard detail and the near-miss diff in
+SARIF valid against the published SARIF 2.1.0 schema (from npm, @microsoft/jest-sarif); JUnit valid against junit-10.xsd (from
+pytest's source distribution on PyPI) with the counts of the report; hostile claim text escaped for XML and for GitHub's workflow commands; the guard detail and the near-miss diff in
 every message."""
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from ethos_py.proof import ci_report_text
 REPO = Path(__file__).resolve().parents[1]
 SARIF_PACKAGE = "@microsoft/jest-sarif@1.0.0-beta.0"  # ships the SARIF 2.1.0 (rtm.5) JSON schema
 SARIF_SCHEMA_MEMBER = "package/lib/schemas/sarif-2.1.0-rtm.5.json"
+# pytest's source distribution ships the JUnit XML schema CI servers read (Jenkins' junit-10.xsd) for its own tests.
+JUNIT_SCHEMA_PYTEST = "9.2.0"
 
 
 @pytest.fixture(scope="module")
@@ -163,3 +165,38 @@ def test_out_writes_the_format_atomically(sample: dict[str, Path]) -> None:
     assert done.returncode == 0 and done.stdout == b""
     assert json.loads((sample["dir"] / "results.sarif").read_text(encoding="utf-8"))["version"] == "2.1.0"
     assert [p.name for p in sample["dir"].iterdir() if p.name.startswith(".")] == []
+
+
+@pytest.fixture(scope="module")
+def junit_schema(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The JUnit XML schema CI servers read (Jenkins' junit-10.xsd), as pytest's source distribution on PyPI
+    ships it for its own tests: fetched from the package registry, parsed with lxml."""
+    from lxml import etree
+
+    directory = tmp_path_factory.mktemp("junit-schema")
+    done = subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
+                           f"pytest=={JUNIT_SCHEMA_PYTEST}", "--dest", str(directory)], capture_output=True, text=True,
+                          timeout=180, check=False)
+    assert done.returncode == 0, done.stderr
+    [sdist] = directory.glob("pytest-*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        member = archive.extractfile(f"pytest-{JUNIT_SCHEMA_PYTEST}/testing/example_scripts/junit-10.xsd")
+        assert member is not None
+        return etree.XMLSchema(etree.fromstring(member.read()))
+
+
+def test_junit_is_valid_against_the_published_junit_schema(sample: dict[str, Path], junit_schema: Any, tmp_path: Path) -> None:
+    from lxml import etree
+
+    report = ethos_py.verify(sample["document"], sample["citations"])
+    junit = ci_report_text(report, "junit", citations_path="claims/answer.json", source_path="report.pdf")
+    assert junit_schema.validate(etree.fromstring(junit.encode())), junit_schema.error_log
+    # ... and so is a report whose claim is hostile text (escaped, control characters replaced).
+    source = tmp_path / "source.txt"
+    source.write_text("Nothing of that is here.\n", encoding="utf-8")
+    with ethos_py.Document.open(source, "text") as document:
+        citations = {"document_fingerprint": document.fingerprint,
+                     "claims": [{"kind": "quote", "text": HOSTILE, "citation": {"scope": "document"}}]}
+        hostile = json.loads(document.verify_json(citations))
+    hostile_junit = ci_report_text(hostile, "junit", citations_path='a "b" <c>.json')
+    assert junit_schema.validate(etree.fromstring(hostile_junit.encode())), junit_schema.error_log
