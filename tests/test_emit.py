@@ -258,7 +258,7 @@ def test_public_names_are_exported_from_the_package() -> None:
 @pytest.mark.parametrize("module", ["_emission_rules", "emit", "handles", "presentation", "integrations._metadata",
                                     "integrations.langchain", "integrations.langchain_loader", "integrations.langchain_parser",
                                     "integrations.langchain_verifier", "integrations.llamaindex",
-                                    "integrations.llamaindex_evaluator", "integrations.llamaindex_postprocessor",
+                                    "integrations.llamaindex_evaluator", "integrations.llamaindex_postprocessor", "integrations.ragas_metric",
                                     "integrations.llamaindex_reader"])
 def test_docstring_examples_run(module: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every public function documents an example; the examples must stay true."""
@@ -268,6 +268,7 @@ def test_docstring_examples_run(module: str, monkeypatch: pytest.MonkeyPatch) ->
     from conftest import REPO_DIR
 
     monkeypatch.chdir(REPO_DIR)  # examples name repository files by relative path
+    monkeypatch.setenv("RAGAS_DO_NOT_TRACK", "true")  # ragas's usage analytics off (integrations.ragas_metric)
     loaded = importlib.import_module(f"ethos_py.{module}")
     results = doctest.testmod(loaded, optionflags=doctest.ELLIPSIS)
     assert results.failed == 0

@@ -65,6 +65,7 @@ MODULES = (
     "ethos_py.integrations.llamaindex_evaluator",
     "ethos_py.integrations.llamaindex_postprocessor",
     "ethos_py.integrations.llamaindex_reader",
+    "ethos_py.integrations.ragas_metric",
 )
 
 
