@@ -180,6 +180,23 @@ def key_list_pdf(rows: Sequence[tuple[str, str]]) -> bytes:
     return _draw([draw])
 
 
+def hanging_indent_card_pdf(rows: Sequence[tuple[str, Sequence[str]]], *, indent: float) -> bytes:
+    """A reference card's entries on US Letter, 10 pt type: keys at x=72, descriptions at x=160, one
+    baseline every 13 pt from y=700 down; a description's further lines (its wrap) each on a
+    baseline of their own, indented `indent` pt from the descriptions, beside no key."""
+
+    def draw(canvas: Canvas) -> None:
+        canvas.setFont(BODY_FONT, 10)
+        y = 700.0
+        for key, description in rows:
+            canvas.drawString(72, y, key)
+            for number, line in enumerate(description):
+                canvas.drawString(160 + (indent if number else 0), y, line)
+                y -= 13
+
+    return _draw([draw])
+
+
 def method_table_pdf(rows: Sequence[tuple[str, Sequence[str]]], *, title: str, after: str) -> bytes:
     """A key/description table drawn without rules, as a package manual lists its methods: US
     Letter, 10 pt type, `title` at (72, 720); then row i's key at x=72 and its description lines

@@ -28,6 +28,7 @@ constexpr std::size_t kMaxGridLines = 200;         // more distinct rule positio
 constexpr std::size_t kMaxWordsPerCell = 12;       // longer pieces are running text, not cells
 constexpr std::size_t kMinColumnWords = 4;         // median words per line of a page text column
 constexpr std::int64_t kMaxColumnSkew = 300;       // key/description rows: starts of one column this close are aligned
+constexpr std::int64_t kMaxWrapIndentEms = 3;      // key/description rows: a wrapped description line may be indented this many ems
 constexpr std::int64_t kMinCardColumnPercent = 25;  // a page column without running text: share of the text width
 constexpr std::size_t kMaxCardGutterCrossings = 2;  // ... and lines crossing its gutter (a title, a footer)
 constexpr std::int64_t kMinCardColumnHeightPercent = 50;  // ... and the height its lines reach over
@@ -71,9 +72,9 @@ constexpr std::int64_t kChunkTokens = 512;
 inline nlohmann::json layout_parameters() {
   return {{"caption_distance_q", kCaptionDistance},     {"chunk_tokens", kChunkTokens},
           {"edge_band_percent", kEdgeBandPercent},      {"heading_size_percent", kHeadingSizePercent},
-          {"layout_version", 16},                       {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
+          {"layout_version", 17},                       {"max_bold_heading_scalars", kMaxBoldHeadingScalars},
           {"max_heading_lines", kMaxHeadingLines},      {"max_heading_scalars", kMaxHeadingScalars},
-          {"max_words_per_cell", kMaxWordsPerCell},     {"max_column_skew_q", kMaxColumnSkew},     {"min_column_words", kMinColumnWords},     {"min_cell_extent_q", kMinCellExtent},       {"min_rule_length_q", kMinRuleLength},
+          {"max_words_per_cell", kMaxWordsPerCell},     {"max_column_skew_q", kMaxColumnSkew},     {"max_wrap_indent_ems", kMaxWrapIndentEms},     {"min_column_words", kMinColumnWords},     {"min_cell_extent_q", kMinCellExtent},       {"min_rule_length_q", kMinRuleLength},
           {"max_grid_lines", kMaxGridLines},
           {"min_gutter_q", kMinGutter},                 {"min_region_extent_q", kMinRegionExtent},
           {"min_visible_font_size_cpt", static_cast<std::int64_t>(kMinVisibleFontSizePt * 100)},

@@ -795,10 +795,15 @@ std::vector<Grid> whitespace_tables_in(std::vector<Line>& lines) {
     return rows[row].size() == 2 && word_count(lines[rows[row][0]]) <= kMaxWordsPerCell && aligned(lines[rows[row][0]].bbox.x0, key_x) &&
            aligned(lines[rows[row][1]].bbox.x0, text_x) && !has_leader(lines[rows[row][0]]) && !has_leader(lines[rows[row][1]]);
   };
-  // A row holding only a description's wrapped line: one short piece starting at `text_x`.
+  // A row holding only a description's wrapped line: one short piece starting at `text_x`, or
+  // indented from it by at most params::kMaxWrapIndentEms ems - reference cards set a wrapped
+  // description with a hanging indent (octave's card: "getenv (string)  return value of named
+  // environment" / "      variable"), and the entries after it are still the table's.
   const auto wrapped_row = [&](std::size_t row, std::int64_t text_x) {
-    return rows[row].size() == 1 && aligned(lines[rows[row][0]].bbox.x0, text_x) &&
-           word_count(lines[rows[row][0]]) <= kMaxWordsPerCell;
+    if (rows[row].size() != 1) return false;
+    const Line& line = lines[rows[row][0]];
+    const bool indented = line.bbox.x0 > text_x && line.bbox.x0 - text_x <= params::kMaxWrapIndentEms * line.font_size_q;
+    return (aligned(line.bbox.x0, text_x) || indented) && word_count(line) <= kMaxWordsPerCell;
   };
   // Key/description rows from row `first`: at least three close rows of a key and its
   // description, keys aligned on one x and descriptions on another (a description may wrap onto
