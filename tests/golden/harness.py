@@ -321,7 +321,7 @@ def locator_label(citation: dict[str, Any]) -> str:
 
 
 def parse_summary(text: str) -> tuple[list[tuple[str, str]], list[str]]:
-    """Splits summary text into (key, value) header lines and the lines after non_grounded_checks."""
+    """Splits summary text into (key, value) header lines and the lines after non_grounded_checks (up to a ladder profile)."""
     lines = text.split("\n")
     header: list[tuple[str, str]] = []
     tail: list[str] = []
@@ -330,6 +330,10 @@ def parse_summary(text: str) -> tuple[list[tuple[str, str]], list[str]]:
         header.append((key, value.strip()))
         if key == "non_grounded_checks":
             tail = lines[index + 1 :]
+            # Ours, after the contract's lines: a policy report's ladder profile
+            # (tests/test_summary_ladder_profile.py checks it against the report).
+            if "ladder_profile:" in tail:
+                tail = tail[: tail.index("ladder_profile:")] + [""]
             break
     return header, tail
 

@@ -52,14 +52,14 @@ std::vector<std::size_t> find_positions(const std::basic_string<CharT>& text, st
 // Where a text may be cut to build a tier piece by piece: between two ASCII letters no step
 // carries anything across (no white-space run or skeleton run is open, no hyphen is being joined,
 // no dash run, no composition, no final-sigma context), so the pieces' readings put end to end
-// are the whole text's reading. Pieces of about `chunk` scalars bound the builder's working
+// are the whole text's reading (nor inside an HTML character reference). Pieces of about `chunk` scalars bound the builder's working
 // memory. at(pos): the text's scalar at pos.
 template <typename At>
 std::vector<std::size_t> cut_points(std::size_t size, std::size_t chunk, At at) {
   std::vector<std::size_t> out{0};
   for (std::size_t target = chunk; target < size; target = out.back() + chunk) {
     std::size_t p = target;
-    while (p < size && !is_safe_cut(p >= 2 ? at(p - 2) : 0, at(p - 1), at(p))) ++p;
+    while (p < size && (!is_safe_cut(p >= 2 ? at(p - 2) : 0, at(p - 1), at(p)) || may_split_reference(at, p))) ++p;
     if (p >= size) break;
     out.push_back(p);
   }

@@ -9,6 +9,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "text/html_entities.hpp"
 #include "text/normalize.hpp"
 #include "text/unicode_props.hpp"
 #include "text/utf8.hpp"
@@ -258,9 +259,33 @@ bool read_spacing_accent(const Units& in, std::size_t& i, Units& out) {
   return true;
 }
 
-// Typography on exact units: line-end hyphenation (one reading), dash runs, deletions, folds,
-// full-width ASCII, canonical composition; then whitespace again, since deletions can join two runs.
-Units typography(const Units& in, const std::unordered_set<std::uint32_t>& hyphens, bool join, const LadderOptions& options) {
+// HTML character references ("&amp;", "&rsquo;", "&#8217;") read as the characters they stand for,
+// each covering the whole reference: model output and HTML-derived text carry them where the page
+// shows the character. A text without "&" is returned as it is (nearly every text).
+const Units& decode_html_references(const Units& in, Units& decoded) {
+  if (std::none_of(in.begin(), in.end(), [](const Unit& unit) { return unit.c == U'&'; })) return in;
+  std::u32string chars(in.size(), 0);
+  for (std::size_t i = 0; i < in.size(); ++i) chars[i] = in[i].c;
+  decoded.reserve(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const text::HtmlReference reference = in[i].c == U'&' ? text::html_reference_at(chars, i) : text::HtmlReference{};
+    if (reference.length == 0) {
+      decoded.push_back(in[i]);
+      continue;
+    }
+    const Unit& last = in[i + reference.length - 1];
+    for (std::size_t k = 0; k < reference.scalar_count; ++k) decoded.push_back(Unit{reference.scalars[k], in[i].start, last.end});
+    i += reference.length - 1;
+  }
+  return decoded;
+}
+
+// Typography on exact units: HTML character references, line-end hyphenation (one reading), dash
+// runs, deletions, folds, full-width ASCII, canonical composition; then whitespace again, since
+// deletions can join two runs.
+Units typography(const Units& raw, const std::unordered_set<std::uint32_t>& hyphens, bool join, const LadderOptions& options) {
+  Units decoded;
+  const Units& in = decode_html_references(raw, decoded);
   Units folded;
   folded.reserve(in.size());
   std::size_t plain_until = 0;  // units of a hyphen-minus run that stay as they are
@@ -636,7 +661,7 @@ bool typography_keeps(char32_t c, char32_t before) {
   if (c > U'`') return c < 0x80;
   if (c < 0x20 && typographic_fold(c) != nullptr) return false;  // T1's control codes
   // A full stop after white space may be the second of a spaced ellipsis (". . .", read as "...").
-  return c != U'"' && c != U'`' && !(c == U'-' && before == U'-') &&
+  return c != U'"' && c != U'`' && c != U'&' && !(c == U'-' && before == U'-') &&
          !(c == U'.' && before <= U' ' && is_unicode_white_space(before));
 }
 
@@ -681,6 +706,12 @@ void plain_readings(const std::u32string& original, std::size_t from, std::size_
   // scalar could extend; a trailing run is trimmed, as the separate passes trim it.
 }
 
+// is_safe_cut at original[cut], and not inside an HTML character reference (decoded as one unit).
+bool safe_cut_at(const std::u32string& original, std::size_t cut) {
+  return is_safe_cut(cut >= 2 ? original[cut - 2] : 0, original[cut - 1], original[cut]) &&
+         !may_split_reference([&original](std::size_t pos) { return original[pos]; }, cut);
+}
+
 // Appends `units` with their offsets moved by `shift`.
 void append_shifted(Units& out, const Units& units, std::uint32_t shift) {
   for (const Unit& unit : units) out.push_back(Unit{unit.c, unit.start + shift, unit.end + shift});
@@ -712,7 +743,7 @@ std::vector<TypographicReadings> build_typographic_tiers(const std::u32string& o
       std::size_t end = from;
       while (end < n && typography_keeps(original[end], end > 0 ? original[end - 1] : 0)) ++end;
       std::size_t cut = end;
-      while (cut < n && cut > from && !is_safe_cut(cut >= 2 ? original[cut - 2] : 0, original[cut - 1], original[cut])) --cut;
+      while (cut < n && cut > from && !safe_cut_at(original, cut)) --cut;
       if (cut > from) {
         plain_readings(original, from, cut, built);
         from = cut;
@@ -720,7 +751,7 @@ std::vector<TypographicReadings> build_typographic_tiers(const std::u32string& o
       }
       // Up to the first safe cut after a scalar typography changes (or the end of the text).
       std::size_t next = std::max(end, from + 1);
-      while (next < n && !is_safe_cut(next >= 2 ? original[next - 2] : 0, original[next - 1], original[next])) ++next;
+      while (next < n && !safe_cut_at(original, next)) ++next;
       const Units typo = typography(exact_units(original.substr(from, next - from)), hyphens, false, options);
       const Units cased = lowercase(typo);
       const auto shift = static_cast<std::uint32_t>(from);

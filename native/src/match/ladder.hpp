@@ -106,6 +106,21 @@ inline bool is_safe_cut(char32_t two_before, char32_t before, char32_t after) {
   return letter(before) && letter(after) && two_before != U'`';
 }
 
+// Whether a cut at `pos` may fall inside an HTML character reference, which the typography tier
+// reads as one unit: the letters, digits and "#" just before it follow an "&" (at most 40 back, the
+// longest reference). Conservative (an "&word" with no ";" also answers yes): it only makes a piece
+// longer. at(pos): the text's scalar at pos.
+template <typename At>
+bool may_split_reference(At at, std::size_t pos) {
+  for (std::size_t back = 1; back <= 40 && back <= pos; ++back) {
+    const char32_t c = at(pos - back);
+    if (c == U'&') return back > 1;
+    const bool name = (c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z') || (c >= U'0' && c <= U'9') || c == U'#';
+    if (!name) return false;
+  }
+  return false;
+}
+
 struct TypographicReadings {
   NormalizedScalars typography, case_folded, skeleton;
 };
