@@ -226,3 +226,18 @@ def test_the_citation_verifier_is_unchanged_beside_it(loaded: list[Any]) -> None
     prose = EthosVerifier(SAMPLE_PDF).invoke({"question": QUESTION, "documents": loaded, "reply": ANSWER})
     assert prose["error"]["code"] == "invalid_reply" and prose["release"] is None
 
+
+
+def test_the_streaming_chain_example_prints_each_verdict_where_its_quotation_closed(tmp_path: Any) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parents[1] / "examples" / "langchain"
+    done = subprocess.run([sys.executable, str(examples / "streaming_chain.py")], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    text, decision = done.stdout.splitlines()
+    assert '6.1 days", [quote 1: grounded] and' in text and '3.1 days". [quote 2: mismatch, numeric_guard] Trust' in text
+    assert decision == "passed=False app_status=partial_certified released=c1 blocked=c2"
+    assert done.stdout in (examples / "README.md").read_text(encoding="utf-8")  # the README shows the output as printed

@@ -92,8 +92,9 @@ class EthosAnswerVerifier(Runnable[Any, dict[str, Any]]):
         >>> out = verifier.invoke(AIMessage(content='It "cut average response time by 30%".'))
         >>> [q["status"] for q in out["check"]["quotes"]], out["passed"], out["proof"]["proof_status"]
         (['grounded'], True, 'verified')
-        >>> [part["ethos"] for part in verifier.stream('It "cut average response time by 30%". Good.')]
-        ['result']
+        >>> events = verifier.transform(iter(['It "cut average ', 'response time by 30%". ', 'Good.']))
+        >>> [(e["ethos"], e.get("text", e.get("quote", {}).get("status"))) for e in events]
+        [('text', 'It "cut average '), ('text', 'response time by 30%". '), ('quote', 'grounded'), ('text', 'Good.'), ('result', None)]
     """
 
     def __init__(
