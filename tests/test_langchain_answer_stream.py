@@ -116,6 +116,8 @@ def test_the_streamed_result_is_invokes_byte_for_byte_under_stream_astream_and_b
     assert invoked["answer"] == ANSWER
     assert [check["status"] for check in invoked["report"]["checks"]] == ["grounded", "mismatch"]
     assert invoked["proof"]["proof_status"] == "partially_verified"
+    # The report's checks are the ones check_answer made of the quotations.
+    assert invoked["report"]["checks"] == [quote["check"] for quote in invoked["check"]["quotes"]]
     assert invoked["release"] is None  # the model's reply alone carries no question
     streamed = list(_simple_chain(ANSWER).stream({"question": QUESTION}))
 
@@ -241,3 +243,26 @@ def test_the_streaming_chain_example_prints_each_verdict_where_its_quotation_clo
     assert '6.1 days", [quote 1: grounded] and' in text and '3.1 days". [quote 2: mismatch, numeric_guard] Trust' in text
     assert decision == "passed=False app_status=partial_certified released=c1 blocked=c2"
     assert done.stdout in (examples / "README.md").read_text(encoding="utf-8")  # the README shows the output as printed
+
+
+def test_documents_that_come_after_the_reply_still_give_the_whole_check(loaded: list[Any]) -> None:
+    # Mapping chunks as LCEL streams them; here the documents come last, so the check waits for the end.
+    pieces = [ANSWER[:40], ANSWER[40:90], ANSWER[90:]]
+    chunks = [{"question": QUESTION}, *({"reply": piece} for piece in pieces), {"documents": loaded}]
+    events = list(EthosAnswerVerifier().transform(iter(chunks)))
+    assert [event["ethos"] for event in events] == ["text", "text", "text", "quote", "quote", "result"]
+    final = events[-1]
+    assert final["reply"] == ANSWER and final["question"] == QUESTION  # string chunks added up
+    assert final["check"] == ethos_py.check_answer(ANSWER, source_text=[d.page_content for d in loaded], scope="quotes")
+    assert _serial(final) == _serial(EthosAnswerVerifier().invoke({"question": QUESTION, "reply": ANSWER, "documents": loaded}))
+
+
+def test_astream_events_carries_the_verifiers_chunks() -> None:
+    async def gather() -> list[Any]:
+        return [event async for event in _simple_chain(ANSWER).astream_events({"question": QUESTION}, version="v2")]
+
+    events = asyncio.run(gather())
+    streamed = [e["data"]["chunk"] for e in events if e["event"] == "on_parser_stream" and e["name"] == "EthosAnswerVerifier"]
+    assert [chunk["ethos"] for chunk in streamed].count("quote") == 2 and streamed[-1]["ethos"] == "result"
+    [end] = [e for e in events if e["event"] == "on_parser_end" and e["name"] == "EthosAnswerVerifier"]
+    assert _serial(end["data"]["output"]) == _serial(streamed[-1])  # the run's output is the result chunk

@@ -292,7 +292,12 @@ class _Stream:
         if self._check is None and not self._deferred:
             self._start()
         if self._check is not None:
-            self._check.feed(text)
+            try:
+                self._check.feed(text)
+            except (ValueError, EthosError) as error:
+                # The text goes on streaming; the result says why the answer was not checked.
+                self._error, self._check = error, None
+                return
             yield from self._verdicts()
 
     def _start(self) -> None:
@@ -322,8 +327,11 @@ class _Stream:
             self._error = _Unverifiable("invalid_reply", f"the input has no reply under {verifier.reply_key!r}")
         if self._error is None and self._check is None:
             self._start()  # deferred until the documents came, or an answer without any text
-            if self._check is not None:
-                self._check.feed(answer)
+            try:
+                if self._check is not None:
+                    self._check.feed(answer)
+            except (ValueError, EthosError) as error:
+                self._error = error
         if self._error is not None or self._check is None:
             yield verifier._result(given, answer if self._text else None, self._documents, None,
                                    self._error or _Unverifiable("no_source", "nothing to check the answer against"))
