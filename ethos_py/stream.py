@@ -11,19 +11,12 @@ from contextlib import ExitStack
 from typing import IO, Any, TypeVar
 
 from . import answer as _answer
+from ._answer_incremental import IncrementalAnswerCheck
 from .document import Document
 
 __all__ = ["AnswerText", "StreamedAnswer", "AsyncStreamedAnswer", "verify_answer"]
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-# Every character that may open or close a quotation (docs/answers.md "Quotations"): a text
-# without any has no quotation to look for.
-# Single quotes are the marks whose meaning waits for the next character (an apostrophe when a
-# letter follows).
-_SINGLE_QUOTES = frozenset("'\u2018\u2019\u201a")
-_QUOTE_MARKS = frozenset("\"'\u201c\u201d\u201e\u00ab\u00bb\u300c\u300d\u300e\u300f\u201a\u2018\u2019")
-
 
 class AnswerText(str):
     """The ``str`` a decorated function returned, unchanged, with the check as ``.result``.
@@ -68,7 +61,8 @@ def _open_sources(stack: ExitStack, source: Any) -> list[Document]:
 
 
 class _Printer:
-    """Checks the answer received so far after each chunk and prints what became decided."""
+    """Prints what the incremental check decided after each chunk: words in their verdict's style,
+    each closed quotation's verdict as a tag after its closing mark."""
 
     def __init__(self, source: Any, scope: str, ngram: int, policy: str | None, palette: str,
                  color: bool | None, print_stats: bool, file: IO[str] | None) -> None:
@@ -77,23 +71,18 @@ class _Printer:
         if palette not in _answer.PALETTES:
             raise ValueError(f"palette must be one of {_answer.PALETTES}")
         self._stack = ExitStack()
-        self._documents = _open_sources(self._stack, source)
-        self._scope, self._ngram, self._policy, self._palette = scope, ngram, policy, palette
+        self._check = IncrementalAnswerCheck(_open_sources(self._stack, source), scope, ngram, policy)
+        self._palette = palette
         self._file = file if file is not None else sys.stderr
         self._color = _auto_color(self._file) if color is None else color
         self._print_stats = print_stats
-        self.text = ""
         self._printed = 0  # answer scalars printed so far
         self._words = 0  # words printed so far
-        self._known: list[dict[str, Any]] = []  # the words of the last check, answer offsets
-        # Quotation marks in the answer so far, and the quotations of the last check that looked
-        # for them: with that many marks, and when the text then did not end with a mark.
-        self._marks = 0
-        self._quotes_seen: tuple[int, bool, list[dict[str, Any]]] = (0, False, [])
         self._quotes = 0  # quotation verdicts printed so far
 
-    def _check(self) -> dict[str, Any]:
-        return _answer.check_answer(self.text, self._documents, scope=self._scope, ngram=self._ngram, policy=self._policy)
+    @property
+    def text(self) -> str:
+        return self._check.text
 
     def _styled(self, text: str, verbatim: bool | None = None, status: str | None = None) -> str:
         # One word (or tag) rendered by the core with the palette, so styles are render_result's.
@@ -108,85 +97,32 @@ class _Printer:
             self._file.flush()
 
     def feed(self, chunk: str) -> None:
-        if chunk:
-            self.text += chunk
-            self._marks += sum(1 for c in chunk if c in _QUOTE_MARKS)
-            self._advance(final=False)
+        if self._check.feed(chunk):
+            self._print(final=False)
 
-    def _check_tail(self) -> dict[str, Any] | None:
-        """Under scope all, the words of the answer from the first one an undecided word may share
-        an ngram-word window with, checked on their own, with answer offsets: a word's verdict
-        depends only on the windows holding it, so these words get the verdicts a check of the
-        whole answer gives, at a cost that no longer grows with the answer. The quotations, when
-        the answer has a quotation mark, come from a scope-quotes check of the whole answer (the
-        same quotations and verdicts, without measuring every word). None when the whole answer
-        must be checked (scope quotes, nothing printed yet)."""
-        first = self._words - (self._ngram - 1)
-        if self._scope != "all" or first <= 0 or first >= len(self._known):
-            return None
-        base = int(self._known[first]["start"])
-        tail = _answer.check_answer(self.text[base:], self._documents, scope="all", ngram=self._ngram, policy=self._policy)
-        shifted = [{**word, "start": word["start"] + base, "end": word["end"] + base} for word in tail["words"]]
-        return {"words": self._known[:first] + shifted, "quotes": self._quotations()}
-
-    def _quotations(self) -> list[dict[str, Any]]:
-        """The whole answer's quotations and verdicts. Which spans are quotations changes only when
-        a mark arrives or the character after a single quote does (an apostrophe when a letter
-        follows it), and a quotation's verdict depends on its text alone: between those,
-        the last list stands, and no quotation is verified again."""
-        marks, after_mark, quotes = self._quotes_seen
-        if self._marks == 0:
-            return []
-        if self._marks != marks or after_mark:
-            quotes = _answer.check_answer(self.text, self._documents, scope="quotes", ngram=self._ngram,
-                                          policy=self._policy)["quotes"]
-            self._quotes_seen = (self._marks, self.text[-1] in _SINGLE_QUOTES, quotes)
-        return quotes
-
-    def _advance(self, final: bool) -> dict[str, Any]:
-        result = (None if final else self._check_tail()) or self._check()
-        words, quotes, size = result["words"], result["quotes"], len(self.text)
-        self._known = words
-        # A quotation is closed once a character follows its closing mark (or the answer ended).
-        closed = len(quotes) if final else sum(1 for quote in quotes if self._after_mark(quote) < size)
-        if self._scope == "all":
-            # The last word may still grow; a word is verbatim when one of the ngram-word windows
-            # holding it is in a source, so it is decided once ngram - 1 complete words follow it.
-            complete = len(words) if final or not words or words[-1]["end"] < size else len(words) - 1
-            decided = complete if final else max(0, complete - (self._ngram - 1))
-        else:
-            # Each quotation is measured on its own: its words are decided when it closes.
-            limit = quotes[closed - 1]["end"] if closed else -1
-            decided = sum(1 for word in words if word["end"] <= limit)
+    def _print(self, final: bool) -> None:
+        check = self._check
+        words, quotes, closed, size = check.words, check.quotes, check.closed, len(check.text)
         out = []
-        for word in words[self._words:decided]:
+        for word in words[self._words:check.decided]:
             out.append(self._tags(quotes, closed, word["start"]))
-            out.append(self._styled(self.text[self._printed:word["start"]]))
-            out.append(self._styled(self.text[word["start"]:word["end"]], verbatim=word["verbatim"]))
+            out.append(self._styled(check.text[self._printed:word["start"]]))
+            out.append(self._styled(check.text[word["start"]:word["end"]], verbatim=word["verbatim"]))
             self._printed = word["end"]
-        self._words = max(self._words, decided)
+        self._words = max(self._words, check.decided)
         out.append(self._tags(quotes, closed, self._printed))
         if final:
             out.append(self._tags(quotes, closed, size + 1))
-            out.append(self._styled(self.text[self._printed:]))
+            out.append(self._styled(check.text[self._printed:]))
             self._printed = size
         self._emit("".join(out))
-        return result
-
-    def _after_mark(self, quote: dict[str, Any]) -> int:
-        """Just after a quotation's closing mark: its text ends before the mark, and « » may pad
-        the text with spaces inside the marks."""
-        pos = int(quote["end"])
-        while pos < len(self.text) and self.text[pos].isspace():
-            pos += 1
-        return pos + 1
 
     def _tags(self, quotes: list[dict[str, Any]], closed: int, before: int) -> str:
         # Each closed quotation's verdict, right after its closing mark once the print reaches it.
         out = []
         while self._quotes < closed and quotes[self._quotes]["end"] <= before:
             quote = quotes[self._quotes]
-            after = min(self._after_mark(quote), len(self.text))
+            after = min(self._check.after_mark(quote), len(self.text))
             out.append(self._styled(self.text[self._printed:after]))
             self._printed = after
             out.append(" " + self._styled(f"[quote {self._quotes + 1}: {quote['status']}]", status=quote["status"]))
@@ -195,7 +131,8 @@ class _Printer:
 
     def finish(self) -> dict[str, Any]:
         try:
-            result = self._advance(final=True)
+            result = self._check.finish()
+            self._print(final=True)
             if not self.text.endswith("\n"):
                 self._emit("\n")
             if self._print_stats:

@@ -257,7 +257,7 @@ def test_public_names_are_exported_from_the_package() -> None:
 
 @pytest.mark.parametrize("module", ["_emission_rules", "emit", "handles", "presentation", "integrations._metadata",
                                     "integrations.langchain", "integrations.langchain_loader", "integrations.langchain_parser",
-                                    "integrations.langchain_verifier", "integrations.llamaindex",
+                                    "integrations.langchain_verifier", "integrations.langchain_answer_verifier", "integrations.llamaindex",
                                     "integrations.llamaindex_evaluator", "integrations.llamaindex_postprocessor", "integrations.ragas_metric",
                                     "integrations.llamaindex_reader"])
 def test_docstring_examples_run(module: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -61,6 +61,7 @@ MODULES = (
     "ethos_py.integrations.langchain_loader",
     "ethos_py.integrations.langchain_parser",
     "ethos_py.integrations.langchain_verifier",
+    "ethos_py.integrations.langchain_answer_verifier",
     "ethos_py.integrations.llamaindex",
     "ethos_py.integrations.llamaindex_evaluator",
     "ethos_py.integrations.llamaindex_postprocessor",

@@ -5,7 +5,8 @@
 A retriever built over these documents returns documents whose metadata already follows the Ethos
 contract, so ``emit_langchain_citations(retrieved, answer, claims)`` hydrates the model's citations
 without any mapping code. ``EthosPDFLoader`` loads PDFs as such documents, and ``EthosVerifier`` is
-the LCEL step after the model that verifies its cited answer and attaches the verdict.
+the LCEL step after the model that verifies its cited answer and attaches the verdict;
+``EthosAnswerVerifier`` checks a free-form answer's quotations while it streams.
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ from langchain_core.documents import Document
 from ..artifacts import DocumentInput, rag_chunks
 from ..emit import build_langchain_context, emit_langchain_citations
 from ._metadata import chunk_metadata
+from .langchain_answer_verifier import EthosAnswerVerifier
 from .langchain_loader import EthosPDFLoader
 from .langchain_parser import EthosCitationParser
 from .langchain_verifier import DEFAULT_CLAIM_LABELS, EthosVerifier
 
 __all__ = [
     "DEFAULT_CLAIM_LABELS",
+    "EthosAnswerVerifier",
     "EthosCitationParser",
     "EthosPDFLoader",
     "EthosVerifier",

@@ -14,7 +14,9 @@ the retrieved documents (LangChain ``Document``s carrying the Ethos metadata con
 ``answer``, ``claims``, ``citations`` (hydrated: only ids the retrieval showed are accepted),
 ``report``, ``proof`` (the proof summary), ``release`` (the app answer release decision) and
 ``error`` (None, or why the reply could not be checked: then nothing is released). ``invoke``,
-``batch``, ``stream`` and ``astream`` all work: a streamed reply is gathered, then verified whole.
+``batch``, ``stream`` and ``astream`` all work: a streamed reply is gathered, then verified whole,
+since a JSON reply's claims are known only once it is complete. A free-form answer (prose with
+quotations) is checked while it streams by ``EthosAnswerVerifier`` (langchain_answer_verifier).
 """
 
 from __future__ import annotations
