@@ -1275,4 +1275,9 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
 
 
 if __name__ == "__main__":
-    main()
+    # `python -m ethos_py.cli` runs this file as __main__, a second copy of the module: the commands
+    # added from other modules (verify-jsonl, sensitivity ...) raise ethos_py.cli's error classes,
+    # which only ethos_py.cli's own run() recognizes, so that copy is the one run.
+    from ethos_py.cli import main as _package_main
+
+    _package_main()
