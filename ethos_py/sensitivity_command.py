@@ -19,7 +19,7 @@ def add_sensitivity_command(ethos: click.Group) -> None:
 
     @ethos.command("sensitivity", context_settings=_COMMAND_CONTEXT,
                    short_help="Compare the strict, default and permissive policies on the same claims: rates and spread.")
-    @click.argument("source", metavar="SOURCE", required=False)
+    @click.argument("source", metavar="[SOURCE]", required=False)
     @click.option("--citations", metavar="FILE", default=None, help="Citations JSON (with SOURCE).")
     @click.option("--jsonl", metavar="CLAIMS.jsonl", default=None,
                   help="verify-jsonl records instead of SOURCE --citations (each source opened once).")
@@ -27,7 +27,7 @@ def add_sensitivity_command(ethos: click.Group) -> None:
                   help='With --jsonl: a manifest {"documents": {"<id>": "<path>"}} for records that name a "document".')
     @click.option("--grounding", type=click.Choice(_GROUNDINGS), default=None, help=_GROUNDING_HELP)
     @click.option("--config", metavar="FILE", default=None, help="Verification config JSON (default: built-in default-v1).")
-    @click.option("--threshold", type=float, default=None,
+    @click.option("--threshold", metavar="X", type=float, default=None,
                   help="Count as repaired what ethos repair --threshold X would substitute (0..1); no default: "
                        "without it repaired is not computed.")
     @click.option("--format", "output_format", type=click.Choice(("json", "text")), default="json",
