@@ -253,6 +253,17 @@ def _citations_unit(source: SourceInput, citations: Any, grounding: str | None, 
     return unit, described
 
 
+def _check_config(config: bytes) -> None:
+    """Raises the core's own error for a config it refuses, before any record is verified: a
+    refused request is otherwise read as a refused claim and named by its record's line."""
+    from .document import Document
+
+    with Document.from_bytes(b"probe", "text") as probe:
+        request = {"document_fingerprint": probe.fingerprint,
+                   "claims": [{"kind": "quote", "text": "probe", "citation": {"scope": "document"}}]}
+        probe.verify_json(json.dumps(request).encode("utf-8"), config, policy="default")
+
+
 def _jsonl_units(path: str, corpus: str | None, grounding: str | None, config: bytes | None,
                  stack: Any) -> tuple[list[_Unit], list[dict[str, Any]]]:
     """One unit per distinct source of ``ethos verify-jsonl`` records (each opened once); a bad
@@ -280,6 +291,8 @@ def _jsonl_units(path: str, corpus: str | None, grounding: str | None, config: b
             raise JsonlError(path, number, str(error)) from None
         targets.setdefault(key, (kind, target))
         planned.setdefault(key, []).append((number, claim))
+    if config is not None:
+        _check_config(config)
     units, described = [], []
     for key, claims in planned.items():
         try:

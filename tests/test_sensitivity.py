@@ -346,6 +346,21 @@ def test_a_config_is_passed_through(workdir: Path) -> None:
     assert refused.returncode == 2 and json.loads(refused.stderr)["error"]["code"] == "input_limit_exceeded"
 
 
+def test_a_bad_config_is_named_as_the_config_for_jsonl_records_too(workdir: Path) -> None:
+    (workdir / "claims.jsonl").write_text(json.dumps({"claim": "grew 12%", "source": "Revenue grew 12%."}) + "\n",
+                                          encoding="utf-8")
+    (workdir / "broken.json").write_text("{", encoding="utf-8")
+    (workdir / "unknown.json").write_text(json.dumps({**json.loads(_cli(workdir, "explain").stdout), "bogus": 1}),
+                                          encoding="utf-8")
+    for config, expected in (("broken.json", {"input": "config", "offset": 2, "path": "$"}), ("unknown.json", {"path": "$.bogus"})):
+        error = _envelope(_cli(workdir, "sensitivity", "--jsonl", "claims.jsonl", "--config", config))
+        assert (error["code"], error["details"]) == ("invalid_input", expected)
+        # ... as for a citations file, where the core reads the config first.
+        cited = _envelope(_cli(workdir, "sensitivity", "report.txt", "--citations", "citations.json", "--grounding", "text",
+                               "--config", config))
+        assert cited == error
+
+
 def _envelope(done: subprocess.CompletedProcess[bytes]) -> dict[str, Any]:
     assert done.stdout == b""
     lines = done.stderr.decode("utf-8").splitlines()
