@@ -460,3 +460,16 @@ def test_no_claims_gives_zero_rates(tmp_path: Path) -> None:
     assert result["claims"] == 0 and result["checks"] == [] and result["sources"] == []
     assert all(result["rates"][p]["grounded"] == {"count": 0, "rate_bp": 0} for p in PRESETS)
     assert result["spread"]["grounded_rate_bp"] == 0 and result["spread"]["changed"] == []
+
+
+def test_more_claims_than_one_request_holds(tmp_path: Path) -> None:
+    # 300 records against one source: verified in requests of at most 256 claims (the built-in config's max_checks).
+    words = ["Revenue grew 12% in 2024", "revenue grew 12% in 2024", "Revenue grew 15% in 2024"]
+    records = [{"claim": words[index % 3], "source": TEXT} for index in range(300)]
+    (tmp_path / "claims.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    result = _ok(tmp_path, "--jsonl", "claims.jsonl", "--threshold", "0.8")
+    assert_rates_match_the_checks(result)
+    assert len(result["sources"]) == 1 and result["claims"] == 300
+    assert [result["rates"][p]["grounded"]["count"] for p in PRESETS] == [100, 200, 200]
+    assert result["spread"]["grounded_rate_bp"] == 3333 and result["spread"]["changed_count"] == 100
+    assert result["checks"][299]["line"] == 300
