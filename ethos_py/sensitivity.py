@@ -249,7 +249,8 @@ def _citations_unit(source: SourceInput, citations: Any, grounding: str | None, 
     unit.rows = [{"claim": check["claim"], "id": check["id"]} for check in unit.checks["default"]]
     described = {"document_fingerprint": document.fingerprint}
     if isinstance(source, (str, os.PathLike)):
-        described["source"] = os.fspath(source)
+        # As given; a name that is no UTF-8 (argv arrives surrogate-escaped) keeps its bytes as \x escapes.
+        described["source"] = os.fsencode(source).decode("utf-8", "backslashreplace")
     return unit, described
 
 

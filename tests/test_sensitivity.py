@@ -473,3 +473,11 @@ def test_more_claims_than_one_request_holds(tmp_path: Path) -> None:
     assert [result["rates"][p]["grounded"]["count"] for p in PRESETS] == [100, 200, 200]
     assert result["spread"]["grounded_rate_bp"] == 3333 and result["spread"]["changed_count"] == 100
     assert result["checks"][299]["line"] == 300
+
+
+def test_a_source_name_that_is_no_utf8(workdir: Path) -> None:
+    name = os.fsdecode(b"caf\xe9.txt")  # a Latin-1 file name: argv hands it over surrogate-escaped
+    shutil.copyfile(workdir / "report.txt", workdir / name)
+    result = _ok(workdir, name, "--citations", "citations.json", "--grounding", "text")
+    assert result["sources"][0]["source"] == "caf\\xe9.txt"
+    assert result["rates"] == _ok(workdir, "report.txt", "--citations", "citations.json", "--grounding", "text")["rates"]
