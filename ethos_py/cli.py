@@ -710,44 +710,6 @@ def _policy_choice(policy: str | None) -> str | bytes | None:
 
 
 @ethos.command(
-    "sensitivity",
-    context_settings=_COMMAND_CONTEXT,
-    short_help="Show the verdict of every claim under each policy preset, side by side.",
-)
-@click.argument("source", metavar="SOURCE")
-@click.option("--citations", metavar="FILE", required=True, help="Citations JSON.")
-@click.option("--config", metavar="FILE", default=None, help="Verification config JSON (default: built-in default-v1).")
-@click.pass_context
-def sensitivity_command(ctx: click.Context, source: str, citations: str, config: str | None) -> int:
-    """Verify the citations in --citations against SOURCE under the strict, default and permissive policies and print, per check, each policy's status, reason and matched tier (canonical JSON)."""
-    from ._json import dumps
-    from .document import Document
-
-    _reject_extra_args(ctx)
-    source_bytes = _read(source, "SOURCE")
-    citations_bytes = _read(citations, "--citations")
-    config_bytes = None if config is None else _read(config, "--config")
-    reports = {}
-    with Document.from_bytes(source_bytes) as document:
-        for policy in _POLICY_PRESETS:
-            reports[policy] = json.loads(document.verify_json(citations_bytes, config_bytes, policy=policy))
-    checks = []
-    for index, check in enumerate(reports["default"]["checks"]):
-        row: dict[str, Any] = {"claim": check["claim"], "id": check["id"]}
-        for policy, report in reports.items():
-            verdict = report["checks"][index]
-            row[policy] = {key: verdict[key] for key in ("status", "reason") if key in verdict}
-            if "tier" in verdict.get("match", {}):
-                row[policy]["tier"] = verdict["match"]["tier"]
-            if "score" in verdict.get("match", {}):  # a near miss: its similarity instead of a tier
-                row[policy]["score"] = verdict["match"]["score"]
-        checks.append(row)
-    policies = {policy: report["policy_fingerprint"] for policy, report in reports.items()}
-    _write_stdout(dumps({"checks": checks, "policies": policies}) + b"\n")
-    return 0
-
-
-@ethos.command(
     "explain",
     context_settings=_COMMAND_CONTEXT,
     short_help="Print the built-in verification config, or a matching policy.",
@@ -1296,6 +1258,10 @@ from .batch_command import add_batch_command  # noqa: E402  (uses the helpers ab
 
 add_batch_command(ethos)
 
+from .sensitivity_command import add_sensitivity_command  # noqa: E402  (uses the helpers above)
+
+add_sensitivity_command(ethos)
+
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Console-script entry point of ``ethos``: runs ``run(argv)`` and exits with its status.
@@ -1309,4 +1275,9 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
 
 
 if __name__ == "__main__":
-    main()
+    # `python -m ethos_py.cli` runs this file as __main__, a second copy of the module: the commands
+    # added from other modules (verify-jsonl, sensitivity ...) raise ethos_py.cli's error classes,
+    # which only ethos_py.cli's own run() recognizes, so that copy is the one run.
+    from ethos_py.cli import main as _package_main
+
+    _package_main()

@@ -21,7 +21,7 @@ DOCTESTED_HERE = [
     "reply_verify", "edits", "redlines", "normalization", "annotate", "jsonl_pipeline",
     "report_html", "notebook",
     "calibration", "repair_pipeline", "calibrate_command", "repair_command",
-    "batch", "batch_command", "batch_summary", "distributed",
+    "batch", "batch_command", "batch_summary", "distributed", "sensitivity", "sensitivity_text",
 ]
 
 

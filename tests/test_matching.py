@@ -416,8 +416,8 @@ def test_sensitivity_shows_each_preset_side_by_side() -> None:
     result = json.loads(done.stdout)
     assert result["policies"] == {name: _explain(name)["policy_fingerprint"] for name in ("strict", "default", "permissive")}
     rows = [(row["strict"], row["default"], row["permissive"]) for row in result["checks"]]
-    grounded = lambda tier: {"status": "grounded", "tier": tier}
-    refused = lambda tier: {"status": "mismatch", "reason": "text_mismatch", "tier": tier}
+    grounded = lambda tier: {"status": "grounded", "tier": tier, "outcome": "grounded", "contiguous": True}
+    refused = lambda tier: {"status": "mismatch", "reason": "text_mismatch", "tier": tier, "outcome": "rejected"}
     # Read from the presets: strict accepts through whitespace, default through case, permissive all.
     assert rows == [
         (grounded("whitespace"), grounded("whitespace"), grounded("whitespace")),

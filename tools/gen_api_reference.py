@@ -41,6 +41,8 @@ MODULES = (
     "ethos_py.jsonl_pipeline",
     "ethos_py.calibration",
     "ethos_py.repair_pipeline",
+    "ethos_py.sensitivity",
+    "ethos_py.sensitivity_text",
     "ethos_py.batch",
     "ethos_py.batch_summary",
     "ethos_py.distributed",

@@ -1,0 +1,113 @@
+"""sensitivity_command - ``ethos sensitivity``: the same claims under the strict, default and permissive policies, with each policy's rates and the spread.
+
+Python-only (no ethos-core counterpart): ethos_py.sensitivity over the in-process core. The claims
+are a citations file against one SOURCE (any kind ``ethos verify`` opens; a PDF is parsed on the
+way) or ``ethos verify-jsonl`` records (--jsonl). Argument errors come before any file is read;
+the output is written atomically with --out.
+"""
+
+from __future__ import annotations
+
+import click
+
+__all__ = ["add_sensitivity_command"]
+
+
+def add_sensitivity_command(ethos: click.Group) -> None:
+    """Adds ``sensitivity`` to the ``ethos`` command (called once by ethos_py.cli)."""
+    from .cli import _COMMAND_CONTEXT, _GROUNDING_HELP, _GROUNDINGS, _reject_extra_args
+
+    @ethos.command("sensitivity", context_settings=_COMMAND_CONTEXT,
+                   short_help="Compare the strict, default and permissive policies on the same claims: rates and spread.")
+    @click.argument("source", metavar="[SOURCE]", required=False)
+    @click.option("--citations", metavar="FILE", default=None, help="Citations JSON (with SOURCE).")
+    @click.option("--jsonl", metavar="CLAIMS.jsonl", default=None,
+                  help="verify-jsonl records instead of SOURCE --citations (each source opened once).")
+    @click.option("--corpus", metavar="FILE", default=None,
+                  help='With --jsonl: a manifest {"documents": {"<id>": "<path>"}} for records that name a "document".')
+    @click.option("--grounding", type=click.Choice(_GROUNDINGS), default=None, help=_GROUNDING_HELP)
+    @click.option("--config", metavar="FILE", default=None, help="Verification config JSON (default: built-in default-v1).")
+    @click.option("--threshold", metavar="X", type=float, default=None,
+                  help="Count as repaired what ethos repair --threshold X would substitute (0..1); no default: "
+                       "without it repaired is not computed.")
+    @click.option("--format", "output_format", type=click.Choice(("json", "text")), default="json",
+                  help="json (default): canonical JSON; text: the rates table and the spread line, for people.")
+    @click.option("--out", metavar="FILE", default=None, help="Write the output atomically to FILE instead of stdout.")
+    @click.pass_context
+    def sensitivity_command(ctx: click.Context, source: str | None, citations: str | None, jsonl: str | None,
+                            corpus: str | None, grounding: str | None, config: str | None, threshold: float | None,
+                            output_format: str, out: str | None) -> int:
+        """Verify the same claims under the strict, default and permissive
+        policies and print each check's verdicts side by side, each
+        policy's rates and the spread between them.
+
+        \b
+        The claims: SOURCE --citations FILE (SOURCE: a native document, a
+        PDF parsed on the way, or what --grounding names: Grounding JSON,
+        OpenDataLoader, Docling, text, Markdown), or --jsonl CLAIMS.jsonl
+        (verify-jsonl records: "claim" and "source", "source_path" or
+        "document"; each source opened once).
+
+        \b
+        Per policy: grounded, contiguous (grounded as written, not only
+        once an elision mark at an end was read as truncation), repaired
+        (not grounded, but ethos repair --threshold X would substitute the
+        located span and it grounds; not computed without --threshold)
+        and rejected, as counts and rates. The spread is the highest minus
+        the lowest grounded rate, with every claim whose verdict differs
+        between policies. Exit 0.
+        """
+        from .cli import _emit, _host_error, _io_details, _read
+        from .jsonl_pipeline import JsonlError
+        from .sensitivity import sensitivity
+        from .sensitivity_text import render_sensitivity_text
+
+        _reject_extra_args(ctx)
+        # Argument-level checks finish before any file is touched (docs/cli.md §5.2).
+        if source is not None and jsonl is not None:
+            raise _host_error("invalid_arguments", {"argument": "--jsonl",
+                                                    "reason": "give SOURCE --citations FILE or --jsonl CLAIMS.jsonl, not both"})
+        if source is None and jsonl is None:
+            raise _host_error("invalid_arguments", {"argument": "SOURCE",
+                                                    "reason": "give SOURCE --citations FILE or --jsonl CLAIMS.jsonl"})
+        if (source is not None) != (citations is not None):
+            reason = "--citations needs SOURCE (with --jsonl the records are the claims)" if source is None \
+                else "SOURCE needs --citations FILE"
+            raise _host_error("invalid_arguments", {"argument": "--citations", "reason": reason})
+        if corpus is not None and jsonl is None:
+            raise _host_error("invalid_arguments", {"argument": "--corpus", "reason": "--corpus applies to --jsonl records"})
+        if threshold is not None and not 0.0 <= threshold <= 1.0:
+            raise _host_error("invalid_arguments", {"argument": "--threshold", "reason": "must be between 0 and 1"})
+        config_bytes = None if config is None else _read(config, "--config")
+        try:
+            if jsonl is not None:
+                for path, argument in ((jsonl, "--jsonl"), (corpus, "--corpus")):
+                    if path is not None:
+                        try:  # a missing file names its argument before anything runs
+                            with open(path, "rb"):
+                                pass
+                        except OSError as error:
+                            raise _host_error("host_io", _io_details(argument, error, path)) from error
+                result = sensitivity(jsonl=jsonl, corpus=corpus, grounding=grounding, config=config_bytes,
+                                     threshold=threshold)
+            else:
+                assert source is not None and citations is not None
+                citations_bytes = _read(citations, "--citations")
+                try:
+                    with open(source, "rb"):
+                        pass
+                except OSError as error:
+                    raise _host_error("host_io", _io_details("SOURCE", error, source)) from error
+                result = sensitivity(source, citations_bytes, grounding=grounding, config=config_bytes,
+                                     threshold=threshold)
+        except JsonlError as error:
+            argument = "--corpus" if corpus is not None and error.path == corpus else "--jsonl"
+            raise _host_error("invalid_input", {"argument": argument, "file": error.path, "line": error.line,
+                                                "reason": error.reason}) from None
+        if output_format == "text":
+            _emit(render_sensitivity_text(result).encode("utf-8"), out)
+        else:
+            from ._json import dumps
+
+            _emit(dumps(result) + b"\n", out)
+        return 0
