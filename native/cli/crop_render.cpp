@@ -81,6 +81,13 @@ void check_crop_request(const pdf::CropRequest& request) {
   for (const Bbox& highlight : request.highlights) {
     if (!in_range(highlight)) throw crop_off_page(request);  // bounded: page_pixels multiplies them
   }
+  if (request.view) {  // what is shown: on the page like the evidence, as crop_pixel_rect reads it
+    const Bbox& view = *request.view;
+    if (!in_range(view) || view.x0 > view.x1 || view.y0 > view.y1 || view.x0 > request.page_width ||
+        view.y0 > request.page_height || view.x1 < 0 || view.y1 < 0) {
+      throw crop_off_page(request);
+    }
+  }
   const pdf::PixelRect rect = pdf::crop_pixel_rect(request);  // every input bounded above: no overflow
   const std::int64_t width = rect.x1 - rect.x0, height = rect.y1 - rect.y0;
   if (width > kMaxCropSidePx || height > kMaxCropSidePx || width * height > kMaxCropPixels) {
@@ -116,7 +123,7 @@ std::vector<RenderedCrop> render_crops(std::string_view pdf, const std::string& 
   std::set<std::int64_t> pages;
   for (const CropPlan& plan : plans) {
     job.requests.push_back(pdf::CropRequest{static_cast<int>(plan.page_index - 1), plan.page_width, plan.page_height,
-                                            plan.bbox, plan.highlights, plan.geometry});
+                                            plan.bbox, plan.highlights, plan.geometry, plan.view, plan.refused});
     // A native document's boxes are the PDF's display space already: refused here, before any
     // worker starts (foreign boxes are checked by the worker once mapped onto the PDF page).
     if (plan.geometry == CropGeometry::display_quanta) check_crop_request(job.requests.back());

@@ -62,6 +62,53 @@ CropPlan plan_on_page(const Page& page, std::string crop_ref, Bbox bbox, std::st
   return plan;
 }
 
+Bbox unite(const Bbox& a, const Bbox& b) {
+  return Bbox{std::min(a.x0, b.x0), std::min(a.y0, b.y0), std::max(a.x1, b.x1), std::max(a.y1, b.y1)};
+}
+
+// The cited cell of a table-cell claim (its citation's table_id and cell), when the source has it.
+const Cell* cited_cell(const Source& source, const json& check, const Table*& table) {
+  const json& citation = check.at("claim").at("citation");
+  auto table_id = citation.find("table_id");
+  auto cell = citation.find("cell");
+  if (table_id == citation.end() || cell == citation.end() || !table_id->is_string() || !cell->is_object()) return nullptr;
+  const std::size_t index = source.table_index(table_id->get<std::string>());
+  if (index == Source::npos) return nullptr;
+  table = &source.tables[index];
+  const json& row = cell->value("row", json());
+  const json& col = cell->value("col", json());
+  if (!row.is_number_integer() || !col.is_number_integer()) return nullptr;
+  for (const Cell& candidate : table->cells) {
+    if (candidate.row == row.get<std::int64_t>() && candidate.col == col.get<std::int64_t>()) return &candidate;
+  }
+  return nullptr;
+}
+
+// What a rendering shows beyond the evidence rectangle, for a reader: a table cell within its row
+// (every cell of it) and under its column's head (the table's first row), where those cells have
+// boxes on the same page; then at least kCropMinWidthQ wide, widened about its centre and kept on
+// the page. nullopt when that is the evidence rectangle itself.
+std::optional<Bbox> view_for(const Source& source, const json& check, const Page& page, const Bbox& evidence) {
+  Bbox view = evidence;
+  const Table* table = nullptr;
+  if (const Cell* cell = cited_cell(source, check, table); cell != nullptr && table->page == page.id) {
+    for (const Cell& other : table->cells) {
+      const bool same_row = other.row == cell->row;
+      const bool column_head = other.row == 0 && other.col <= cell->col && cell->col < other.col + other.col_span;
+      if ((same_row || column_head) && other.bbox) view = unite(view, *other.bbox);
+    }
+  }
+  if (view.x1 - view.x0 < kCropMinWidthQ) {
+    const std::int64_t width = std::min(kCropMinWidthQ, page.width);
+    std::int64_t x0 = (view.x0 + view.x1) / 2 - width / 2;
+    x0 = std::max<std::int64_t>(0, std::min(x0, page.width - width));
+    view.x0 = std::min(view.x0, x0);
+    view.x1 = std::max(view.x1, x0 + width);
+  }
+  if (view.x0 == evidence.x0 && view.y0 == evidence.y0 && view.x1 == evidence.x1 && view.y1 == evidence.y1) return std::nullopt;
+  return view;
+}
+
 }  // namespace
 
 std::string crop_ref_for(std::string_view check_id, std::string_view document_fingerprint, std::string_view page) {
@@ -153,6 +200,13 @@ std::vector<CropPlan> crop_plans_for_report(const Source& source, std::string_vi
           plan.highlights.push_back(*box);
         }
       }
+      // A table-cell claim is checked against its cell's text, which has no character boxes in
+      // the match: the cell itself is what the reader looks at.
+      const Table* table = nullptr;
+      if (plan.highlights.empty() && box && cited_cell(source, check, table) != nullptr) plan.highlights.push_back(*box);
+      plan.refused = check.value("status", "") != "grounded";
+      // Only the rendering shows more; the descriptor keeps the evidence rectangle (CONTRACTS 2.11).
+      if (box && *geometry == CropGeometry::display_quanta) plan.view = view_for(source, check, *page, *box);
       const std::string bytes = crop_descriptor_json(plan, identity, nullptr);
       auto [it, inserted] = seen.emplace(plan.crop_ref, bytes);
       if (!inserted) {

@@ -15,6 +15,9 @@
 namespace ethos {
 
 // Everything needed to write one descriptor and, with the source PDF, render its crop.
+// The smallest width a rendered crop shows (before its margin), so one cell or word is never a sliver.
+constexpr std::int64_t kCropMinWidthQ = 14400;  // 144 pt, 288 px at 144 dpi
+
 struct CropPlan {
   std::string crop_ref;                    // "crop-<64 hex>.json"
   std::string page;                        // page id, as in the report's evidence
@@ -25,6 +28,8 @@ struct CropPlan {
   std::optional<std::string> text_sha256;  // bare hex of the raw evidence text, when known
   std::vector<Bbox> highlights;            // the cited characters' boxes on this page
   CropGeometry geometry = CropGeometry::display_quanta;  // how the boxes lie on the PDF page
+  std::optional<Bbox> view;                // what a rendering shows, when more than bbox (pdf::CropRequest::view)
+  bool refused = false;                    // the check was not grounded: its highlight is styled apart
 };
 
 // What a rendering adds to a descriptor.

@@ -40,9 +40,11 @@ CropRequest map_crop_request(const CropRequest& request, const DisplayTransform&
     }
     const double sx = pw / w, sy = ph / h;  // display quanta per source quantum
     out.bbox = scaled(request.bbox, sx, sy);
+    if (out.view) out.view = scaled(*out.view, sx, sy);
     for (Bbox& box : out.highlights) box = scaled(box, sx, sy);
   } else {
     out.bbox = from_user_space(request.bbox, page);
+    if (out.view) out.view = from_user_space(*out.view, page);
     for (Bbox& box : out.highlights) box = from_user_space(box, page);
   }
   return out;

@@ -10,8 +10,11 @@
 namespace ethos::pdf {
 namespace {
 
-// Highlight: 40% of this yellow over the rendered pixel.
+// Highlight: 40% of this yellow over the rendered pixel; a refused check's evidence in Okabe-Ito
+// vermillion, on diagonal stripes only (so it differs in pattern too, for every reader and in grey).
 constexpr std::uint8_t kHighlight[3] = {255, 213, 0};
+constexpr std::uint8_t kRefusedHighlight[3] = {213, 94, 0};
+constexpr std::int64_t kHatchPeriodPx = 8;  // stripes 4 px wide, 4 px apart, at 45 degrees
 
 // floor / ceil of value * dpi / 7200 for non-negative values (quanta -> pixels).
 std::int64_t floor_px(std::int64_t q) { return q * kCropDpi / 7200; }
@@ -27,10 +30,11 @@ PixelRect page_pixels(const Bbox& box) {
 }
 
 PixelRect crop_pixel_rect(const CropRequest& request) {
-  const Bbox padded{std::max<std::int64_t>(0, request.bbox.x0 - kCropMarginQ),
-                    std::max<std::int64_t>(0, request.bbox.y0 - kCropMarginQ),
-                    std::min(request.page_width, request.bbox.x1 + kCropMarginQ),
-                    std::min(request.page_height, request.bbox.y1 + kCropMarginQ)};
+  const Bbox& shown = request.view.value_or(request.bbox);
+  const Bbox padded{std::max<std::int64_t>(0, shown.x0 - kCropMarginQ),
+                    std::max<std::int64_t>(0, shown.y0 - kCropMarginQ),
+                    std::min(request.page_width, shown.x1 + kCropMarginQ),
+                    std::min(request.page_height, shown.y1 + kCropMarginQ)};
   PixelRect rect = page_pixels(padded);
   // Never an empty image, even for a zero-size page or a degenerate rectangle.
   rect.x1 = std::max(rect.x1, rect.x0 + 1);
@@ -84,10 +88,16 @@ RgbImage render_crop(const pdfium::Api& api, pdfium::Document* document, const C
       for (std::int64_t x = x0; x < x1; ++x) mask[static_cast<std::size_t>(y * width + x)] = 1;
     }
   }
+  const std::uint8_t* colour = request.refused ? kRefusedHighlight : kHighlight;
   for (std::size_t i = 0; i < mask.size(); ++i) {
     if (mask[i] == 0) continue;
+    if (request.refused) {
+      // In page pixels, so the stripes line up across crops of one page.
+      const std::int64_t x = static_cast<std::int64_t>(i) % width + rect.x0, y = static_cast<std::int64_t>(i) / width + rect.y0;
+      if ((x + y) % kHatchPeriodPx >= kHatchPeriodPx / 2) continue;
+    }
     for (std::size_t c = 0; c < 3; ++c) {
-      const unsigned blended = (3U * image.pixels[3 * i + c] + 2U * kHighlight[c]) / 5U;
+      const unsigned blended = (3U * image.pixels[3 * i + c] + 2U * colour[c]) / 5U;
       image.pixels[3 * i + c] = static_cast<std::uint8_t>(blended);
     }
   }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/crop_geometry.hpp"
@@ -25,6 +26,13 @@ struct CropRequest {
   // How bbox, highlights and the page size relate to the PDF page (core/crop_geometry.hpp);
   // render_crop expects display_quanta, pdf/crop_mapping.hpp converts the others.
   CropGeometry geometry = CropGeometry::display_quanta;
+  // The page rectangle the image shows (the margin is added around it): the evidence rectangle,
+  // or more of the page for a reader (a table cell's row and column head, a legible width;
+  // core/crop_descriptor.cpp). Unset: bbox.
+  std::optional<Bbox> view;
+  // The check's evidence was refused (a mismatch): its highlight is drawn hatched in vermillion,
+  // not solid yellow, so a refused match never looks like a grounded one, in colour or without.
+  bool refused = false;
 };
 
 // An 8-bit RGB image, rows top to bottom.
