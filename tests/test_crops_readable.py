@@ -108,3 +108,24 @@ def test_a_refused_checks_evidence_is_hatched_in_vermillion_a_grounded_ones_soli
     yellow, vermillion = paper(grounded, solid), paper(refused, hatched)
     assert all(g > 200 and b < 160 for _, g, b in yellow), yellow[:3]  # (255, 213, 0) over white
     assert all(g < 200 for _, g, _ in vermillion), vermillion[:3]  # (213, 94, 0) over white
+
+
+def test_a_match_across_a_page_break_gets_a_crop_of_each_part(tmp_path: Path, parse_cache: Path) -> None:  # noqa: F811
+    pages = [["The board met on Monday to review the annual accounts and", "the auditors reported that every ledger"],
+             ["balanced to the cent after the corrections of March.", "The meeting closed at noon."]]
+    quote = "the auditors reported that every ledger balanced to the cent"
+    claims = [{"kind": "quote", "text": quote, "citation": {"page": "p0001"}}]
+    document, report, _ = _crops(tmp_path, fx.text_pdf(pages), claims)
+    check = report["checks"][0]
+    assert check["status"] == "grounded", check
+    assert {box["page"] for box in check["match"]["boxes"]} == {"p0001", "p0002"}
+    descriptors = [json.loads(p.read_text()) for p in sorted((tmp_path / "crops-ethos").glob("crop-*.json"))]
+    by_page = {d["page"]: d for d in descriptors}
+    assert sorted(by_page) == ["p0001", "p0002"] and all(d["check_ids"] == [check["id"]] for d in descriptors)
+    # The report names the first part's crop; the second is named by the same rule for its page.
+    assert check["evidence"]["crop_ref"] == by_page["p0001"]["crop_ref"]
+    second = by_page["p0002"]
+    boxes = [box["bbox"] for box in check["match"]["boxes"] if box["page"] == "p0002"]
+    assert second["bbox"] == _unite(boxes)
+    image = Image.open(io.BytesIO((tmp_path / "crops-ethos" / second["rendered_ref"]).read_bytes())).convert("RGB")
+    assert _tinted(image), "the continued words are highlighted on the second page"

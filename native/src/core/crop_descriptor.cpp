@@ -2,6 +2,7 @@
 // descriptor JSON (CONTRACTS §2.11).
 #include "core/crop_descriptor.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -207,17 +208,41 @@ std::vector<CropPlan> crop_plans_for_report(const Source& source, std::string_vi
       plan.refused = check.value("status", "") != "grounded";
       // Only the rendering shows more; the descriptor keeps the evidence rectangle (CONTRACTS 2.11).
       if (box && *geometry == CropGeometry::display_quanta) plan.view = view_for(source, check, *page, *box);
-      const std::string bytes = crop_descriptor_json(plan, identity, nullptr);
-      auto [it, inserted] = seen.emplace(plan.crop_ref, bytes);
-      if (!inserted) {
-        // Same logical ref twice: harmless when identical, a broken invariant otherwise.
-        if (it->second != bytes) {
-          throw EthosError("internal_error", find_error_code("internal_error")->default_message,
-                           {{"reason", "crop_ref_collision"}});
+      // A match that runs over a page break has boxes on the next page too: that part gets a crop
+      // of its own, named by the same rule for that page (the report's crop_ref names the first).
+      std::vector<CropPlan> continued;
+      if (auto match = check.find("match"); match != check.end() && *geometry == CropGeometry::display_quanta) {
+        for (const json& piece : match->value("boxes", json::array())) {
+          const std::string other = piece.at("page").get<std::string>();
+          const Page* other_page = other == page->id ? nullptr : source.page_by_id(other);
+          const std::optional<Bbox> b = other_page != nullptr ? bbox_of(piece.at("bbox")) : std::nullopt;
+          if (!b) continue;
+          auto part = std::find_if(continued.begin(), continued.end(), [&](const CropPlan& c) { return c.page == other; });
+          if (part == continued.end()) {
+            continued.push_back(plan_on_page(*other_page, crop_ref_for(id, identity, other), *b, id));
+            part = continued.end() - 1;
+            part->geometry = *geometry;
+            part->refused = plan.refused;
+          }
+          part->bbox = unite(part->bbox, *b);
+          part->highlights.push_back(*b);
         }
-        continue;
+        for (CropPlan& part : continued) part.view = view_for(source, check, *source.page_by_id(part.page), part.bbox);
       }
-      plans.push_back(std::move(plan));
+      continued.insert(continued.begin(), std::move(plan));
+      for (CropPlan& each : continued) {
+        const std::string bytes = crop_descriptor_json(each, identity, nullptr);
+        auto [it, inserted] = seen.emplace(each.crop_ref, bytes);
+        if (!inserted) {
+          // Same logical ref twice: harmless when identical, a broken invariant otherwise.
+          if (it->second != bytes) {
+            throw EthosError("internal_error", find_error_code("internal_error")->default_message,
+                             {{"reason", "crop_ref_collision"}});
+          }
+          continue;
+        }
+        plans.push_back(std::move(each));
+      }
     }
   } catch (const json::exception&) {
     throw invalid_input("not a verification report", "$");
