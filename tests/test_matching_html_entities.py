@@ -7,6 +7,7 @@ changed word or figure beside a reference is still refused; a bare "&" or an unk
 from __future__ import annotations
 
 import hashlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -90,3 +91,10 @@ def test_a_long_text_cut_into_pieces_reads_every_reference_whole() -> None:
 def test_the_generated_table_is_fresh() -> None:
     result = subprocess.run([sys.executable, str(REPO / "tools" / "gen_html_entities.py"), "--check"], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_explain_states_the_rule() -> None:
+    from ethos_py.document import explain_policy_json
+
+    assumptions = json.loads(explain_policy_json("default"))["assumptions"]
+    assert any(line.startswith("typography: HTML character references") for line in assumptions), assumptions

@@ -17,7 +17,8 @@ const char* tier_assumption(Tier tier) {
       return "whitespace: any run of Unicode white space or line breaks equals one space; leading and trailing "
              "space is ignored.";
     case Tier::typography:
-      return "typography: curly and straight quotes, dash variants, the ligatures U+FB00-U+FB06, full-width ASCII "
+      return "typography: HTML character references (&amp;, &rsquo;, &#8217;) are the characters they stand for; "
+             "curly and straight quotes, dash variants, the ligatures U+FB00-U+FB06, full-width ASCII "
              "forms and the ellipsis character equal their plain spellings; a space beside a double quotation mark is "
              "no difference; soft hyphens, zero-width spaces, word "
              "joiners and byte order marks are ignored; a spacing accent as TeX sets it (before its letter, a cedilla or "
