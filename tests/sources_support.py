@@ -65,3 +65,15 @@ def envelope(stderr: bytes) -> dict[str, Any]:
     """The one error envelope line of a failed run."""
     assert stderr.endswith(b"\n") and stderr.count(b"\n") == 1
     return json.loads(stderr)
+
+
+def text_quote_checks(text: bytes, quotes: list[str], citation: dict[str, Any]) -> list[dict[str, Any]]:
+    """The checks of `quotes`, each with `citation`, verified in process against `text` as a text source."""
+    import hashlib
+
+    citations = {
+        "document_fingerprint": "sha256:" + hashlib.sha256(text).hexdigest(),
+        "claims": [{"kind": "quote", "text": quote, "citation": citation} for quote in quotes],
+    }
+    checks: list[dict[str, Any]] = ethos_py.verify(text, citations, grounding="text")["checks"]
+    return checks

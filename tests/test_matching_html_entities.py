@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import ethos_py
+from sources_support import text_quote_checks
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -23,14 +24,7 @@ ESCAPED = ("AT&amp;T&rsquo;s &ldquo;Q3 revenue&rdquo; rose 4% &mdash; from $1.2&
 
 
 def _checks(source: str, claims: list[str]) -> list[dict[str, Any]]:
-    data = source.encode()
-    citations = {
-        "document_fingerprint": "sha256:" + hashlib.sha256(data).hexdigest(),
-        "claims": [{"kind": "quote", "text": text, "citation": {"element_id": "e000001"}} for text in claims],
-    }
-    report = ethos_py.verify(data, citations, grounding="text")
-    checks: list[dict[str, Any]] = report["checks"]
-    return checks
+    return text_quote_checks(source.encode(), claims, {"element_id": "e000001"})
 
 
 def test_an_escaped_quote_grounds_on_the_plain_source_at_the_typography_tier() -> None:

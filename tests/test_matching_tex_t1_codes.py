@@ -6,10 +6,9 @@ proper spelling and the raw copy ground, and a changed word or figure beside the
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
-import ethos_py
+from sources_support import text_quote_checks
 
 # As PDFium and pdftotext give the text of such a font: 0x1C = fi, 0x1B = ff, 0x1D = fl,
 # 0x1E = ffi, 0x10/0x11 = the double quotation marks, 0x15 = the en dash.
@@ -18,13 +17,7 @@ TEXT = ("When we \x1crst observed it, the \x1ctted curves \x1datten out after 80
 
 
 def _checks(claims: list[str]) -> list[dict[str, Any]]:
-    citations = {
-        "document_fingerprint": "sha256:" + hashlib.sha256(TEXT).hexdigest(),
-        "claims": [{"kind": "quote", "text": text, "citation": {"element_id": "e000001"}} for text in claims],
-    }
-    report = ethos_py.verify(TEXT, citations, grounding="text")
-    checks: list[dict[str, Any]] = report["checks"]
-    return checks
+    return text_quote_checks(TEXT, claims, {"element_id": "e000001"})
 
 
 def test_the_proper_spelling_grounds_at_the_typography_tier() -> None:

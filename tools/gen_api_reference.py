@@ -18,6 +18,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generated_file import write_or_check  # noqa: E402
+
 REPO_DIR = Path(__file__).resolve().parents[1]
 OUTPUT = REPO_DIR / "docs" / "api-reference.md"
 
@@ -197,15 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if docs/api-reference.md is out of date")
     args = parser.parse_args(argv)
     text = render()
-    if args.check:
-        current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
-        if current != text:
-            print("docs/api-reference.md is out of date: run python tools/gen_api_reference.py", file=sys.stderr)
-            return 1
-        return 0
-    OUTPUT.write_text(text, encoding="utf-8")
-    return 0
-
+    return write_or_check(OUTPUT, text, "python tools/gen_api_reference.py", args.check)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -16,6 +16,9 @@ import html.entities
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generated_file import write_or_check  # noqa: E402
+
 OUTPUT = Path(__file__).resolve().parent.parent / "native" / "src" / "text" / "html_entities.inc"
 
 
@@ -37,14 +40,7 @@ def render() -> str:
 
 
 def main() -> int:
-    text = render()
-    if "--check" in sys.argv[1:]:
-        if not OUTPUT.exists() or OUTPUT.read_text(encoding="utf-8") != text:
-            print(f"{OUTPUT} is stale: run python tools/gen_html_entities.py", file=sys.stderr)
-            return 1
-        return 0
-    OUTPUT.write_text(text, encoding="utf-8")
-    return 0
+    return write_or_check(OUTPUT, render(), "python tools/gen_html_entities.py", "--check" in sys.argv[1:])
 
 
 if __name__ == "__main__":

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import ExitStack
 from typing import Any
@@ -50,6 +49,7 @@ from .._answer_incremental import IncrementalAnswerCheck
 from ..answer import _documents, check_answer
 from ..document import Document
 from ..errors import EthosError
+from ._opened_sources import OpenedSources
 from ..proof import proof_summary
 from ..release import app_answer_release_decision
 from .langchain_verifier import DEFAULT_CLAIM_LABELS, _message_text
@@ -115,21 +115,12 @@ class EthosAnswerVerifier(Runnable[Any, dict[str, Any]]):
         self.scope, self.ngram, self.policy = scope, ngram, policy
         self.reply_key, self.documents_key, self.question_key = reply_key, documents_key, question_key
         self.claim_labels = dict(claim_labels)
-        self._opened: dict[str, Document] = {}
-        self._lock = threading.Lock()
+        self._sources_opened = OpenedSources()
 
     # -- sources --------------------------------------------------------------------------------
 
     def _open(self, source: SourceInput) -> Document:
-        if isinstance(source, Document):
-            return source
-        key = os.path.realpath(os.fspath(source))
-        with self._lock:
-            if key not in self._opened:
-                from ..testing import open_source
-
-                self._opened[key] = open_source(source)
-            return self._opened[key]
+        return self._sources_opened.open(source)
 
     def _sources(self, stack: ExitStack, retrieved: Any) -> list[Document]:
         """The documents the answer is checked against; literal texts close with ``stack``."""

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -33,6 +32,7 @@ from langchain_core.runnables import Runnable, RunnableConfig
 from ..document import Document
 from ..emit import emit_langchain_citations
 from ..errors import EthosError
+from ._opened_sources import OpenedSources
 from ..proof import proof_summary
 from ..release import app_answer_release_decision
 from ..reply_extract import extract_json_payload
@@ -111,19 +111,10 @@ class EthosVerifier(Runnable[Mapping[str, Any], dict[str, Any]]):
         self.reply_key, self.documents_key, self.question_key = reply_key, documents_key, question_key
         self.policy = policy
         self.claim_labels = dict(claim_labels)
-        self._opened: dict[str, Document] = {}
-        self._lock = threading.Lock()
+        self._sources_opened = OpenedSources()
 
     def _open(self, source: SourceInput) -> Document:
-        if isinstance(source, Document):
-            return source
-        key = os.path.realpath(os.fspath(source))
-        with self._lock:
-            if key not in self._opened:
-                from ..testing import open_source
-
-                self._opened[key] = open_source(source)
-            return self._opened[key]
+        return self._sources_opened.open(source)
 
     def _document_for(self, fingerprint: str | None) -> Document:
         if not isinstance(self.source, Mapping):
