@@ -124,11 +124,11 @@ def test_the_surfaces_agree_on_multilingual_text(tmp_path: Path) -> None:
         assert core[1] == library + b"\n"
 
 
-@pytest.mark.xfail(strict=True, reason="verify reads a Thai stretch between spaces as one token (docs/answers.md, Not yet)")
 def test_a_thai_quotation_may_end_inside_a_sentence() -> None:
-    # Coverage cuts Thai by character, but a quotation is verified by verify's ladder, whose
-    # boundary guard sees the whole space-delimited stretch as one word: a quotation ending
-    # where the source's sentence goes on is refused (token_boundary) today.
+    # Coverage cuts Thai by character, and so does verify's boundary rule (each character with its
+    # signs is a token, docs/matching.md "Whole tokens"): a quotation ending where the source's
+    # sentence goes on grounds (it was refused as token_boundary while a space-delimited stretch
+    # was one token).
     answer = "หนังสือเขียนว่า “แม่น้ำเจ้าพระยาไหลผ่านใจกลางกรุงเทพมหานคร” ครับ"
     result = ethos_py.check_answer(answer, source_text=_source("th"), scope="quotes")
     assert result["quotes"][0]["status"] == "grounded"

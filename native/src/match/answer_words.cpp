@@ -2,27 +2,11 @@
 #include "match/answer_words.hpp"
 
 #include "match/tokens.hpp"
+#include "match/unsegmented_scripts.hpp"
 #include "text/unicode_props.hpp"
 
 namespace ethos::match {
 namespace {
-
-// South-East Asian scripts written without spaces between words.
-bool is_unsegmented_script(char32_t c) {
-  return (c >= 0x0E00 && c <= 0x0EFF)      // Thai, Lao
-         || (c >= 0x1000 && c <= 0x109F)   // Myanmar
-         || (c >= 0x1780 && c <= 0x17FF);  // Khmer
-}
-
-// The combining signs of those scripts (vowel signs above and below, tone marks) and the
-// general combining diacritics: they belong to the character before them.
-bool is_dependent_sign(char32_t c) {
-  if (c >= 0x0300 && c <= 0x036F) return true;
-  if (c == 0x0E31 || (c >= 0x0E34 && c <= 0x0E3A) || (c >= 0x0E47 && c <= 0x0E4E)) return true;  // Thai
-  if (c == 0x0EB1 || (c >= 0x0EB4 && c <= 0x0EBC) || (c >= 0x0EC8 && c <= 0x0ECD)) return true;  // Lao
-  if (c >= 0x102B && c <= 0x103E) return true;                                                    // Myanmar
-  return c >= 0x17B6 && c <= 0x17D3;                                                              // Khmer
-}
 
 bool is_letter(char32_t c) { return unicode::is_word_char(c) && !unicode::is_decimal_digit(c); }
 

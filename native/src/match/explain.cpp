@@ -46,7 +46,8 @@ std::string explain_policy_json(const Policy& policy) {
   assumptions.push_back(policy.whole_tokens
                             ? "A match starts and ends on token boundaries: words, numbers with their sign, decimals, "
                               "grouped digits, times, dates and percentages are never cut; each Han, Hiragana or "
-                              "Katakana character is a token."
+                              "Katakana character is a token, and so is each character of Thai, Lao, Myanmar and Khmer with the "
+                              "signs that belong to it."
                             : "Token boundaries are not checked: a match may start or end inside a word or number.");
   assumptions.push_back(policy.ladder.cjk_wrap_spaces
                             ? "White space between two CJK characters, or beside CJK punctuation, is a line wrap and "

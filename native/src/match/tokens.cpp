@@ -1,6 +1,7 @@
-// tokens.cpp - the token boundary rule of docs/matching.md (words, numbers, signs, CJK).
+// tokens.cpp - the token boundary rule of docs/matching.md (words, numbers, signs, CJK, Thai and its neighbours).
 #include "match/tokens.hpp"
 
+#include "match/unsegmented_scripts.hpp"
 #include "text/unicode_props.hpp"
 
 namespace ethos::match {
@@ -23,6 +24,13 @@ bool boundary_at(const CharT* text, std::size_t size, std::size_t pos) {
   using unicode::is_decimal_digit;
   using unicode::is_word_char;
   if (unicode::is_cjk_ideograph_or_kana(before) || unicode::is_cjk_ideograph_or_kana(after)) return true;
+  // Thai, Lao, Myanmar and Khmer write no spaces between words either, and finding their words
+  // takes a dictionary: each character is a token with the signs that belong to it (a vowel sign
+  // or tone mark after it; a vowel written before its consonant, or a stacking sign, binds to the
+  // character after it), as each Han character is.
+  if (is_unsegmented_letter(before) || is_unsegmented_letter(after)) {
+    return !is_dependent_sign(after) && !binds_to_next(before);
+  }
   if (is_word_char(before) && is_word_char(after)) return false;
   if (is_decimal_digit(before) && is_number_joiner(after) && pos + 1 < size && is_decimal_digit(static_cast<char32_t>(text[pos + 1]))) {
     return false;
