@@ -4,14 +4,18 @@ A slot is one JSON input of one command, with a sound base taken from schemas/ex
 command succeeds on it) and the argv that feeds a file in its place. A mutation turns the base's
 bytes into hostile bytes: cut, nested 10,000 deep, duplicate keys, numbers past double range,
 NaN/Infinity tokens, lone surrogates, invalid UTF-8, a byte order mark, NUL bytes, a huge string,
-a 100,000-element array, and for every member of the base (up to MEMBERS_PER_SLOT of them, chosen
-with a fixed seed) a value of the wrong type and an empty array/object in its place. The same
-seed always gives the same cases, so a failure names a case that replays exactly.
+a 100,000-element array, and for every member of the base (arrays stand for their items by their
+first three) a value of the wrong type and an empty array/object in its place. The
+``document_payload`` slot re-hashes each mutated payload (payload_sha256, fingerprint), so its
+mutations pass the integrity check and reach the document reader. $HOSTILE_JSON_MEMBERS=N keeps N
+members a slot (all top-level ones, then a seeded sample): the sanitizer run uses it to stay within
+its time. The same seed always gives the same cases, so a failure names a case that replays exactly.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -21,8 +25,9 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "schemas" / "examples"
 SEED = 24
-#: Member paths given wrong types per slot (all top-level members, then a seeded sample below).
-MEMBERS_PER_SLOT = 24
+#: Member paths given wrong types per slot: every one unless $HOSTILE_JSON_MEMBERS caps them (all
+#: top-level members, then a seeded sample below).
+MEMBERS_ENV = "HOSTILE_JSON_MEMBERS"
 DEPTH = 10_000
 LONG_STRING = 1_000_000
 LONG_ARRAY = 100_000
@@ -49,6 +54,9 @@ class Slot:
     base: Callable[[], bytes]
     argv: tuple[str, ...]
     lines: bool = False  # NDJSON: mutations apply to the first line, the second stays sound
+    under: tuple[str, ...] = ()  # structural mutations only below this path
+    rehash: bool = False  # re-hash a native document after a structural mutation
+    depth: int | None = None  # structural mutations only this deep (the hashed document: its identity fields)
 
 
 def _example(name: str) -> Callable[[], bytes]:
@@ -62,7 +70,7 @@ QUESTION = "What was revenue in Q3 2025?"
 CLAIMS = "{claims}"  # written next to the cases: release needs a claims file for its report slots
 
 SLOTS: dict[str, Slot] = {
-    "document": Slot(_example("document.example.json"), ("verify", "{input}", "--citations", CITATIONS)),
+    "document": Slot(_example("document.example.json"), ("verify", "{input}", "--citations", CITATIONS), depth=2),
     "grounding": Slot(_example("grounding.example.json"), ("grounding", "check", "{input}")),
     "citations": Slot(_example("citations.example.json"), ("verify", DOCUMENT, "--citations", "{input}")),
     "verification_config": Slot(_example("verification-config.example.json"),
@@ -78,7 +86,8 @@ SLOTS: dict[str, Slot] = {
     "release_summary": Slot(_example("proof-summary.example.json"),
                             ("release", "{input}", "--question", QUESTION, "--claims", CLAIMS)),
     "release_claims": Slot(_claims_for_release, ("release", REPORT, "--question", QUESTION, "--claims", "{input}")),
-    "security_document": Slot(_example("document.example.json"), ("security", "report", "{input}")),
+    "document_payload": Slot(_example("document.example.json"), ("security", "report", "{input}"), under=("payload",),
+                             rehash=True),
 }
 
 
@@ -231,28 +240,60 @@ def _replaced(value: Any, path: tuple[Any, ...], new: Any) -> Any:
     return copy
 
 
-def _chosen_paths(name: str, value: Any) -> list[tuple[tuple[Any, ...], Any]]:
-    every = list(_paths(value))
-    top = [entry for entry in every if len(entry[0]) == 1]
-    rest = [entry for entry in every if len(entry[0]) > 1]
+def members_per_slot() -> int | None:
+    value = os.environ.get(MEMBERS_ENV)
+    return int(value) if value else None
+
+
+def _chosen_paths(name: str, value: Any, under: tuple[str, ...], depth: int | None) -> list[tuple[tuple[Any, ...], Any]]:
+    every = [entry for entry in _paths(value) if entry[0][:len(under)] == under and len(entry[0]) > len(under)
+             and (depth is None or len(entry[0]) <= depth)]
+    limit = members_per_slot()
+    if limit is None:
+        return every
+    top = [entry for entry in every if len(entry[0]) == len(under) + 1]
+    rest = [entry for entry in every if len(entry[0]) > len(under) + 1]
     rng = random.Random(f"{SEED}:{name}")
-    picked = rng.sample(rest, min(len(rest), max(0, MEMBERS_PER_SLOT - len(top))))
+    picked = rng.sample(rest, min(len(rest), max(0, limit - len(top))))
     return top + sorted(picked, key=lambda entry: every.index(entry))
 
 
-def structural_mutations(name: str, base: bytes) -> dict[str, bytes]:
+def _document_tool() -> Any:
+    import importlib.util
+
+    path = REPO / "tools" / "make_native_document.py"
+    spec = importlib.util.spec_from_file_location("make_native_document", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def rehashed(document: Any) -> Any:
+    """``document`` with payload_sha256 and fingerprint recomputed from its (mutated) payload."""
+    tool = _document_tool()
+    payload_sha = tool.payload_sha256(document["payload"])
+    return {**document, "payload_sha256": payload_sha, "fingerprint": tool.document_fingerprint(
+        config_sha256=document["config_sha256"], payload_sha256=payload_sha, profile_id=document["profile"]["id"],
+        profile_sha256=document["profile"]["sha256"], schema_version=document["schema_version"],
+        source_fingerprint=document["source"]["fingerprint"])}
+
+
+def structural_mutations(name: str, base: bytes, slot: Slot | None = None) -> dict[str, bytes]:
     """``wrong_type:<path>`` and ``empty:<path>`` cases of the slot ``name``."""
+    slot = slot or SLOTS[name]
     value = json.loads(base)
     rng = random.Random(f"{SEED}:{name}:types")
+    finish = rehashed if slot.rehash else (lambda changed: changed)
     cases: dict[str, bytes] = {}
-    for path, current in _chosen_paths(name, value):
+    for path, current in _chosen_paths(name, value, slot.under, slot.depth):
         label = "/".join(map(str, path))
         wrong = [candidate for candidate in WRONG_VALUES if _json_type(candidate) != _json_type(current)]
-        cases[f"wrong_type:{label}"] = json.dumps(_replaced(value, path, rng.choice(wrong)), ensure_ascii=False).encode()
+        cases[f"wrong_type:{label}"] = json.dumps(finish(_replaced(value, path, rng.choice(wrong))), ensure_ascii=False).encode()
         if isinstance(current, list) and current:
-            cases[f"empty:{label}"] = json.dumps(_replaced(value, path, []), ensure_ascii=False).encode()
+            cases[f"empty:{label}"] = json.dumps(finish(_replaced(value, path, [])), ensure_ascii=False).encode()
         elif isinstance(current, dict) and current:
-            cases[f"empty:{label}"] = json.dumps(_replaced(value, path, {}), ensure_ascii=False).encode()
+            cases[f"empty:{label}"] = json.dumps(finish(_replaced(value, path, {})), ensure_ascii=False).encode()
     return cases
 
 
@@ -286,7 +327,7 @@ def cases(slots: dict[str, Slot] | None = None) -> list[Case]:
                 mutate = _on_first_line(mutate)
             out.append(Case(name, mutation, mutate(base)))
         first_line = base.partition(b"\n")[0] if slot.lines else base
-        for mutation, data in structural_mutations(name, first_line).items():
+        for mutation, data in structural_mutations(name, first_line, slot).items():
             if slot.lines:
                 data = data + b"\n" + base.partition(b"\n")[2]
             out.append(Case(name, mutation, data))

@@ -104,3 +104,17 @@ def test_the_matrix_is_seeded_and_covers_every_mutation() -> None:
     assert depth.startswith(b"[" * matrix.DEPTH)
     long_array = next(case for case in CASES if case.id == "policy-long_array_member").data
     assert long_array.count(b",0") >= matrix.LONG_ARRAY - 1
+
+
+def test_a_rehashed_payload_mutation_passes_the_integrity_check(tmp_path: Path, ethos_server: EthosServer) -> None:
+    """The document_payload slot reaches the document reader: the unmutated example re-hashes to
+    itself, and a mutated payload is refused for its shape, not for a hash mismatch."""
+    example = json.loads(matrix.SLOTS["document_payload"].base())
+    assert matrix.rehashed(example) == example
+    case = next(case for case in CASES if case.id == "document_payload-wrong_type:payload/elements/0/bbox")
+    path = tmp_path / "document.json"
+    path.write_bytes(case.data)
+    code, stdout, stderr = _ethos_core(["security", "report", str(path)])
+    assert (code, stdout) == (2, b"") and ethos_server.run(["security", "report", str(path)]) == (code, stdout, stderr)
+    error = json.loads(stderr)["error"]
+    assert error["code"] == "invalid_input" and "bbox" in json.dumps(error), stderr
