@@ -99,6 +99,19 @@ def page_tree_cycle() -> bytes:
     return _save(pdf)
 
 
+def deep_page_tree(levels: int) -> bytes:
+    """The page under ``levels`` levels of /Pages nodes, each the only kid of the one above."""
+    pdf = _one_page()
+    page = pdf.pages[0].obj
+    node = pdf.Root.Pages
+    for _ in range(levels):
+        child = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Pages, Count=1, Parent=node, Kids=pikepdf.Array([page])))
+        node.Kids = pikepdf.Array([child])
+        node = child
+    page.Parent = node
+    return _save(pdf)
+
+
 def deeply_nested_objects() -> bytes:
     """A page dictionary with an entry of 50,000 nested arrays (parsers that recurse overflow the stack)."""
     data = fx.text_pdf([[fx.VISIBLE_SENTENCE]])
@@ -244,6 +257,9 @@ KINDS: dict[str, Kind] = {
     "broken_xref_offsets": Kind(broken_xref, Outcome(text=fx.VISIBLE_SENTENCE), why="every xref offset wrong: repaired"),
     "zero_pages": Kind(zero_pages, Outcome("corrupt_pdf", 4, details={"reason": "no_pages"}), why="a page tree without pages"),
     "page_tree_cycle": Kind(page_tree_cycle, Outcome(), why="/Kids contains its own parent"),
+    "deep_page_tree": Kind(lambda: deep_page_tree(500), Outcome(text=fx.VISIBLE_SENTENCE), why="the page under 500 nested /Pages nodes"),
+    "page_tree_too_deep": Kind(lambda: deep_page_tree(2000), Outcome("corrupt_pdf", 4),
+                               why="2,000 nested /Pages nodes: past PDFium's depth limit, no page loads"),
     "deeply_nested_objects": Kind(deeply_nested_objects, Outcome(), why="50,000 nested arrays in a page"),
     "encrypted_no_password": Kind(lambda: fx.encrypted_pdf(PASSWORD), Outcome("password_protected", 5), why="AES-256, no password given"),
     "encrypted_wrong_password": Kind(lambda: fx.encrypted_pdf(PASSWORD), Outcome("password_protected", 5),
