@@ -11,9 +11,7 @@ import hostile_json as matrix
 import pdf_fixtures as fx
 import pytest
 from conftest import schema_errors
-from ethos_cli_server import EthosServer
-
-from ethos_py._pdfium import parse_environment
+from ethos_cli_server import EthosServer, core_env
 
 #: A run that takes longer than this has hung (the slowest case takes well under a second alone).
 TIMEOUT_SECONDS = 120
@@ -28,7 +26,7 @@ def ethos_server() -> Iterator[EthosServer]:
 
 
 def _ethos_core(argv: list[str]) -> tuple[int, bytes, bytes]:
-    done = subprocess.run([fx.programs()["ethos-core"][0], *argv], env=parse_environment(), cwd=fx.REPO_DIR,
+    done = subprocess.run([fx.programs()["ethos-core"][0], *argv], env=core_env(), cwd=fx.REPO_DIR,
                           stdin=subprocess.DEVNULL, capture_output=True, timeout=TIMEOUT_SECONDS, check=False)
     return done.returncode, done.stdout, done.stderr
 

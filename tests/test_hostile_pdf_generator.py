@@ -13,7 +13,7 @@ import hostile_pdfs as hostile
 import pdf_fixtures as fx
 import pytest
 from conftest import schema_errors
-from ethos_cli_server import EthosServer, parse_env
+from ethos_cli_server import EthosServer, core_env
 
 #: A parse that has not ended by then has hung (each kind parses in well under a minute under the
 #: sanitizers, and --max-parse-ms stops it before).
@@ -39,7 +39,7 @@ def _parse(program: str, pdf: Path, out: Path, kind: hostile.Kind, server: Ethos
     argv = ["doc", "parse", str(pdf), "--no-cache", "--quiet", *_limits(kind), *kind.args, "--out", str(out)]
     if program == "ethos":
         return server.run(argv)
-    done = subprocess.run([*fx.programs()["ethos-core"], *argv], env=parse_env(), cwd=out.parent, stdin=subprocess.DEVNULL,
+    done = subprocess.run([*fx.programs()["ethos-core"], *argv], env=core_env(), cwd=out.parent, stdin=subprocess.DEVNULL,
                           capture_output=True, timeout=TIMEOUT_SECONDS, check=False)
     return done.returncode, done.stdout, done.stderr
 

@@ -14,6 +14,7 @@ import hostile_json as matrix
 import hostile_pdfs as hostile
 import pdf_fixtures as fx
 from conftest import REPO_DIR, sanitizer_environment
+from ethos_cli_server import CORE_LEAKS_ENV
 
 from ethos_py._pdfium import parse_environment
 
@@ -36,6 +37,7 @@ def test_hostile_pdfs_and_json_matrix_under_sanitizers(sanitizer_build: Path, tm
     # Every top-level member and a seeded sample of 24 a slot (883 cases, not 1396): the
     # sanitizers slow each run several times, and the members left out run in the ordinary build.
     env[matrix.MEMBERS_ENV] = str(SANITIZER_MEMBERS)
+    env[CORE_LEAKS_ENV] = "1"  # and LeakSanitizer on every ethos-core the tests start
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_DIR), env.get("PYTHONPATH")]))
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *HOSTILE_TESTS],
                             cwd=REPO_DIR, env=env, capture_output=True, text=True, check=False, timeout=1800)
