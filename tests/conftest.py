@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -132,3 +135,51 @@ def small_document(document_tool: Any) -> dict[str, Any]:
     """A correctly hashed one-page native document (heading + one paragraph)."""
     built: dict[str, Any] = document_tool.build_document(SMALL_PAYLOAD)
     return built
+
+
+# -- the ASan + UBSan build shared by every sanitizer test of a session -----------------------------
+
+NATIVE_DIR = REPO_DIR / "native"
+#: Set to a directory to keep the sanitizer build there and rebuild it incrementally across runs.
+SANITIZER_BUILD_ENV = "ETHOS_SANITIZER_BUILD_DIR"
+
+
+@pytest.fixture(scope="session")
+def sanitizer_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The asan preset (ASan + UBSan, -Werror) configured once per session, with libethos.so and
+    ethos-core built (a test that needs more, such as ctest's native tests and fuzz-corpus
+    replays, builds the rest into the same directory). In $ETHOS_SANITIZER_BUILD_DIR when set,
+    else in a temporary directory."""
+    chosen = os.environ.get(SANITIZER_BUILD_ENV)
+    build = Path(chosen) if chosen else tmp_path_factory.mktemp("asan") / "build"
+    subprocess.run(["cmake", "-S", str(NATIVE_DIR), "-B", str(build), "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
+                    "-DETHOS_WERROR=ON", "-DETHOS_SANITIZE=ON"], check=True, capture_output=True, text=True)
+    built = subprocess.run(["cmake", "--build", str(build), "-j2", "--target", "ethos", "ethos-core"], capture_output=True,
+                           text=True)
+    assert built.returncode == 0, built.stdout[-4000:] + built.stderr[-4000:]
+    return build
+
+
+def sanitizer_environment(build: Path, log_dir: Path | None = None) -> dict[str, str]:
+    """The environment that runs Python, ``ethos`` and ``ethos-core`` on the sanitizer build: the
+    ASan and UBSan runtimes preloaded into Python (which loads libethos.so), the build's library
+    and ethos-core chosen, and any report aborting the process. With ``log_dir``, every process
+    (the parse workers too, whose stderr is /dev/null) writes its reports into files there
+    (``asan.<pid>``, ``ubsan.<pid>``) as well."""
+    compiler = shutil.which("gcc") or "gcc"
+    runtimes = [subprocess.run([compiler, f"-print-file-name={name}"], check=True, capture_output=True,
+                               text=True).stdout.strip() for name in ("libasan.so", "libubsan.so")]
+    asan = "detect_leaks=0:abort_on_error=1"  # CPython itself is not leak-clean
+    ubsan = "halt_on_error=1:abort_on_error=1:print_stacktrace=1"
+    if log_dir is not None:
+        asan += f":log_path={log_dir / 'asan'}"
+        ubsan += f":log_path={log_dir / 'ubsan'}"
+    env = dict(os.environ)
+    env.update({
+        "LD_PRELOAD": ":".join(runtimes),
+        "ASAN_OPTIONS": asan,
+        "UBSAN_OPTIONS": ubsan,
+        "ETHOS_LIBRARY": str(build / "libethos.so"),
+        "ETHOS_CORE": str(build / "ethos-core"),
+    })
+    return env

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import sanitizer_environment
+
 from ethos_py import _locate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,11 +24,12 @@ def _configure_build_test(build_dir: Path, *options: str) -> subprocess.Complete
 
 
 @pytest.fixture(scope="module")
-def sanitizer_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str]]:
-    """The asan preset (ASan + UBSan, -Werror) built once, with its ctest result."""
-    build = tmp_path_factory.mktemp("asan") / "build"
-    result = _configure_build_test(build, "-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DETHOS_WERROR=ON", "-DETHOS_SANITIZE=ON")
-    return build, result
+def sanitizer_ctest(sanitizer_build: Path) -> subprocess.CompletedProcess[str]:
+    """ctest of the shared ASan + UBSan build (tests/conftest.py): the native tests and the
+    fuzz-corpus replays, built here into it."""
+    built = subprocess.run(["cmake", "--build", str(sanitizer_build), "-j2"], capture_output=True, text=True)
+    assert built.returncode == 0, built.stdout[-4000:] + built.stderr[-4000:]
+    return subprocess.run(["ctest", "--output-on-failure"], cwd=sanitizer_build, capture_output=True, text=True)
 
 
 #: The native tests whose threads share state (a document's lazily built index, verify-batch
@@ -59,27 +62,16 @@ def test_native_build_and_ctest(tmp_path: Path) -> None:
     assert "100% tests passed" in result.stdout
 
 
-def test_ctest_under_sanitizers(sanitizer_build: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
-    _, result = sanitizer_build
+def test_ctest_under_sanitizers(sanitizer_ctest: subprocess.CompletedProcess[str]) -> None:
+    result = sanitizer_ctest
     assert result.returncode == 0, result.stdout + result.stderr
     assert "100% tests passed" in result.stdout
 
 
-def test_golden_surfaces_under_sanitizers(sanitizer_build: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+def test_golden_surfaces_under_sanitizers(sanitizer_build: Path) -> None:
     """Every golden case through the library, `ethos` and `ethos-core`, with the core built under
     ASan+UBSan (the sanitizer runtimes are preloaded into Python; any report aborts the run)."""
-    build, _ = sanitizer_build
-    compiler = shutil.which("gcc") or "gcc"
-    runtimes = [subprocess.run([compiler, f"-print-file-name={name}"], check=True, capture_output=True,
-                               text=True).stdout.strip() for name in ("libasan.so", "libubsan.so")]
-    env = dict(os.environ)
-    env.update({
-        "LD_PRELOAD": ":".join(runtimes),
-        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",  # CPython itself is not leak-clean
-        "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
-        "ETHOS_LIBRARY": str(build / "libethos.so"),
-        "ETHOS_CORE": str(build / "ethos-core"),
-    })
+    env = sanitizer_environment(sanitizer_build)
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                              str(ROOT / "tests" / "test_golden.py"), "-k", "surface"],
                             cwd=ROOT, env=env, capture_output=True, text=True, check=False)
@@ -87,21 +79,10 @@ def test_golden_surfaces_under_sanitizers(sanitizer_build: tuple[Path, subproces
     assert " passed" in result.stdout and "failed" not in result.stdout
 
 
-def test_release_cases_under_sanitizers(sanitizer_build: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+def test_release_cases_under_sanitizers(sanitizer_build: Path) -> None:
     """The release decision cases on every surface and the seeded random inputs (C ABI in process)
     with the core built under ASan+UBSan."""
-    build, _ = sanitizer_build
-    compiler = shutil.which("gcc") or "gcc"
-    runtimes = [subprocess.run([compiler, f"-print-file-name={name}"], check=True, capture_output=True,
-                               text=True).stdout.strip() for name in ("libasan.so", "libubsan.so")]
-    env = dict(os.environ)
-    env.update({
-        "LD_PRELOAD": ":".join(runtimes),
-        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
-        "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
-        "ETHOS_LIBRARY": str(build / "libethos.so"),
-        "ETHOS_CORE": str(build / "ethos-core"),
-    })
+    env = sanitizer_environment(sanitizer_build)
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                              str(ROOT / "tests" / "test_release_cases.py"), "-k", "surface or random_inputs_agree"],
                             cwd=ROOT, env=env, capture_output=True, text=True, check=False)
