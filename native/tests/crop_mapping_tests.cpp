@@ -20,7 +20,7 @@ using ethos::pdf::map_crop_request;
 bool same(const Bbox& a, const Bbox& b) { return a.x0 == b.x0 && a.y0 == b.y0 && a.x1 == b.x1 && a.y1 == b.y1; }
 
 CropRequest request(CropGeometry geometry, std::int64_t w, std::int64_t h, Bbox box) {
-  return CropRequest{0, w, h, box, {box}, geometry};
+  return CropRequest{0, w, h, box, {box}, geometry, std::nullopt, false};
 }
 
 void test_display_quanta_is_untouched() {
@@ -37,9 +37,13 @@ void test_page_scaled() {
   CHECK(out.geometry == CropGeometry::display_quanta);
   CHECK(out.page_width == 61200 && out.page_height == 79200);
   CHECK(same(out.bbox, Bbox{7200, 9000, 30000, 10200}) && same(out.highlights[0], out.bbox));
-  // Half the size (a producer working at 36 dpi-like units): every coordinate doubles.
-  out = map_crop_request(request(CropGeometry::page_scaled, 30600, 39600, Bbox{100, 200, 300, 400}), letter);
+  // Half the size (a producer working at 36 dpi-like units): every coordinate doubles, the
+  // rectangle a rendering shows (view) too.
+  CropRequest half = request(CropGeometry::page_scaled, 30600, 39600, Bbox{100, 200, 300, 400});
+  half.view = Bbox{50, 200, 500, 400};
+  out = map_crop_request(half, letter);
   CHECK(same(out.bbox, Bbox{200, 400, 600, 800}));
+  CHECK(out.view && same(*out.view, Bbox{100, 400, 1000, 800}));
   // A crop box not at the origin does not move top-left boxes: they are relative to the page.
   const DisplayTransform cropped(50, 100, 662, 892, 0);
   out = map_crop_request(request(CropGeometry::page_scaled, 61200, 79200, Bbox{7200, 9000, 30000, 10200}), cropped);
