@@ -259,14 +259,9 @@ def _chosen_paths(name: str, value: Any, under: tuple[str, ...], depth: int | No
 
 
 def _document_tool() -> Any:
-    import importlib.util
+    from conftest import script_module
 
-    path = REPO / "tools" / "make_native_document.py"
-    spec = importlib.util.spec_from_file_location("make_native_document", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script_module("tools/make_native_document.py")
 
 
 def rehashed(document: Any) -> Any:

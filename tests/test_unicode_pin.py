@@ -1,7 +1,6 @@
 """The Unicode table generator reads only its pinned, hash-checked UCD files."""
 from __future__ import annotations
 
-import importlib.util
 import re
 import shutil
 import subprocess
@@ -14,10 +13,9 @@ GENERATOR = ROOT / "tools" / "gen_unicode_tables.py"
 
 
 def load_generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_unicode_tables", GENERATOR)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    from conftest import script_module
+
+    module: ModuleType = script_module("tools/gen_unicode_tables.py")
     return module
 
 
