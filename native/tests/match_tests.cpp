@@ -610,6 +610,13 @@ void test_spacing_accents() {
       {U"`apply` and ``quoted'' or `b` and `foo' `a' \\`o", U"`apply` and ``quoted'' or `b` and `foo' `a' \\`o"},  // backticks stay
       {U"don\u00B4t 5\u00B4 \u00B4 e", U"don\u00B4t 5\u00B4 \u00B4 e"},  // no letter the accent composes with
       {U"Moire\u0301", U"Moir\u00E9"},
+      // Math accents no letter composes with, after or before their variable; a combining one
+      // written as the spacing accent after its letter; a composing one after its letter.
+      {U"B\u02C6 x\u00AF \u02C6\u03C3 \u03B2\u02C6(n) (\u02C9\u00B9)", U"B^ x\u00AF \u03C3^ \u03B2^(n) (\u00B9\u00AF)"},
+      {U"B\u0302 \u03C3\u0302 x\u0304 t\u0303", U"B^ \u03C3^ x\u00AF t~"},
+      {U"a\u02C6 = 2, A\u02DC)", U"\u00E2 = 2, \u00C3)"},
+      // TeX's typewriter caret and tilde read as ASCII; a caret before a digit or a word stays in place.
+      {U"x\u02C62 y \u02DC x [\u02C6xy] %e\u02C6x (\u02C61)", U"x^2 y ~ x [^xy] %e^x (^1)"},
   };
   for (const Case& c : cases) {
     if (typography_of(c.input) != c.typography) {

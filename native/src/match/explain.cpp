@@ -22,7 +22,9 @@ const char* tier_assumption(Tier tier) {
              "forms and the ellipsis character equal their plain spellings; a space beside a double quotation mark is "
              "no difference; soft hyphens, zero-width spaces, word "
              "joiners and byte order marks are ignored; a spacing accent as TeX sets it (before its letter, a cedilla or "
-             "ogonek after it) is the accent on its letter; decomposed and precomposed accents are equal (canonical "
+             "ogonek after it) is the accent on its letter; a math accent no letter composes with, before or after its "
+             "letter (\u02C6\u03C3, \u03B2\u02C6), equals the letter with the combining mark, and the spacing caret "
+             "\u02C6 and tilde \u02DC equal ASCII ^ and ~; decomposed and precomposed accents are equal (canonical "
              "composition, NFC).";
     case Tier::case_folded: return "case: upper and lower case are equal (full Unicode lowercase).";
     case Tier::skeleton:

@@ -259,6 +259,94 @@ bool read_spacing_accent(const Units& in, std::size_t& i, Units& out) {
   return true;
 }
 
+// The spacing form of a combining mark above (accent_above_mark's inverse), or 0. The grave is left
+// out: its spacing form is the ASCII backtick, which is code and TeX quotes as often as an accent.
+char32_t spacing_accent_of(char32_t mark) {
+  switch (mark) {
+    case 0x0301: return 0x00B4;
+    case 0x0308: return 0x00A8;
+    case 0x0302: return 0x02C6;
+    case 0x0303: return 0x02DC;
+    case 0x0304: return 0x00AF;
+    case 0x0306: return 0x02D8;
+    case 0x0307: return 0x02D9;
+    case 0x030A: return 0x02DA;
+    case 0x030B: return 0x02DD;
+    case 0x030C: return 0x02C7;
+    default: return 0;
+  }
+}
+
+// TeX's math accents (\hat, \tilde, \bar, \dot, \breve, \check, \ddot): a spacing accent a
+// variable is drawn under, before or after it ("ˆσ", "βˆ").
+bool is_math_accent(char32_t c) {
+  switch (c) {
+    case 0x02C6: case 0x02DC: case 0x00AF: case 0x02C9: case 0x02D8: case 0x02D9: case 0x02DA: case 0x02C7: case 0x00A8:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Accents no letter composes with, read one way. TeX's math accents set a spacing accent glyph
+// over a variable, which PDFium and pdftotext give before or after it in drawing order ("ˆσ",
+// "βˆ(i)", "Bˆ"), where a writer types the letter and a combining mark ("σ̂", "β̂": Unicode has no
+// precomposed letter, so composition leaves them apart); and TeX's typewriter \^{} and \~{} are
+// the same spacing glyphs standing for code's caret and tilde ("xˆ2", R's "y ˜ x"), which a writer
+// types in ASCII. So, on the composed units of both sides: a combining mark above left after a
+// letter is written as its spacing accent; a math accent right after a letter and before a
+// non-word scalar composes with that letter when Unicode has the accented letter ("aˆ =" reads
+// "â ="); a math accent between a non-word scalar (or the text's start) and a lone letter goes
+// after that letter ("(ˆσ)" reads "(σˆ)"); then the circumflex and the small tilde read as ASCII
+// "^" and "~" (and the modifier macron as the macron). A moved or composed accent and its letter both cover the two scalars. Text with
+// none of these scalars is returned as it is. (A caret before a letter it composes with is still
+// read as TeX's text accent, before this step: a regular expression's "[ˆa-z]" reads "[â-z]", so a
+// quote "[^a-z]" typed in ASCII does not meet it; "xˆ2" and "[ˆxy]" read "x^2" and "[^xy]".)
+Units read_uncomposed_accents(Units in) {
+  const auto candidate = [](const Unit& unit) {
+    return (unit.c >= 0xA8 && unit.c <= 0x2DD) || (unit.c >= 0x300 && unit.c <= 0x30C);
+  };
+  if (std::none_of(in.begin(), in.end(), candidate)) return in;
+  // The caret and the tilde as ASCII types them; the modifier macron as the macron.
+  const auto ascii_form = [](char32_t c) -> char32_t {
+    return c == 0x02C6 ? U'^' : c == 0x02DC ? U'~' : c == 0x02C9 ? 0x00AF : c;
+  };
+  Units out;
+  out.reserve(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const Unit& unit = in[i];
+    const char32_t spacing = spacing_accent_of(unit.c);
+    if (spacing != 0 && !out.empty() && !is_unicode_white_space(out.back().c)) {
+      out.push_back(Unit{ascii_form(spacing), unit.start, unit.end});
+      continue;
+    }
+    const bool before_non_word = i + 1 >= in.size() || !unicode::is_word_char(in[i + 1].c);
+    if (is_math_accent(unit.c) && before_non_word && i > 0 && !out.empty() && out.back().start == in[i - 1].start &&
+        out.back().end == in[i - 1].end && out.back().c == in[i - 1].c) {
+      const char32_t composed = accented(out.back().c, accent_above_mark(unit.c));
+      if (composed != 0) {
+        out.back().c = composed;
+        out.back().end = unit.end;
+        continue;
+      }
+    }
+    if (is_math_accent(unit.c) && (i == 0 || !unicode::is_word_char(in[i - 1].c)) && i + 1 < in.size()) {
+      const Unit& letter = in[i + 1];
+      const bool lone_letter = unicode::is_word_char(letter.c) && !unicode::is_decimal_digit(letter.c) &&
+                               !(letter.c >= 0x300 && letter.c < 0x370) &&
+                               (i + 2 >= in.size() || !unicode::is_word_char(in[i + 2].c));
+      if (lone_letter) {
+        out.push_back(Unit{letter.c, unit.start, letter.end});
+        out.push_back(Unit{ascii_form(unit.c), unit.start, letter.end});
+        ++i;
+        continue;
+      }
+    }
+    out.push_back(Unit{ascii_form(unit.c), unit.start, unit.end});
+  }
+  return out;
+}
+
 // HTML character references ("&amp;", "&rsquo;", "&#8217;") read as the characters they stand for,
 // each covering the whole reference: model output and HTML-derived text carry them where the page
 // shows the character. A text without "&" is returned as it is (nearly every text).
@@ -364,7 +452,7 @@ Units typography(const Units& raw, const std::unordered_set<std::uint32_t>& hyph
     }
     folded.push_back(unit);
   }
-  return collapse_whitespace(compose(folded), options.cjk_wrap_spaces);
+  return collapse_whitespace(read_uncomposed_accents(compose(folded)), options.cjk_wrap_spaces);
 }
 
 Units lowercase(const Units& in) {

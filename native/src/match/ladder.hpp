@@ -98,12 +98,13 @@ NormalizedScalars build_whitespace_tier(const std::u32string& original, const La
 // Whether a text may be cut between these two scalars with every tier's reading of the two parts,
 // put end to end, the reading of the whole: between two ASCII letters no step carries anything
 // across (no white-space or skeleton run is open, no hyphen is being joined, no dash run, no
-// composition, no final-sigma context), except right after a letter that follows a backtick: whether
-// the backtick is a grave accent depends on the scalar after that letter ("`a la" against
-// "`apply`"). two_before: the scalar before `before` (0 at the text's start).
+// composition, no final-sigma context), except right after a letter that follows a backtick or
+// another spacing accent: whether the backtick is a grave accent, and whether a math accent goes
+// after its letter, depend on the scalar after that letter ("`a la" against "`apply`", "(ˆb)"
+// against "ˆbc"). two_before: the scalar before `before` (0 at the text's start).
 inline bool is_safe_cut(char32_t two_before, char32_t before, char32_t after) {
   const auto letter = [](char32_t c) { return (c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z'); };
-  return letter(before) && letter(after) && two_before != U'`';
+  return letter(before) && letter(after) && two_before != U'`' && !(two_before >= 0xA8 && two_before <= 0x2DD);
 }
 
 // Whether a cut at `pos` may fall inside an HTML character reference, which the typography tier
