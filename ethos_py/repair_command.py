@@ -94,8 +94,7 @@ def add_repair_command(ethos: click.Group) -> None:
         """
         import json
 
-        from ._json import dumps
-        from ._host_io import write_file_atomic
+        from ._manifest import write_manifest
         from .calibration import CalibrationError, load_calibration
         from .cli import _host_error, _io_details, _policy_choice, _read
         from .jsonl_pipeline import JsonlError
@@ -152,10 +151,7 @@ def add_repair_command(ethos: click.Group) -> None:
                                        mode=mode, threshold=threshold, threshold_source=threshold_source,
                                        salvage=salvage, drop_rejected=drop_rejected, policy=policy_value,
                                        grounding=grounding, calibration=calibration_document)
-            try:
-                write_file_atomic(manifest, dumps(document) + b"\n")
-            except OSError as error:
-                raise _host_error("host_io", _io_details("--manifest", error, manifest)) from error
+            write_manifest(manifest, document)
         counts = ", ".join(f"{action} {count}" for action, count in sorted(run.actions.items()))
         click.echo(f"ethos repair: {run.records} records ({counts or 'none'}), {run.written} written -> {out}", err=True)
         return 0

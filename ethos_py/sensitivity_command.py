@@ -8,9 +8,12 @@ the output is written atomically with --out.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import click
 
-__all__ = ["add_sensitivity_command"]
+__all__ = ["add_sensitivity_command", "sensitivity_manifest"]
 
 
 def add_sensitivity_command(ethos: click.Group) -> None:
@@ -33,10 +36,11 @@ def add_sensitivity_command(ethos: click.Group) -> None:
     @click.option("--format", "output_format", type=click.Choice(("json", "text")), default="json",
                   help="json (default): canonical JSON; text: the rates table and the spread line, for people.")
     @click.option("--out", metavar="FILE", default=None, help="Write the output atomically to FILE instead of stdout.")
+    @click.option("--manifest", metavar="FILE", default=None, help="Also write the run's manifest (atomic).")
     @click.pass_context
     def sensitivity_command(ctx: click.Context, source: str | None, citations: str | None, jsonl: str | None,
                             corpus: str | None, grounding: str | None, config: str | None, threshold: float | None,
-                            output_format: str, out: str | None) -> int:
+                            output_format: str, out: str | None, manifest: str | None) -> int:
         """Verify the same claims under the strict, default and permissive
         policies and print each check's verdicts side by side, each
         policy's rates and the spread between them.
@@ -105,9 +109,49 @@ def add_sensitivity_command(ethos: click.Group) -> None:
             raise _host_error("invalid_input", {"argument": argument, "file": error.path, "line": error.line,
                                                 "reason": error.reason}) from None
         if output_format == "text":
-            _emit(render_sensitivity_text(result).encode("utf-8"), out)
+            data = render_sensitivity_text(result).encode("utf-8")
         else:
             from ._json import dumps
 
-            _emit(dumps(result) + b"\n", out)
+            data = dumps(result) + b"\n"
+        _emit(data, out)
+        if manifest is not None:
+            from ._manifest import write_manifest
+
+            inputs = {"jsonl": jsonl, "corpus": corpus} if jsonl is not None else {"source": source, "citations": citations}
+            write_manifest(manifest, sensitivity_manifest(result, {**inputs, "config": config}, output_path=out,
+                                                          output_bytes=data, output_format=output_format))
         return 0
+
+
+def sensitivity_manifest(result: Mapping[str, Any], inputs: Mapping[str, str | None], *, output_path: str | None,
+                         output_bytes: bytes, output_format: str) -> dict[str, Any]:
+    """The manifest that travels with a sensitivity result (``ethos.sensitivity_run.v1``): each
+    input file and the output with their SHA-256 (``path`` null: standard output), the verifier
+    with its PDFium and Unicode versions, each preset's policy with its fingerprint and each tier's
+    soundness, each source, how repaired was counted, and each preset's ladder profile.
+
+        >>> from ethos_py.sensitivity import sensitivity
+        >>> result = sensitivity("examples/quickstart/document.json", "examples/quickstart/citations.json")
+        >>> m = sensitivity_manifest(result, {"source": "examples/quickstart/document.json", "citations": None},
+        ...                          output_path=None, output_bytes=b"", output_format="json")
+        >>> sorted(m["inputs"]), m["ladder_profiles"]["default"][-1]["cumulative_share"]
+        (['source'], 0.75)
+    """
+    import hashlib
+
+    from ._manifest import explained_policy, file_sha256, ladder_profile, verifier
+    from .sensitivity import PRESETS
+
+    return {
+        "artifact_type": "ethos.sensitivity_run.v1",
+        "inputs": {name: {"path": path, "sha256": file_sha256(path)} for name, path in inputs.items() if path is not None},
+        "output": {"path": output_path, "sha256": hashlib.sha256(output_bytes).hexdigest(), "format": output_format},
+        "verifier": verifier(),
+        "policies": {preset: explained_policy(preset) for preset in PRESETS},
+        "sources": result["sources"],
+        "claims": result["claims"],
+        "repair": result["repair"],
+        "ladder_profiles": {preset: ladder_profile(result["rates"][preset]["grounded_by_tier"], result["claims"])
+                            for preset in PRESETS},
+    }

@@ -22,6 +22,7 @@ from test_sensitivity import CASES as SENSITIVITY_CASES
 
 from ethos_py.demo import SAMPLE_PDF
 
+REPO = Path(__file__).resolve().parents[1]
 ETHOS = [sys.executable, "-m", "ethos_py.cli"]
 
 
@@ -61,7 +62,8 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     _ok(work, "repair", "claims.jsonl", "-o", "off.jsonl", "--mode", "off", "--drop-rejected", "--manifest", "off-run.json",
         keep)
     _labelled(work, 40)
-    _ok(work, "calibrate", "labelled.jsonl", "-o", "risk.json", "--alpha", "0.1", "--delta", "0.1")
+    _ok(work, "calibrate", "labelled.jsonl", "-o", "risk.json", "--alpha", "0.1", "--delta", "0.1", "--scores", "scores.jsonl",
+        "--manifest", "calibrate-run.json")
     _ok(work, "calibrate", "labelled.jsonl", "-o", "coverage.json", "--alpha", "0.2", "--delta", "0.2", "--target", "coverage")
     _labelled(work, 40, repeat=True)
     _ok(work, "calibrate", "labelled.jsonl", "-o", "uncertified.jsonl", "--alpha", "0.2", "--delta", "0.2",
@@ -72,10 +74,16 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     good.write_text("".join(line + "\n" for line in (work / "claims.jsonl").read_text().splitlines()[:10]), encoding="utf-8")
     citations = {"claims": [{"kind": "quote", "text": text, "citation": {"scope": "document"}} for text, _ in SENSITIVITY_CASES]}
     (work / "citations.json").write_text(json.dumps(citations), encoding="utf-8")
+    shutil.copyfile(REPO / "schemas" / "examples" / "verification-config.example.json", work / "config.json")
 
     def read(name: str) -> Any:
         return json.loads((work / name).read_text(encoding="utf-8"))
 
+    sensitivity = [json.loads(_ok(work, "sensitivity", "--jsonl", "good.jsonl", "--threshold", "0.8",
+                                  "--manifest", "sensitivity-run.json")),
+                   json.loads(_ok(work, "sensitivity", "--jsonl", "good.jsonl")),
+                   json.loads(_ok(work, "sensitivity", "report.txt", "--citations", "citations.json", "--grounding", "text",
+                                  "--threshold", "1e-05", "--config", "config.json", "--manifest", "citations-run.json"))]
     return {
         "work": work,
         "results": {name: _results(work / f"{name}.jsonl") for name in
@@ -83,10 +91,9 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "jsonl-run": [read("verify-run.json")],
         "repair-run": [read(name) for name in ("substitute-run.json", "off-run.json", "calibrated-run.json")],
         "calibration": [read(name) for name in ("risk.json", "coverage.json", "uncertified.jsonl")],
-        "sensitivity": [json.loads(_ok(work, "sensitivity", "--jsonl", "good.jsonl", "--threshold", "0.8")),
-                        json.loads(_ok(work, "sensitivity", "--jsonl", "good.jsonl")),
-                        json.loads(_ok(work, "sensitivity", "report.txt", "--citations", "citations.json",
-                                       "--grounding", "text", "--threshold", "1e-05"))],
+        "calibrate-run": [read("calibrate-run.json")],
+        "sensitivity-run": [read("sensitivity-run.json"), read("citations-run.json")],
+        "sensitivity": sensitivity,
     }
 
 
@@ -101,7 +108,7 @@ def test_every_record_result_validates_and_covers_every_shape(outputs: dict[str,
             "rejected"} <= seen
 
 
-@pytest.mark.parametrize("kind", ["jsonl-run", "repair-run", "calibration", "sensitivity"])
+@pytest.mark.parametrize("kind", ["jsonl-run", "repair-run", "calibration", "sensitivity", "calibrate-run", "sensitivity-run"])
 def test_every_document_validates(outputs: dict[str, Any], kind: str) -> None:
     for document in outputs[kind]:
         assert schema_errors(kind, document) == []
@@ -153,6 +160,19 @@ NEGATIVE: list[tuple[str, int, str, Mutation]] = [
     ("repair-run", 2, "a calibration digest in upper case", _at("cascade/calibration/sha256", "A" * 64)),
     ("repair-run", 1, "no threshold outside mode off", _at("cascade/mode", "substitute")),
     ("repair-run", 0, "a binding without its policy", _at("cascade/binding/policy_fingerprint", delete=True)),
+    ("jsonl-run", 0, "a tier without its share", _at("ladder_profile/1/share", delete=True)),
+    ("repair-run", 0, "no ladder profile", _at("ladder_profile", delete=True)),
+    ("repair-run", 0, "no tier soundness", _at("policy/assumptions", [])),
+    ("calibrate-run", 0, "no calibration", _at("calibration", delete=True)),
+    ("calibrate-run", 0, "a calibration without its binding", _at("calibration/binding", delete=True)),
+    ("calibrate-run", 0, "no Unicode version", _at("verifier/unicode_version", delete=True)),
+    ("calibrate-run", 0, "a ladder profile of four tiers", _at("ladder_profile", [])),
+    ("calibrate-run", 0, "scores without their digest", _at("scores/sha256", delete=True)),
+    ("sensitivity-run", 0, "a preset's policy missing", _at("policies/strict", delete=True)),
+    ("sensitivity-run", 0, "a preset's ladder profile missing", _at("ladder_profiles/default", delete=True)),
+    ("sensitivity-run", 0, "no input", _at("inputs", {})),
+    ("sensitivity-run", 1, "a source without its citations", _at("inputs/citations", delete=True)),
+    ("sensitivity-run", 1, "an unknown output format", _at("output/format", "html")),
     ("calibration", 0, "no binding", _at("binding", delete=True)),
     ("calibration", 0, "no threshold", _at("threshold", delete=True)),
     ("calibration", 0, "threshold as a string", _at("threshold", "0.962")),

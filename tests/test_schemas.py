@@ -51,6 +51,8 @@ EXAMPLES = {
     "repair-run.example.json": "repair-run",
     "calibration.example.json": "calibration",
     "sensitivity.example.json": "sensitivity",
+    "calibrate-run.example.json": "calibrate-run",
+    "sensitivity-run.example.json": "sensitivity-run",
 }
 # Free-form objects the contracts leave open (no properties are listed for them).
 FREE_OBJECTS = {"diagnostics", "details", "predicate", "policy", "fragments", "summary"}
