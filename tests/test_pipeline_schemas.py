@@ -83,7 +83,9 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                                   "--manifest", "sensitivity-run.json")),
                    json.loads(_ok(work, "sensitivity", "--jsonl", "good.jsonl")),
                    json.loads(_ok(work, "sensitivity", "report.txt", "--citations", "citations.json", "--grounding", "text",
-                                  "--threshold", "1e-05", "--config", "config.json", "--manifest", "citations-run.json"))]
+                                  "--threshold", "1e-05", "--config", "config.json", "--manifest", "citations-run.json")),
+                   json.loads(_ok(work, "sensitivity", "--jsonl", "good.jsonl", "--calibration", "risk.json",
+                                  "--salvage", "longest_grounded", "--manifest", "sensitivity-calibrated-run.json"))]
     return {
         "work": work,
         "results": {name: _results(work / f"{name}.jsonl") for name in
@@ -92,7 +94,8 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "repair-run": [read(name) for name in ("substitute-run.json", "off-run.json", "calibrated-run.json")],
         "calibration": [read(name) for name in ("risk.json", "coverage.json", "uncertified.jsonl")],
         "calibrate-run": [read("calibrate-run.json")],
-        "sensitivity-run": [read("sensitivity-run.json"), read("citations-run.json")],
+        "sensitivity-run": [read("sensitivity-run.json"), read("citations-run.json"),
+                            read("sensitivity-calibrated-run.json")],
         "sensitivity": sensitivity,
     }
 
@@ -118,7 +121,10 @@ def test_the_outputs_cover_each_variant(outputs: dict[str, Any]) -> None:
     assert {c["target"] for c in outputs["calibration"]} == {"risk", "coverage"}
     assert {c["guarantee_status"] for c in outputs["calibration"]} == {"conditional", "uncertified"}
     assert [r["cascade"]["threshold_source"] for r in outputs["repair-run"]] == ["flag", "none", "calibration"]
-    assert [s["repair"]["computed"] for s in outputs["sensitivity"]] == [True, False, True]
+    assert [s["repair"]["computed"] for s in outputs["sensitivity"]] == [True, False, True, True]
+    assert outputs["sensitivity"][3]["repair"]["calibration"]["policy"] == "default"
+    assert "salvage" in outputs["sensitivity"][3]["repair"]
+    assert any("dropped" in (row["default"].get("repair") or {}) for row in outputs["sensitivity"][3]["checks"])
     assert {row["default"]["outcome"] for row in outputs["sensitivity"][0]["checks"]} == {"grounded", "repaired", "rejected"}
 
 
@@ -186,6 +192,11 @@ NEGATIVE: list[tuple[str, int, str, Mutation]] = [
     ("calibration", 0, "an unknown loader in the binding", _at("binding/pipeline/grounding", "pdf")),
     ("calibration", 0, "a negative count", _at("input/located", -1)),
     ("sensitivity", 0, "no spread", _at("spread", delete=True)),
+    ("sensitivity", 3, "a calibration without the preset it binds", _at("repair/calibration/policy", delete=True)),
+    ("sensitivity", 3, "a calibration binding no preset", _at("repair/calibration/policy", "custom")),
+    ("sensitivity", 1, "salvage without a threshold", _at("repair/salvage", "longest_grounded")),
+    ("sensitivity", 3, "an unknown salvage", _at("repair/salvage", "shortest")),
+    ("sensitivity-run", 2, "a calibration input without its digest", _at("inputs/calibration/sha256", delete=True)),
     ("sensitivity", 0, "a rate above 10000 bp", _at("rates/default/grounded/rate_bp", 10001)),
     ("sensitivity", 0, "a rate as a fraction", _at("rates/strict/grounded/rate_bp", 0.5)),
     ("sensitivity", 0, "an unknown outcome", _at("checks/0/default/outcome", "partial")),
