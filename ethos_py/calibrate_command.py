@@ -8,11 +8,12 @@ threshold. scipy (the ``calibrate`` extra) is needed and imported only when the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import click
 
-__all__ = ["add_calibrate_command", "missing_scipy"]
+__all__ = ["add_calibrate_command", "calibrate_manifest", "missing_scipy"]
 
 
 def missing_scipy() -> Exception | None:
@@ -48,14 +49,15 @@ def add_calibrate_command(ethos: click.Group) -> None:
     @click.option("--allow-repeated-groups", is_flag=True,
                   help="Accept several examples per group; the calibration is then recorded as uncertified.")
     @click.option("--scores", metavar="FILE", default=None, help="Also write each record's score, unrounded, as JSON Lines (atomic).")
+    @click.option("--manifest", metavar="FILE", default=None, help="Also write the run's manifest (atomic).")
     @click.option("--corpus", metavar="FILE", default=None,
                   help='A manifest {"documents": {"<id>": "<path>"}} for records that name a "document".')
     @click.option("--grounding", type=click.Choice(_GROUNDINGS), default=None, help=_GROUNDING_HELP)
     @click.option("--policy", metavar="NAME|FILE", default=None, help=_POLICY_HELP)
     @click.pass_context
     def calibrate_command(ctx: click.Context, labelled: str, out: str, alpha: float, delta: float, target: str,
-                          allow_repeated_groups: bool, scores: str | None, corpus: str | None, grounding: str | None,
-                          policy: str | None) -> int:
+                          allow_repeated_groups: bool, scores: str | None, manifest: str | None, corpus: str | None,
+                          grounding: str | None, policy: str | None) -> int:
         """Calibrate the repair threshold on LABELLED.jsonl.
 
         \b
@@ -70,6 +72,7 @@ def add_calibrate_command(ethos: click.Group) -> None:
         import hashlib
 
         from ._host_io import write_file_atomic
+        from ._manifest import file_sha256, write_manifest
         from ._json import dumps
         from .calibration import CalibrationError, Labelled, calibrate_coverage, calibrate_risk
         from .cli import _host_error, _io_details, _policy_choice
@@ -84,13 +87,10 @@ def add_calibrate_command(ethos: click.Group) -> None:
             if not 0.0 < value < 1.0:
                 raise _host_error("invalid_arguments", {"argument": name, "reason": "must be strictly between 0 and 1"})
         policy_value = _policy_choice(policy)
+        opened: list[dict[str, object]] = []
         try:
-            rows = list(labelled_scores(labelled, corpus=corpus, grounding=grounding, policy=policy_value))
-            digest = hashlib.sha256()
-            with open(labelled, "rb") as handle:
-                for block in iter(lambda: handle.read(1 << 20), b""):
-                    digest.update(block)
-            input_digest = digest.hexdigest()
+            rows = list(labelled_scores(labelled, corpus=corpus, grounding=grounding, policy=policy_value, opened=opened))
+            input_digest = file_sha256(labelled)
         except JsonlError as error:
             argument = "--corpus" if corpus is not None and error.path == corpus else "LABELLED"
             raise _host_error("invalid_input", {"argument": argument, "file": error.path, "line": error.line,
@@ -114,20 +114,64 @@ def add_calibrate_command(ethos: click.Group) -> None:
             "located": sum(1 for row in population if row["score"] is not None),
             "not_substitutable": dict(sorted(_count(str(row["reason"]) for row in population if row["score"] is None).items())),
         }
+        lines = b"".join(dumps(row) + b"\n" for row in rows)
         if scores is not None:
-            lines = b"".join(dumps(row) + b"\n" for row in rows)
             try:
                 write_file_atomic(scores, lines)
             except OSError as error:
                 raise _host_error("host_io", _io_details("--scores", error, scores)) from error
+        data = dumps(document) + b"\n"
         try:
-            write_file_atomic(out, dumps(document) + b"\n")
+            write_file_atomic(out, data)
         except OSError as error:
             raise _host_error("host_io", _io_details("--out", error, out)) from error
+        if manifest is not None:
+            write_manifest(manifest, calibrate_manifest(
+                document, rows, opened, output_path=out, output_sha256=hashlib.sha256(data).hexdigest(),
+                scores_path=scores, scores_sha256=hashlib.sha256(lines).hexdigest(), policy=policy_value))
         status = document["guarantee_status"]
         click.echo(f"ethos calibrate: {target} threshold {calibration.threshold!r} ({status}) from "
                    f"{len(population)} of {len(rows)} records -> {out}", err=True)
         return 0
+
+
+def calibrate_manifest(calibration: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], sources: list[dict[str, Any]],
+                       *, output_path: str, output_sha256: str, scores_path: str | None, scores_sha256: str,
+                       policy: Any = None) -> dict[str, Any]:
+    """The manifest that travels with a calibration (``ethos.calibrate_run.v1``): the labelled file
+    and the calibration written (with digests), the verifier with its PDFium and Unicode versions,
+    the policy with its fingerprint and each tier's soundness, each source, the calibration (target,
+    threshold, guarantee, digests and binding) and the ladder profile of the labelled claims as
+    given (the claims grounded as given are outside the calibrated population).
+
+        >>> rows = [{"status": "grounded", "tier": "exact"}, {"status": "mismatch", "tier": None}]
+        >>> m = calibrate_manifest({"threshold": 0.9, "binding": {}, "input": {"path": "l.jsonl", "sha256": "0" * 64,
+        ...                          "records": 2}}, rows, [], output_path="cal.json", output_sha256="1" * 64,
+        ...                        scores_path=None, scores_sha256="2" * 64)
+        >>> m["artifact_type"], m["ladder_profile"][0]["share"], "scores" in m
+        ('ethos.calibrate_run.v1', 0.5, False)
+    """
+    from ._manifest import calibration_summary, explained_policy, ladder_profile, verifier
+
+    tiers: dict[str, int] = {}
+    for row in rows:
+        if row.get("status") == "grounded" and isinstance(row.get("tier"), str):
+            tiers[row["tier"]] = tiers.get(row["tier"], 0) + 1
+    given = calibration["input"]
+    document: dict[str, Any] = {
+        "artifact_type": "ethos.calibrate_run.v1",
+        "input": {"path": given["path"], "sha256": given["sha256"], "records": given["records"]},
+        "output": {"path": output_path, "sha256": output_sha256},
+        "verifier": verifier(),
+        "policy": explained_policy(policy),
+        "sources": sources,
+        "calibration": {**calibration_summary(calibration),
+                        "threshold": calibration["threshold"], "binding": calibration["binding"]},
+        "ladder_profile": ladder_profile(tiers, len(rows)),
+    }
+    if scores_path is not None:
+        document["scores"] = {"path": scores_path, "sha256": scores_sha256, "records": len(rows)}
+    return document
 
 
 def _count(values: Iterable[str]) -> dict[str, int]:

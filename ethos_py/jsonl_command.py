@@ -40,8 +40,7 @@ def add_jsonl_command(ethos: click.Group) -> None:
         field is kept, in order; the verdict goes under "ethos". Each
         source is opened once. Exit 0 (verdicts are data, not failures).
         """
-        from ._host_io import write_file_atomic
-        from ._json import dumps
+        from ._manifest import write_manifest
         from .cli import _emit, _host_error, _io_details, _policy_choice
         from .jsonl_pipeline import JsonlError, run_manifest, verify_jsonl
 
@@ -59,11 +58,8 @@ def add_jsonl_command(ethos: click.Group) -> None:
         data = b"".join(run.lines)
         _emit(data, out)
         if manifest is not None:
-            document = run_manifest(run, input_path=claims, output_path=out, output_bytes=data, policy=policy_value)
-            try:
-                write_file_atomic(manifest, dumps(document) + b"\n")
-            except OSError as error:
-                raise _host_error("host_io", _io_details("--manifest", error, manifest)) from error
+            write_manifest(manifest, run_manifest(run, input_path=claims, output_path=out, output_bytes=data,
+                                                  policy=policy_value))
         counts = ", ".join(f"{status} {count}" for status, count in sorted(run.counts.items()))
         click.echo(f"ethos verify-jsonl: {run.records} records ({counts or 'none'}) -> {out}", err=True)
         return 0

@@ -237,6 +237,8 @@ def verify_jsonl(path: str, *, corpus: str | None = None, grounding: str | None 
         >>> record["id"], record["claim"], record["ethos"]["status"]
         (7, 'grew 12%', 'grounded')
     """
+    from ._manifest import count_tier
+
     base = os.path.dirname(os.path.abspath(path))
     sources = _Sources(base, _corpus(corpus), grounding)
     run = JsonlRun()
@@ -286,9 +288,7 @@ def verify_jsonl(path: str, *, corpus: str | None = None, grounding: str | None 
         verdict = verdicts[number]
         status = verdict.get("status", "error")
         run.counts[status] = run.counts.get(status, 0) + 1
-        tier = (verdict.get("match") or {}).get("tier")
-        if status == "grounded" and tier:
-            run.tiers[tier] = run.tiers.get(tier, 0) + 1
+        count_tier(run.tiers, verdict)
         run.lines.append(_output_line(record, verdict))
     return run
 
@@ -296,7 +296,8 @@ def verify_jsonl(path: str, *, corpus: str | None = None, grounding: str | None 
 def run_manifest(run: JsonlRun, *, input_path: str, output_path: str, output_bytes: bytes, policy: Any = None) -> dict[str, Any]:
     """The manifest that travels with the output: what was read and written (with digests), the
     verifier, PDFium and Unicode versions, the policy with its fingerprint and assumptions, each
-    source, the verdict counts and the ladder profile (grounded claims per tier, cumulative share).
+    source, the verdict counts and the ladder profile (grounded claims per tier, their share and the
+    cumulative share).
 
         >>> run = JsonlRun(records=2, counts={"grounded": 2}, tiers={"exact": 1, "case": 1})
         >>> manifest = run_manifest(run, input_path="examples/quickstart/citations.json", output_path="out.jsonl",
@@ -304,26 +305,15 @@ def run_manifest(run: JsonlRun, *, input_path: str, output_path: str, output_byt
         >>> [(row["tier"], row["cumulative_share"]) for row in manifest["ladder_profile"]]
         [('exact', 0.5), ('whitespace', 0.5), ('typography', 0.5), ('case', 1.0), ('skeleton', 1.0)]
     """
-    from ._version_text import version_text
-    from .document import explain_policy_json
+    from ._manifest import explained_policy, file_sha256, ladder_profile, verifier
 
-    with open(input_path, "rb") as handle:
-        input_digest = hashlib.sha256(handle.read()).hexdigest()
-    explained = json.loads(explain_policy_json(policy))
-    versions = dict(line.split(" ", 1) for line in version_text().splitlines() if " " in line)
-    profile, cumulative = [], 0
-    for tier in ("exact", "whitespace", "typography", "case", "skeleton"):
-        cumulative += run.tiers.get(tier, 0)
-        profile.append({"tier": tier, "grounded": run.tiers.get(tier, 0),
-                        "cumulative_share": cumulative / run.records if run.records else 0.0})
     return {
         "artifact_type": "ethos.jsonl_run.v1",
-        "input": {"path": input_path, "sha256": input_digest, "records": run.records},
+        "input": {"path": input_path, "sha256": file_sha256(input_path), "records": run.records},
         "output": {"path": output_path, "sha256": hashlib.sha256(output_bytes).hexdigest(), "records": len(run.lines)},
-        "verifier": {"name": "ethos", "version": versions.get("ethos"), "pdfium": versions.get("pdfium"),
-                     "unicode_version": versions.get("unicode")},
-        "policy": explained,
+        "verifier": verifier(),
+        "policy": explained_policy(policy),
         "sources": run.sources,
         "counts": dict(sorted(run.counts.items())),
-        "ladder_profile": profile,
+        "ladder_profile": ladder_profile(run.tiers, run.records),
     }

@@ -9,15 +9,19 @@ temporary file beside ``-o`` and renamed over it only when the run succeeds.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import click
 
-__all__ = ["add_repair_command", "atomic_stream"]
+if TYPE_CHECKING:
+    from .calibration import Calibration
+
+__all__ = ["add_repair_command", "atomic_stream", "calibration_for_run"]
 
 
 @contextmanager
@@ -50,6 +54,37 @@ def atomic_stream(path: str) -> Iterator[BinaryIO]:
         except OSError:
             pass
         raise
+
+
+def calibration_for_run(data: bytes, path: str, binding_for: Callable[[Calibration], Mapping[str, Any]],
+                        command: str) -> tuple[Calibration, dict[str, Any]]:
+    """An ``ethos calibrate`` file's bytes read for a run, with its document: refused (the
+    ``invalid_input`` envelope naming ``--calibration``) when it is no calibration or was made for
+    another scorer, policy or pipeline than ``binding_for`` gives for it; an uncertified one is
+    used with a warning on stderr. ``ethos repair`` and ``ethos sensitivity`` both read it so.
+
+        >>> from ethos_py.calibration import Calibration
+        >>> data = json.dumps(Calibration(threshold=0.9, target="risk", alpha=0.1, delta=0.1, n=40,
+        ...                               binding={"policy_fingerprint": "a"}).as_dict()).encode()
+        >>> calibration_for_run(data, "cal.json", lambda c: {"policy_fingerprint": "a"}, "repair")[0].threshold
+        0.9
+        >>> calibration_for_run(data, "cal.json", lambda c: {"policy_fingerprint": "b"}, "repair")
+        Traceback (most recent call last):
+        ...
+        ethos_py.errors.EthosError: ...
+    """
+    from .calibration import CalibrationError, load_calibration
+    from .cli import _host_error
+
+    try:
+        document = json.loads(data)
+        loaded = load_calibration(document)
+        loaded.check_binding(binding_for(loaded))
+    except (ValueError, CalibrationError) as error:  # CalibrationError is a ValueError; so is bad JSON
+        raise _host_error("invalid_input", {"argument": "--calibration", "file": path, "reason": str(error)}) from None
+    if not loaded.certified:
+        click.echo(f"ethos {command}: WARNING: {path} is uncertified; its threshold carries no guarantee", err=True)
+    return loaded, document
 
 
 def add_repair_command(ethos: click.Group) -> None:
@@ -92,11 +127,7 @@ def add_repair_command(ethos: click.Group) -> None:
         threshold (--threshold or --calibration) is required unless
         --mode off. Exit 0 (rejections are data, not failures).
         """
-        import json
-
-        from ._json import dumps
-        from ._host_io import write_file_atomic
-        from .calibration import CalibrationError, load_calibration
+        from ._manifest import write_manifest
         from .cli import _host_error, _io_details, _policy_choice, _read
         from .jsonl_pipeline import JsonlError
         from .repair_pipeline import RepairRun, repair_binding, repair_jsonl, repair_manifest
@@ -115,17 +146,8 @@ def add_repair_command(ethos: click.Group) -> None:
         if calibration is not None:
             data = _read(calibration, "--calibration")  # a missing file is host_io, not a bad calibration
             binding = repair_binding(policy_value, grounding)  # a bad --policy fails here, as itself
-            try:
-                calibration_document = json.loads(data)
-                loaded = load_calibration(calibration_document)
-                loaded.check_binding(binding)
-            except (ValueError, CalibrationError) as error:  # CalibrationError is a ValueError; so is bad JSON
-                raise _host_error("invalid_input", {"argument": "--calibration", "file": calibration,
-                                                    "reason": str(error)}) from None
+            loaded, calibration_document = calibration_for_run(data, calibration, lambda _: binding, "repair")
             threshold, threshold_source = loaded.threshold, "calibration"
-            if not loaded.certified:
-                click.echo(f"ethos repair: WARNING: {calibration} is uncertified; its threshold carries no guarantee",
-                           err=True)
         try:  # a missing or unreadable input names CLAIMS before anything runs (it is streamed, never read whole)
             with open(claims, "rb"):
                 pass
@@ -152,10 +174,7 @@ def add_repair_command(ethos: click.Group) -> None:
                                        mode=mode, threshold=threshold, threshold_source=threshold_source,
                                        salvage=salvage, drop_rejected=drop_rejected, policy=policy_value,
                                        grounding=grounding, calibration=calibration_document)
-            try:
-                write_file_atomic(manifest, dumps(document) + b"\n")
-            except OSError as error:
-                raise _host_error("host_io", _io_details("--manifest", error, manifest)) from error
+            write_manifest(manifest, document)
         counts = ", ".join(f"{action} {count}" for action, count in sorted(run.actions.items()))
         click.echo(f"ethos repair: {run.records} records ({counts or 'none'}), {run.written} written -> {out}", err=True)
         return 0

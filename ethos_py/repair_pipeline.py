@@ -64,15 +64,12 @@ def repair_binding(policy: Any = None, grounding: str | None = None) -> dict[str
         >>> sorted(repair_binding())
         ['ethos_version', 'pipeline', 'policy_fingerprint', 'scorer']
     """
-    from ._version_text import version_text
-    from .document import explain_policy_json
+    from ._manifest import explained_policy, verifier
 
-    versions = dict(line.split(" ", 1) for line in version_text().splitlines() if " " in line)
-    explained = json.loads(explain_policy_json(policy))
     return {
         "scorer": SCORER,
-        "ethos_version": versions.get("ethos"),
-        "policy_fingerprint": explained.get("policy_fingerprint"),
+        "ethos_version": verifier()["version"],
+        "policy_fingerprint": explained_policy(policy).get("policy_fingerprint"),
         "pipeline": {"stage": "substitute", "population": "quote claims not grounded as given",
                      "guards": "a blocking guard rules the substitution out", "grounding": grounding},
     }
@@ -81,7 +78,7 @@ def repair_binding(policy: Any = None, grounding: str | None = None) -> dict[str
 @dataclass
 class RepairRun:
     """What a run did: records read and written, dropped rejections, actions and rejection
-    reasons counted, the threshold in force and each source once.
+    reasons counted, claims grounded as given per tier, and each source once.
 
         >>> RepairRun(records=2, actions={"substituted": 2}).actions
         {'substituted': 2}
@@ -92,6 +89,7 @@ class RepairRun:
     dropped: int = 0
     actions: dict[str, int] = field(default_factory=dict)
     reasons: dict[str, int] = field(default_factory=dict)
+    tiers: dict[str, int] = field(default_factory=dict)
     sources: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -235,6 +233,8 @@ def repair_jsonl(path: str, *, threshold: float | None, mode: str = "substitute"
         raise ValueError(f"salvage must be one of {', '.join(SALVAGE)}")
     if threshold is None and mode != "off":
         raise ValueError("a threshold is required (--threshold or --calibration): there is no default")
+    from ._manifest import count_tier
+
     run = run if run is not None else RepairRun()
     config = _config(policy)
     sources = _Sources(os.path.dirname(os.path.abspath(path)), _corpus(corpus), grounding)
@@ -287,6 +287,7 @@ def repair_jsonl(path: str, *, threshold: float | None, mode: str = "substitute"
                 _finish(item, check, sources.described[key], mode)
         for item in chunk:
             assert item.result is not None
+            count_tier(run.tiers, item.result.get("before"))
             action = str(item.result["action"])
             run.actions[action] = run.actions.get(action, 0) + 1
             if action == "rejected":
@@ -346,10 +347,11 @@ def repair_jsonl(path: str, *, threshold: float | None, mode: str = "substitute"
 
 
 def labelled_scores(path: str, *, corpus: str | None = None, grounding: str | None = None,
-                    policy: Any = None) -> Iterator[dict[str, Any]]:
+                    policy: Any = None, opened: list[dict[str, Any]] | None = None) -> Iterator[dict[str, Any]]:
     """For each labelled record (a repair record plus ``faithful`` and ``group``): its line,
-    group, label, the core's verdict status and reason, and its ``score`` (``None`` when nothing
-    can be substituted). Raises ``JsonlError`` at the first bad record.
+    group, label, the core's verdict status, reason and tier (grounded), and its ``score``
+    (``None`` when nothing can be substituted). Each source opened is appended to ``opened`` (its
+    key, label and fingerprint), once. Raises ``JsonlError`` at the first bad record.
 
         >>> import tempfile
         >>> directory = tempfile.mkdtemp()
@@ -376,8 +378,9 @@ def labelled_scores(path: str, *, corpus: str | None = None, grounding: str | No
                     checks[index] = check
             for index, (number, record, claim, _) in enumerate(chunk):
                 check = checks[index]
+                tier = (check.get("match") or {}).get("tier") if check.get("status") == "grounded" else None
                 yield {"line": number, "group": record["group"], "faithful": record["faithful"],
-                       "status": check.get("status"), "reason": check.get("reason"),
+                       "status": check.get("status"), "reason": check.get("reason"), "tier": tier,
                        "score": repair_score(check) if claim["kind"] == "quote" else None}
 
         for number, line in _records(path):
@@ -395,7 +398,10 @@ def labelled_scores(path: str, *, corpus: str | None = None, grounding: str | No
                                      "such as the document id)")
                 claim = _claim(record)
                 key, kind, target = sources.key(record)
-                sources.open(key, kind, target)
+                if key not in sources.opened:
+                    sources.open(key, kind, target)
+                    if opened is not None:
+                        opened.append({"key": key, **sources.described[key]})
             except (ValueError, OSError) as error:
                 raise JsonlError(path, number, str(error)) from None
             chunk.append((number, record, claim, key))
@@ -414,43 +420,33 @@ def repair_manifest(run: RepairRun, *, input_path: str, output_path: str, output
     """The manifest that travels with a repaired file (``ethos.repair_run.v1``): what was read
     and written (with digests), the verifier and policy, the binding, the cascade's settings, the
     threshold and where it came from (with the calibration's target, guarantee and digest), each
-    source, and the actions and rejection reasons counted.
+    source, the actions and rejection reasons counted, and the ladder profile of the claims as
+    given (grounded per tier before any repair, with their share and the cumulative share).
 
-        >>> m = repair_manifest(RepairRun(records=1, written=1, actions={"accepted": 1}),
+        >>> m = repair_manifest(RepairRun(records=1, written=1, actions={"accepted": 1}, tiers={"exact": 1}),
         ...                     input_path="examples/quickstart/citations.json", output_path="out.jsonl",
         ...                     output_sha256="0" * 64, mode="substitute", threshold=0.8, threshold_source="flag",
         ...                     salvage=None, drop_rejected=False)
-        >>> m["artifact_type"], m["cascade"]["threshold"], m["counts"]["actions"]
-        ('ethos.repair_run.v1', 0.8, {'accepted': 1})
+        >>> m["artifact_type"], m["cascade"]["threshold"], m["counts"]["actions"], m["ladder_profile"][0]["share"]
+        ('ethos.repair_run.v1', 0.8, {'accepted': 1}, 1.0)
     """
-    import hashlib
+    from ._manifest import calibration_summary, explained_policy, file_sha256, ladder_profile, verifier
 
-    from ._version_text import version_text
-    from .document import explain_policy_json
-
-    digest = hashlib.sha256()
-    with open(input_path, "rb") as handle:  # streamed: the input may be far larger than any source
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    versions = dict(line.split(" ", 1) for line in version_text().splitlines() if " " in line)
     cascade: dict[str, Any] = {
         "order": ["verify", "salvage", "substitute", "reject"], "mode": mode, "salvage": salvage,
         "drop_rejected": drop_rejected, "threshold": threshold, "threshold_source": threshold_source,
         "acceptance_rule": "score >= threshold", "binding": repair_binding(policy, grounding),
     }
     if calibration is not None:
-        cascade["calibration"] = {key: calibration.get(key) for key in
-                                  ("target", "alpha", "delta", "n", "guarantee_status", "guarantee", "data_sha256")}
-        cascade["calibration"]["sha256"] = hashlib.sha256(
-            json.dumps(calibration, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
+        cascade["calibration"] = calibration_summary(calibration)
     return {
         "artifact_type": "ethos.repair_run.v1",
-        "input": {"path": input_path, "sha256": digest.hexdigest(), "records": run.records},
+        "input": {"path": input_path, "sha256": file_sha256(input_path), "records": run.records},
         "output": {"path": output_path, "sha256": output_sha256, "records": run.written},
-        "verifier": {"name": "ethos", "version": versions.get("ethos"), "pdfium": versions.get("pdfium"),
-                     "unicode_version": versions.get("unicode")},
-        "policy": json.loads(explain_policy_json(policy)),
+        "verifier": verifier(),
+        "policy": explained_policy(policy),
         "cascade": cascade, "sources": run.sources,
         "counts": {"records": run.records, "written": run.written, "dropped": run.dropped,
                    "actions": dict(sorted(run.actions.items())), "rejected_reasons": dict(sorted(run.reasons.items()))},
+        "ladder_profile": ladder_profile(run.tiers, run.records),
     }

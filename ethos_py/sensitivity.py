@@ -18,9 +18,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Union
 
+from .calibration import Calibration, CalibrationError, load_calibration
 from .errors import EthosError
+from .repair_pipeline import SALVAGE
 
-__all__ = ["PRESETS", "sensitivity", "sensitivity_json"]
+__all__ = ["PRESETS", "calibrated_preset", "sensitivity", "sensitivity_json"]
 
 PRESETS = ("strict", "default", "permissive")
 ARTIFACT_TYPE = "ethos.sensitivity.v1"
@@ -107,11 +109,12 @@ def _claim_of(unit: _Unit, index: int, check: Mapping[str, Any]) -> dict[str, An
 
 
 def _repaired(unit: _Unit, checks: list[dict[str, Any]], config: bytes | None, policy: str,
-              threshold: float) -> list[dict[str, Any] | None]:
-    """Per check not grounded: what ``ethos repair --mode substitute --threshold X`` does to it
-    under this policy (its cascade, ethos_py.repair_pipeline, reused as is): the substituted text
-    and score when it is accepted (the located span scores at least the threshold, no guard
-    blocks, and the span grounds when verified), else None."""
+              threshold: float, salvage: str | None) -> list[dict[str, Any] | None]:
+    """Per check not grounded: what ``ethos repair --mode substitute --threshold X [--salvage S]``
+    does to it under this policy (its cascade, ethos_py.repair_pipeline, reused as is): the
+    substituted text and score when it is accepted (the located span scores at least the
+    threshold, no guard blocks, and the span grounds when verified), the kept fragment and what was
+    dropped when salvage keeps one that grounds, else None."""
     from .repair_pipeline import _decide, _finish, _Pending
 
     pending: list[tuple[int, _Pending]] = []
@@ -121,7 +124,7 @@ def _repaired(unit: _Unit, checks: list[dict[str, Any]], config: bytes | None, p
         claim = check.get("claim") or {}
         item = _Pending(index, {"claim": claim.get("text")})
         item.claim = {"kind": claim.get("kind"), "text": claim.get("text")}
-        _decide(item, check, {}, threshold=threshold, mode="substitute", salvage=None)
+        _decide(item, check, {}, threshold=threshold, mode="substitute", salvage=salvage)
         if item.next_text is not None:
             pending.append((index, item))
     followups = [{**_claim_of(unit, index, checks[index]), "text": item.next_text} for index, item in pending]
@@ -130,8 +133,12 @@ def _repaired(unit: _Unit, checks: list[dict[str, Any]], config: bytes | None, p
         if after is None:
             continue
         _finish(item, after, {}, "substitute")
-        if item.result is not None and item.result.get("action") == "substituted" and item.result.get("accepted"):
+        if item.result is None or not item.result.get("accepted"):
+            continue
+        if item.result.get("action") == "substituted":
             result[index] = {"score_bp": checks[index]["match"]["score"], "text": item.next_text}
+        elif item.result.get("action") == "salvaged":
+            result[index] = {"dropped": item.result["salvage"]["dropped"], "text": item.next_text}
     return result
 
 
@@ -160,8 +167,10 @@ def _min_score_bp(threshold: float) -> int:
     return score
 
 
-def _judge(units: list[_Unit], config: bytes | None, threshold: float | None) -> dict[str, Any]:
-    """Verifies every unit under each preset and fills the rows; returns policies, rates, spread."""
+def _judge(units: list[_Unit], config: bytes | None, threshold: float | None, repair_presets: tuple[str, ...],
+           salvage: str | None) -> dict[str, Any]:
+    """Verifies every unit under each preset and fills the rows; returns policies, rates, spread.
+    Repaired is computed under the presets of ``repair_presets`` only (those a calibration binds)."""
     from .document import explain_policy_json
 
     total = sum(len(unit.rows) for unit in units)
@@ -171,12 +180,14 @@ def _judge(units: list[_Unit], config: bytes | None, threshold: float | None) ->
         explained = json.loads(explain_policy_json(preset))
         policies[preset] = explained["policy_fingerprint"]
         no_elision = _policy_bytes(explained, elision=False)
+        computed = threshold is not None and preset in repair_presets
         counts = {"grounded": 0, "contiguous": 0, "repaired": 0, "rejected": 0}
         tiers: dict[str, int] = {}
         for unit in units:
             checks = unit.checks[preset]
             contiguous = _contiguous(unit, checks, config, no_elision)
-            repaired = _repaired(unit, checks, config, preset, threshold) if threshold is not None else [None] * len(checks)
+            repaired = _repaired(unit, checks, config, preset, threshold, salvage) \
+                if threshold is not None and computed else [None] * len(checks)
             for row, check, whole, repair in zip(unit.rows, checks, contiguous, repaired):
                 entry = _entry(check)
                 if check.get("status") == "grounded":
@@ -201,7 +212,7 @@ def _judge(units: list[_Unit], config: bytes | None, threshold: float | None) ->
             "grounded_by_tier": dict(sorted(tiers.items())),
             "policy_fingerprint": explained["policy_fingerprint"],
             "rejected": _rate(counts["rejected"], total),
-            "repaired": _rate(counts["repaired"], total) if threshold is not None else None,
+            "repaired": _rate(counts["repaired"], total) if computed else None,
         }
     return {"policies": policies, "rates": rates}
 
@@ -315,9 +326,37 @@ def _jsonl_units(path: str, corpus: str | None, grounding: str | None, config: b
     return units, described
 
 
+def calibrated_preset(calibration: Calibration, grounding: str | None = None) -> str:
+    """The preset an ``ethos calibrate`` calibration was made for, when it is one of those
+    sensitivity compares and the loader, scorer and Ethos version are this run's too; else
+    ``CalibrationError``, with ``ethos repair --calibration``'s reason for the binding's first
+    difference (Calibration.check_binding).
+
+        >>> from ethos_py.repair_pipeline import repair_binding
+        >>> made = Calibration(threshold=0.9, target="risk", alpha=0.1, delta=0.1, n=40, binding=repair_binding("strict"))
+        >>> calibrated_preset(made)
+        'strict'
+        >>> calibrated_preset(made, "text")
+        Traceback (most recent call last):
+        ...
+        ethos_py.calibration.CalibrationError: the calibration was made for pipeline ...
+    """
+    from .document import explain_policy_json
+    from .repair_pipeline import repair_binding
+
+    wanted = calibration.binding.get("policy_fingerprint")
+    for preset in PRESETS:
+        if json.loads(explain_policy_json(preset))["policy_fingerprint"] == wanted:
+            calibration.check_binding(repair_binding(preset, grounding))
+            return preset
+    raise CalibrationError(f"the calibration was made for policy_fingerprint {wanted!r}, which is none of the presets "
+                           f"sensitivity compares ({', '.join(PRESETS)}): calibrate under one of them (--policy)")
+
+
 def sensitivity(source: SourceInput | None = None, citations: Any = None, *, jsonl: str | None = None,
                 corpus: str | None = None, grounding: str | None = None, config: bytes | Mapping[str, Any] | None = None,
-                threshold: float | None = None) -> dict[str, Any]:
+                threshold: float | None = None, calibration: Mapping[str, Any] | None = None,
+                salvage: str | None = None) -> dict[str, Any]:
     """The same claims verified under the strict, default and permissive policies: each check's
     verdict per policy, each policy's rates and the spread (docs/cli.md §3.3a).
 
@@ -328,7 +367,12 @@ def sensitivity(source: SourceInput | None = None, citations: Any = None, *, jso
     (default: the built-in one); each preset overrides its matching policy. ``threshold`` (0..1)
     is ``ethos repair``'s acceptance threshold: without it ``repaired`` is not computed (None)
     and every claim not grounded counts as rejected, as ``ethos repair --mode off`` rejects it.
-    A bad JSONL record raises ``ethos_py.jsonl_pipeline.JsonlError``; the core's refusal of a
+    ``calibration`` (an ``ethos calibrate`` document, instead of ``threshold``) gives the threshold
+    as ``ethos repair --calibration`` takes it: repaired is computed under the preset the
+    calibration was made for only (repair refuses it under the others, so their ``repaired`` is
+    None), and a calibration made for none of them, another loader (``grounding``), scorer or Ethos
+    version raises ``CalibrationError``. ``salvage`` (``longest_grounded``) counts as repaired, too,
+    what ``ethos repair --salvage`` keeps of a stitched quotation. A bad JSONL record raises ``ethos_py.jsonl_pipeline.JsonlError``; the core's refusal of a
     citations file or a source raises ``EthosError``.
 
         >>> result = sensitivity("examples/quickstart/document.json", "examples/quickstart/citations.json",
@@ -352,6 +396,17 @@ def sensitivity(source: SourceInput | None = None, citations: Any = None, *, jso
         raise ValueError("corpus applies to jsonl records only")
     if threshold is not None and not 0.0 <= threshold <= 1.0:
         raise ValueError("threshold must be between 0 and 1")
+    if threshold is not None and calibration is not None:
+        raise ValueError("give threshold or calibration, not both")
+    if salvage is not None and salvage not in SALVAGE:
+        raise ValueError(f"salvage must be one of {', '.join(SALVAGE)}")
+    if salvage is not None and threshold is None and calibration is None:
+        raise ValueError("salvage needs a threshold or a calibration, as ethos repair does")
+    repair_presets: tuple[str, ...] = PRESETS
+    if calibration is not None:
+        loaded = load_calibration(calibration)
+        repair_presets = (calibrated_preset(loaded, grounding),)
+        threshold = loaded.threshold
     config_bytes = dumps(config) if isinstance(config, Mapping) else config
     with ExitStack() as stack:
         if jsonl is not None:
@@ -359,7 +414,7 @@ def sensitivity(source: SourceInput | None = None, citations: Any = None, *, jso
         else:
             unit, one = _citations_unit(source, citations, grounding, config_bytes, stack)
             units, described = [unit], [one]
-        judged = _judge(units, config_bytes, threshold)
+        judged = _judge(units, config_bytes, threshold, repair_presets, salvage)
     rows = [row for unit in units for row in unit.rows]
     if jsonl is not None:  # input order, whichever source each record names
         rows.sort(key=lambda row: int(row["line"]))
@@ -371,6 +426,12 @@ def sensitivity(source: SourceInput | None = None, citations: Any = None, *, jso
     else:
         repair["min_score_bp"] = _min_score_bp(threshold)
         repair["threshold"] = repr(float(threshold))
+    if salvage is not None:
+        repair["salvage"] = salvage
+    if calibration is not None:
+        from ._manifest import calibration_summary
+
+        repair["calibration"] = {**calibration_summary(calibration), "policy": repair_presets[0]}
     return {
         "artifact_type": ARTIFACT_TYPE,
         "checks": rows,

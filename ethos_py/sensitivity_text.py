@@ -46,8 +46,12 @@ def render_sensitivity_text(result: Mapping[str, Any]) -> str:
         rows.append((name, rate["accept_up_to"], *(_cell(rate[column]) for column in _COLUMNS)))
     widths = [max(len(row[index]) for row in rows) for index in range(len(rows[0]))]
     repair = result["repair"]
-    if repair["computed"]:
-        heading = f"repaired: accepted by ethos repair --threshold {repair['threshold']} (substitute)"
+    salvage = f", --salvage {repair['salvage']}" if "salvage" in repair else ""
+    if "calibration" in repair:
+        heading = (f"repaired: accepted by ethos repair --calibration (threshold {repair['threshold']}, made for "
+                   f"{repair['calibration']['policy']}: not computed under the other policies){salvage} (substitute)")
+    elif repair["computed"]:
+        heading = f"repaired: accepted by ethos repair --threshold {repair['threshold']}{salvage} (substitute)"
     else:
         heading = "repaired: not computed (no --threshold; claims not grounded count as rejected)"
     lines = [f"ethos sensitivity: {result['claims']} claims, {len(result['sources'])} source(s), {heading}", ""]

@@ -49,6 +49,13 @@ SCHEMA_FILES = {
     "answer-check": "answer-check.schema.json",
     "reply-extraction": "reply-extraction.schema.json",
     "edit-result": "edit-result.schema.json",
+    "jsonl-run": "jsonl-run.schema.json",
+    "jsonl-result": "jsonl-result.schema.json",
+    "repair-run": "repair-run.schema.json",
+    "calibration": "calibration.schema.json",
+    "sensitivity": "sensitivity.schema.json",
+    "calibrate-run": "calibrate-run.schema.json",
+    "sensitivity-run": "sensitivity-run.schema.json",
 }
 # Schemas whose contract URN is not urn:ethos:schema:<name>:1 (CONTRACTS §2.10 versions it in the URN).
 SCHEMA_URNS = {"llm-citation-output-v2": "urn:ethos:schema:llm-citation-output:2"}

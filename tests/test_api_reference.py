@@ -20,7 +20,7 @@ DOCTESTED_HERE = [
     "evidence_anchor", "crops", "grounding", "answer", "verbatimeter_compat", "testing", "reply_extract",
     "reply_verify", "edits", "redlines", "normalization", "annotate", "jsonl_pipeline",
     "report_html", "notebook",
-    "calibration", "repair_pipeline", "calibrate_command", "repair_command",
+    "calibration", "repair_pipeline", "calibrate_command", "repair_command", "sensitivity_command", "_manifest",
     "batch", "batch_command", "batch_summary", "distributed", "sensitivity", "sensitivity_text",
 ]
 

@@ -46,6 +46,13 @@ EXAMPLES = {
     "answer-check.example.json": "answer-check",
     "reply-extraction.example.json": "reply-extraction",
     "edit-result.example.json": "edit-result",
+    "jsonl-run.example.json": "jsonl-run",
+    "jsonl-result.example.json": "jsonl-result",
+    "repair-run.example.json": "repair-run",
+    "calibration.example.json": "calibration",
+    "sensitivity.example.json": "sensitivity",
+    "calibrate-run.example.json": "calibrate-run",
+    "sensitivity-run.example.json": "sensitivity-run",
 }
 # Free-form objects the contracts leave open (no properties are listed for them).
 FREE_OBJECTS = {"diagnostics", "details", "predicate", "policy", "fragments", "summary"}

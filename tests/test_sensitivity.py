@@ -4,6 +4,7 @@ Grounding JSON, OpenDataLoader, Docling), verify-jsonl records with each source 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -18,6 +19,7 @@ import pytest
 
 import ethos_py
 from ethos_py.demo import SAMPLE_PDF
+from ethos_py.calibration import CalibrationError
 from ethos_py.jsonl_pipeline import JsonlError
 from ethos_py.sensitivity import PRESETS, sensitivity, sensitivity_json
 from ethos_py.sensitivity_text import render_sensitivity_text
@@ -92,7 +94,8 @@ def assert_rates_match_the_checks(result: dict[str, Any]) -> None:
         counts["contiguous"] = sum(row["outcome"] == "grounded" and row["contiguous"] for row in rows)
         rate = result["rates"][preset]
         for name, count in counts.items():
-            if name == "repaired" and not computed:
+            calibrated = (result["repair"].get("calibration") or {}).get("policy", preset)
+            if name == "repaired" and (not computed or preset != calibrated):  # a calibration binds one preset
                 assert rate["repaired"] is None and count == 0
                 continue
             assert rate[name]["count"] == count, (preset, name)
@@ -387,6 +390,11 @@ def _envelope(done: subprocess.CompletedProcess[bytes]) -> dict[str, Any]:
     (["report.txt", "--citations", "citations.json", "--config", "missing.json"], "host_io", "--config"),
     (["--jsonl", "missing.jsonl"], "host_io", "--jsonl"),
     (["--jsonl", "claims.jsonl", "--corpus", "missing.json"], "host_io", "--corpus"),
+    (["--jsonl", "claims.jsonl", "--threshold", "0.8", "--calibration", "cal.json"], "invalid_arguments", "--threshold"),
+    (["--jsonl", "claims.jsonl", "--salvage", "longest_grounded"], "invalid_arguments", "--salvage"),
+    (["--jsonl", "claims.jsonl", "--threshold", "0.8", "--salvage", "longest"], "invalid_arguments", "--salvage"),
+    (["--jsonl", "claims.jsonl", "--calibration", "missing.json"], "host_io", "--calibration"),
+    (["--jsonl", "claims.jsonl", "--calibration", "claims.jsonl"], "invalid_input", "--calibration"),
 ])
 def test_bad_arguments_get_an_envelope(workdir: Path, args: list[str], code: str, argument: str) -> None:
     (workdir / "claims.jsonl").write_text(json.dumps({"claim": "x", "source": "x"}) + "\n", encoding="utf-8")
@@ -481,3 +489,107 @@ def test_a_source_name_that_is_no_utf8(workdir: Path) -> None:
     result = _ok(workdir, name, "--citations", "citations.json", "--grounding", "text")
     assert result["sources"][0]["source"] == "caf\\xe9.txt"
     assert result["rates"] == _ok(workdir, "report.txt", "--citations", "citations.json", "--grounding", "text")["rates"]
+
+
+def _repair_actions(cwd: Path, preset: str, *args: str) -> list[str]:
+    """The action ``ethos repair`` takes on each record of claims.jsonl under one preset."""
+    done = _cli(cwd, "repair", "claims.jsonl", "-o", f"out-{preset}.jsonl", "--policy", preset, *args)
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line)["ethos"]["action"] for line in (cwd / f"out-{preset}.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def test_salvage_counts_what_repair_keeps_of_a_stitched_quotation(workdir: Path) -> None:
+    records = [{"claim": text, "source_path": "report.txt"} for text, _ in CASES]
+    (workdir / "claims.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    salvaged = _ok(workdir, "--jsonl", "claims.jsonl", "--grounding", "text", "--threshold", "0.8", "--salvage", "longest_grounded")
+    plain = _ok(workdir, "--jsonl", "claims.jsonl", "--grounding", "text", "--threshold", "0.8")
+    assert salvaged["repair"]["salvage"] == "longest_grounded" and "salvage" not in plain["repair"]
+    assert_rates_match_the_checks(salvaged)
+    for preset in PRESETS:
+        actions = _repair_actions(workdir, preset, "--grounding", "text", "--threshold", "0.8", "--salvage", "longest_grounded")
+        assert [row[preset]["outcome"] == "repaired" for row in salvaged["checks"]] == \
+            [action in ("substituted", "salvaged") for action in actions], preset
+        stored = [json.loads(line)["claim"] for line in (workdir / f"out-{preset}.jsonl").read_text().splitlines()]
+        for row, action, claim in zip(salvaged["checks"], actions, stored):
+            if action == "salvaged":
+                assert row[preset]["repair"]["text"] == claim and row[preset]["repair"]["dropped"]
+    # The stitched quote (CASES[4]) is rejected without salvage, repaired with it: its longest fragment grounds.
+    assert [plain["checks"][4][p]["outcome"] for p in PRESETS] == ["rejected"] * 3
+    assert [salvaged["checks"][4][p]["outcome"] for p in PRESETS] == ["repaired"] * 3
+    assert salvaged["checks"][4]["default"]["repair"] == {"dropped": ["demand in Europe"], "text": "Revenue grew 12%"}
+    assert salvaged["rates"]["default"]["repaired"]["count"] == plain["rates"]["default"]["repaired"]["count"] + 1
+
+
+def _calibrate(cwd: Path, *policy: str) -> dict[str, Any]:
+    from test_repair import _labelled
+
+    _labelled(cwd, 40)
+    done = _cli(cwd, "calibrate", "labelled.jsonl", "-o", "cal.json", "--alpha", "0.1", "--delta", "0.1", *policy)
+    assert done.returncode == 0, done.stderr
+    calibration: dict[str, Any] = json.loads((cwd / "cal.json").read_text(encoding="utf-8"))
+    return calibration
+
+
+def test_a_calibration_gives_the_threshold_under_the_preset_it_was_made_for(workdir: Path) -> None:
+    calibration = _calibrate(workdir, "--policy", "strict")
+    records = [{"claim": text, "source_path": "report.txt"} for text, _ in CASES]
+    (workdir / "claims.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    # The text claims are verified under the loader the calibration was made with (none: detected).
+    result = _ok(workdir, "--jsonl", "claims.jsonl", "--calibration", "cal.json", "--salvage", "longest_grounded")
+    assert result["repair"]["threshold"] == repr(calibration["threshold"]) and result["repair"]["calibration"]["policy"] == "strict"
+    digest = hashlib.sha256(json.dumps(calibration, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    assert result["repair"]["calibration"]["sha256"] == digest
+    assert result["rates"]["default"]["repaired"] is None and result["rates"]["permissive"]["repaired"] is None
+    assert result["rates"]["strict"]["repaired"] is not None
+    assert_rates_match_the_checks(result)
+    # What repair --calibration does under strict (and refuses under the others).
+    actions = _repair_actions(workdir, "strict", "--calibration", "cal.json", "--salvage", "longest_grounded")
+    assert [row["strict"]["outcome"] == "repaired" for row in result["checks"]] == \
+        [action in ("substituted", "salvaged") for action in actions]
+    assert _cli(workdir, "repair", "claims.jsonl", "-o", "x.jsonl", "--calibration", "cal.json").returncode == 2
+    # The same as the calibration's threshold given by hand, under strict.
+    by_hand = _ok(workdir, "--jsonl", "claims.jsonl", "--threshold", repr(calibration["threshold"]), "--salvage", "longest_grounded")
+    assert [row["strict"] for row in result["checks"]] == [row["strict"] for row in by_hand["checks"]]
+    assert result["rates"]["strict"] == by_hand["rates"]["strict"]
+
+
+def test_a_calibration_is_refused_as_repair_refuses_it(workdir: Path) -> None:
+    calibration = _calibrate(workdir)  # the default preset, no --grounding
+    (workdir / "claims.jsonl").write_text(json.dumps({"claim": "grew 12%", "source_path": "report.txt"}) + "\n", encoding="utf-8")
+
+    def refusals(*args: str) -> tuple[str, str]:
+        reasons = []
+        for command in (["sensitivity", "--jsonl", "claims.jsonl"], ["repair", "claims.jsonl", "-o", "out.jsonl"]):
+            done = _cli(workdir, *command, "--calibration", "cal.json", *args)
+            assert done.returncode == 2, done.stderr
+            error = _envelope(done)
+            assert (error["code"], error["details"]["argument"]) == ("invalid_input", "--calibration")
+            reasons.append(str(error["details"]["reason"]))
+        return reasons[0], reasons[1]
+
+    from_sensitivity, from_repair = refusals("--grounding", "text")  # another loader
+    assert from_sensitivity == from_repair and "pipeline" in from_sensitivity
+    older = {**calibration, "binding": {**calibration["binding"], "ethos_version": "0.0.1"}}
+    (workdir / "cal.json").write_text(json.dumps(older), encoding="utf-8")
+    from_sensitivity, from_repair = refusals()  # another Ethos version
+    assert from_sensitivity == from_repair and "ethos_version" in from_sensitivity
+    other = {**calibration, "binding": {**calibration["binding"], "scorer": "gtrex difflib ratio"}}
+    (workdir / "cal.json").write_text(json.dumps(other), encoding="utf-8")
+    from_sensitivity, from_repair = refusals()  # another scorer
+    assert from_sensitivity == from_repair and "scorer" in from_sensitivity
+    assert not (workdir / "out.jsonl").exists()
+
+
+def test_a_calibration_of_a_policy_no_preset_has_is_refused(workdir: Path) -> None:
+    policy = json.loads(ethos_py.document.explain_policy_json("default"))["policy"]
+    policy.update(name="mine", near_miss={**policy["near_miss"], "min_score_bp": 7000})
+    (workdir / "mine.json").write_text(json.dumps(policy), encoding="utf-8")
+    _calibrate(workdir, "--policy", "mine.json")
+    (workdir / "claims.jsonl").write_text(json.dumps({"claim": "grew 12%", "source_path": "report.txt"}) + "\n", encoding="utf-8")
+    done = _cli(workdir, "sensitivity", "--jsonl", "claims.jsonl", "--calibration", "cal.json")
+    assert done.returncode == 2
+    error = _envelope(done)
+    assert (error["code"], error["details"]["argument"]) == ("invalid_input", "--calibration")
+    assert "none of the presets sensitivity compares" in error["details"]["reason"]
+    with pytest.raises(CalibrationError, match="none of the presets"):
+        sensitivity(jsonl=str(workdir / "claims.jsonl"), calibration=json.loads((workdir / "cal.json").read_text()))
