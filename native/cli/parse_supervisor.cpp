@@ -46,7 +46,23 @@ struct Worker {
   bool judged = false;  // its end has been examined
   int status = 0;
   long max_rss_kib = 0;
+  int stderr_fd = -1;       // the read end of the worker's stderr, until EOF
+  std::string stderr_tail;  // the last kStderrTailBytes it wrote
 };
+
+// How much of a worker's stderr is kept: a sanitizer's report of one error, an abort message.
+constexpr std::size_t kStderrTailBytes = 8192;
+
+// A worker's stderr as JSON text: bytes outside printable ASCII (and tab and newline) become "?",
+// so the text is valid UTF-8 whatever the worker wrote.
+std::string printable(const std::string& bytes) {
+  std::string text = bytes;
+  for (char& c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (!((byte >= 0x20 && byte < 0x7F) || byte == '\n' || byte == '\t')) c = '?';
+  }
+  return text;
+}
 
 class Supervisor {
  public:
@@ -106,6 +122,11 @@ class Supervisor {
     std::vector<pollfd> polls;
     std::vector<std::size_t> owners;
     for (std::size_t i = 0; i < workers_.size(); ++i) {
+      if (workers_[i].stderr_fd >= 0) {
+        // Read while the worker runs, so a worker writing much to stderr never blocks on the pipe.
+        polls.push_back(pollfd{workers_[i].stderr_fd, POLLIN, 0});
+        owners.push_back(i);
+      }
       if (workers_[i].eof) continue;
       polls.push_back(pollfd{workers_[i].fd, POLLIN, 0});
       owners.push_back(i);
@@ -119,7 +140,30 @@ class Supervisor {
     if (ready <= 0) return;
     for (std::size_t k = 0; k < polls.size(); ++k) {
       if (polls[k].revents == 0) continue;
-      drain(owners[k], on_frame);
+      if (polls[k].fd == workers_[owners[k]].stderr_fd) {
+        drain_stderr(workers_[owners[k]]);
+      } else {
+        drain(owners[k], on_frame);
+      }
+    }
+  }
+
+  // Reads what the worker's stderr holds now, keeping the tail; closes it at EOF.
+  static void drain_stderr(Worker& worker) {
+    char buffer[4096];
+    while (worker.stderr_fd >= 0) {
+      const ssize_t n = ::read(worker.stderr_fd, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+      if (n <= 0) {
+        ::close(worker.stderr_fd);
+        worker.stderr_fd = -1;
+        break;
+      }
+      worker.stderr_tail.append(buffer, static_cast<std::size_t>(n));
+      if (worker.stderr_tail.size() > kStderrTailBytes) {
+        worker.stderr_tail.erase(0, worker.stderr_tail.size() - kStderrTailBytes);
+      }
     }
   }
 
@@ -196,6 +240,8 @@ class Supervisor {
         nlohmann::json death{{"worker", index}, {"max_rss_kib", worker.max_rss_kib}};
         if (WIFSIGNALED(worker.status)) death["signal"] = WTERMSIG(worker.status);
         if (WIFEXITED(worker.status)) death["exit_status"] = WEXITSTATUS(worker.status);
+        drain_stderr(worker);  // what it wrote as it died is in the pipe now
+        if (!worker.stderr_tail.empty()) death["stderr"] = printable(worker.stderr_tail);
         record_error(index, death_error(worker), std::move(death));
       } else if (!worker.reader.idle()) {
         record_error(index, host_error("internal_error"));
@@ -268,6 +314,10 @@ class Supervisor {
         ::close(worker.command_fd);
         worker.command_fd = -1;
       }
+      if (worker.stderr_fd >= 0) {
+        ::close(worker.stderr_fd);
+        worker.stderr_fd = -1;
+      }
     }
   }
 
@@ -288,35 +338,44 @@ void Supervisor::spawn(const WorkerTask& task, bool commanded) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) fail(host_error("internal_error"));
   int channel[2] = {-1, -1};
-  if (commanded && ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel) != 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
+  int errors[2] = {-1, -1};
+  const auto close_all = [&] {
+    for (int fd : {fds[0], fds[1], channel[0], channel[1], errors[0], errors[1]}) {
+      if (fd >= 0) ::close(fd);
+    }
+  };
+  if ((commanded && ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel) != 0) ||
+      ::pipe2(errors, O_CLOEXEC) != 0) {
+    close_all();
     fail(host_error("internal_error"));
   }
   const pid_t pid = ::fork();
   if (pid < 0) {
-    for (int fd : {fds[0], fds[1], channel[0], channel[1]}) {
-      if (fd >= 0) ::close(fd);
-    }
+    close_all();
     fail(host_error("internal_error"));
   }
   if (pid == 0) {
     ::close(fds[0]);
+    ::close(errors[0]);
     if (channel[0] >= 0) ::close(channel[0]);
     // Its own process group, so a kill reaches anything it might start.
     ::setpgid(0, 0);
     WorkerTask own = task;
     own.command_fd = channel[1];
+    own.stderr_fd = errors[1];
     run_worker(fds[1], own);
   }
   ::setpgid(pid, pid);  // also from this side: no window where a kill misses the group
   ::close(fds[1]);
+  ::close(errors[1]);
   if (channel[1] >= 0) ::close(channel[1]);
   ::fcntl(fds[0], F_SETFL, ::fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+  ::fcntl(errors[0], F_SETFL, ::fcntl(errors[0], F_GETFL) | O_NONBLOCK);
   Worker worker;
   worker.pid = pid;
   worker.fd = fds[0];
   worker.command_fd = channel[0];
+  worker.stderr_fd = errors[0];
   workers_.push_back(std::move(worker));
 }
 

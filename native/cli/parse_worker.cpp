@@ -51,12 +51,16 @@ bool send_error(int fd, const EthosError& error) {
 // limit fail in the worker even if they happen between two polls. It is set above the limit
 // because it counts address space PDFium maps but never touches.
 // The parent's stdout carries the document and its stderr exactly one envelope; nothing PDFium
-// might print may reach either, so the worker's standard streams go to /dev/null.
-void silence_stdio() {
+// might print may reach either. So the worker's stdin and stdout are /dev/null, and its stderr is
+// the pipe the parent reads (`stderr_fd`; a sanitizer's report or an abort message of a worker
+// that dies is kept as the tail of it, in --diagnostics), or /dev/null without one.
+void redirect_stdio(int stderr_fd) {
   const int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
   if (null_fd < 0) ::_exit(1);
-  for (int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) ::dup2(null_fd, fd);
+  for (int fd : {STDIN_FILENO, STDOUT_FILENO}) ::dup2(null_fd, fd);
+  ::dup2(stderr_fd >= 0 ? stderr_fd : null_fd, STDERR_FILENO);
   ::close(null_fd);
+  if (stderr_fd > STDERR_FILENO) ::close(stderr_fd);
 }
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -152,7 +156,9 @@ void run_worker(int out_fd, const WorkerTask& task) noexcept {
   // it out of the way before those are replaced.
   if (out_fd <= STDERR_FILENO) out_fd = ::fcntl(out_fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
   if (out_fd < 0) ::_exit(1);
-  silence_stdio();
+  int stderr_fd = task.stderr_fd;
+  if (stderr_fd >= 0 && stderr_fd <= STDERR_FILENO) stderr_fd = ::fcntl(stderr_fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+  redirect_stdio(stderr_fd);
   limit_self(task.memory_limit_bytes);
   int status = 0;
   try {

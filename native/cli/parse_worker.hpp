@@ -19,6 +19,7 @@ struct WorkerTask {
   std::vector<int> pages;                // 0-based pages to lay out, ascending
   std::uint64_t memory_limit_bytes = 0;  // the RLIMIT_DATA backstop is derived from it
   const CropRenderJob* render = nullptr;  // set: render these crops instead of laying pages out
+  int stderr_fd = -1;                    // the worker's standard error (the parent keeps its tail); -1: /dev/null
 };
 
 // The probe's work order: a little-endian u32 count, then that many u32 0-based page indices.
