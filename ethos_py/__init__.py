@@ -28,8 +28,6 @@ after ``import ethos_py as ethos_pdf``: the same names, keyword arguments and ex
 from __future__ import annotations
 
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as _distribution_version
 from typing import TYPE_CHECKING, Any
 
 from .cli_wrapper import EthosCli
@@ -100,11 +98,6 @@ if TYPE_CHECKING:
     from .normalization import normalize_text
     from .report_html import render_report_html
     from .notebook import ReportView
-
-try:
-    __version__ = _distribution_version("ethos-verify")
-except PackageNotFoundError:  # a source checkout that was never installed
-    __version__ = "0+unknown"
 
 # name -> module that defines it; imported on first access (PEP 562).
 _NATIVE_NAMES = {
@@ -221,6 +214,17 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        # Looked up on first use: importing importlib.metadata costs tens of milliseconds, which
+        # every process importing ethos_py would pay (each worker of `ethos batch` among them).
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("ethos-verify")
+        except PackageNotFoundError:  # a source checkout that was never installed
+            found = "0+unknown"
+        globals()["__version__"] = found
+        return found
     module = _NATIVE_NAMES.get(name)
     if module is None:
         raise AttributeError(f"module 'ethos_py' has no attribute {name!r}")

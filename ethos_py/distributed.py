@@ -159,6 +159,9 @@ class _DaskWorkers:
                                         pure=False, workers=[self.addresses[index]], allow_other_workers=True)
             remote.add_done_callback(functools.partial(_settled, [result for _, result in entries]))
 
+    def stop(self) -> None:
+        """The job's tasks are done: nothing to start here, ``close`` disconnects."""
+
     def close(self) -> None:
         """Disconnects; a cluster started for the job is stopped with its workers."""
         for entries in self.queued.values():
