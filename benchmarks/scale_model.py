@@ -301,12 +301,8 @@ def breaking_point(inputs: dict[str, float], job: Job, cluster: Cluster, limit: 
 # ============================================================================ measurement
 
 def _median_time(function: Any, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+    """The median wall time of `repeat` calls (benchmarks/run.py's timer)."""
+    return float(_script("run").median_seconds(function, repeat))
 
 
 def _rss() -> int:
