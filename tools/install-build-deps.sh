@@ -2,7 +2,7 @@
 # install-build-deps.sh - installs the system packages a source build of Ethos needs, only those missing (Debian/Ubuntu apt; sudo when not root).
 #
 # A wheel needs none of this: it carries the libraries it links. A build from a clone needs a C++17
-# compiler and the headers of OpenSSL's libcrypto, simdjson and libpng (CMake, Ninja and nlohmann/json
+# compiler and the headers of OpenSSL's libcrypto, simdjson, libpng and RE2 (CMake, Ninja and nlohmann/json
 # come from PyPI as build requirements). `--with-test-tools` also installs what the test suite runs
 # besides Python packages: binutils (nm), a Java runtime (the opendataloader-pdf CLI), valgrind
 # (callgrind counts the instructions of tests/test_complexity.py) and npm (tests/test_ci_formats.py
@@ -18,6 +18,7 @@ command -v g++ >/dev/null 2>&1 || need g++
 [ -f /usr/include/openssl/evp.h ] || need libssl-dev
 [ -f /usr/include/simdjson.h ] || need libsimdjson-dev
 [ -f /usr/include/png.h ] || need libpng-dev
+[ -f /usr/include/re2/re2.h ] || need libre2-dev
 for option in "$@"; do
   case "$option" in
     --with-test-tools)

@@ -123,14 +123,48 @@ LadderResult reference(const Document& doc, const DocumentIndex& index, std::siz
 // every third seed), its index (built in tiny tier pieces for even seeds: the pieces must add up
 // to the whole text's reading), then body(rng, doc, index, preset name, policy) for each preset
 // policy. A document with no running element is skipped.
+// Then the same for a policy with a marker_pattern, on a document whose texts hold markers
+// ("[[H]]", "[[CELL]]") at random places: the index built for the pattern (cut only outside
+// markers) must answer what the range's own ladder answers, with each marker read as a space.
+const ethos::match::Policy& marker_policy() {
+  static const ethos::match::Policy policy = ethos::match::load_policy(
+      R"({"accept_up_to":"case","boundaries":{"cjk_wrap_spaces":true,"whole_tokens":true},)"
+      R"("elision":{"enabled":true,"window_chars":400},"guards":{"numeric":true,"polarity":true},)"
+      R"("hyphenation":{"hyphenated_reading":true,"joined_reading":true},"marker_pattern":"\\[\\[[A-Z]+\\]\\]|--+",)"
+      R"("name":"markers","near_miss":{"enabled":true,"max_candidates":8,"max_quote_tokens":256,"min_score_bp":6000},)"
+      R"("policy_version":"1.0.0","tiers":["exact","whitespace","typography","case","skeleton"]})");
+  return policy;
+}
+
+Document with_markers(std::mt19937& rng, Document doc) {
+  std::uniform_int_distribution<int> percent(0, 99);
+  for (std::string& text : doc.texts) {
+    std::u32string scalars;
+    for (std::size_t pos = 0; pos < text.size();) scalars.push_back(ethos::utf8::next(text, pos));
+    std::u32string marked;
+    std::vector<std::int64_t> kept;
+    for (std::size_t p = 0; p <= scalars.size(); ++p) {
+      if (percent(rng) < 8) marked += percent(rng) < 50 ? U"[[H]]" : U"[[CELL]]";
+      if (p < scalars.size()) marked.push_back(scalars[p]);
+    }
+    text = utf8_of(marked);
+  }
+  for (auto& hyphens : doc.hyphens) hyphens.clear();  // offsets moved; none recorded
+  return doc;
+}
+
 template <typename Body>
 void for_random_documents(std::uint32_t seed, std::size_t elements, std::size_t atoms, Body body) {
   std::mt19937 rng(seed);
   beyond_bmp = seed % 3 == 0;
   const Document doc = random_document(rng, elements, atoms);
-  const DocumentIndex index(pieces_of(doc), seed % 2 == 0 ? 16 : std::size_t{1} << 16);
+  const std::size_t chunk = seed % 2 == 0 ? 16 : std::size_t{1} << 16;
+  const DocumentIndex index(pieces_of(doc), chunk);
   if (index.running_count() == 0) return;
   for (const char* name : {"strict", "default", "permissive"}) body(rng, doc, index, name, *ethos::match::preset_policy(name));
+  const Document marked = with_markers(rng, doc);
+  const DocumentIndex marked_index(pieces_of(marked), chunk);
+  body(rng, marked, marked_index, "markers", marker_policy());
 }
 
 // A random range [first, last] of running elements (inclusive) of an index of `count` of them.

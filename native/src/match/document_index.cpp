@@ -116,6 +116,7 @@ struct DocumentIndex::Running {
   std::vector<std::uint32_t> bases, lengths;
   std::vector<std::size_t> running_of;      // element index -> running number or npos
   std::vector<std::int64_t> hyphen_breaks;  // the elements' line-end hyphens, in running offsets
+  MarkerRanges markers;                     // each element's markers (an index with markers_), in running offsets
 };
 
 // One reading of the running text at one tier; the exact tier's text is the running text itself.
@@ -201,6 +202,10 @@ const DocumentIndex::Running& DocumentIndex::running() const {
         for (std::size_t pos = 0; pos < text.size(); ++size) running->wide.push_back(utf8::next(text, pos));
       }
       running->lengths.push_back(static_cast<std::uint32_t>(size - base));
+      if (markers_) {
+        // Found in the element's own text, as its own ladder finds them.
+        for (const auto& [first, end] : markers_->find_utf8(text)) running->markers.emplace_back(base + first, base + end);
+      }
       if (piece.hyphen_breaks != nullptr) {
         for (std::int64_t h : *piece.hyphen_breaks) {
           // Offsets outside the element are ignored, as in the element's own ladder.
@@ -228,6 +233,18 @@ std::size_t DocumentIndex::running_at(std::uint32_t offset) const {
   return static_cast<std::size_t>(std::upper_bound(bases.begin(), bases.end(), offset) - bases.begin()) - 1;
 }
 
+const DocumentIndex& DocumentIndex::serving(const LadderOptions& options) const {
+  if (!options.markers || markers_) return *this;
+  const std::lock_guard<std::mutex> lock(marked_mutex_);
+  auto it = marked_.find(options.markers->pattern());
+  if (it == marked_.end()) {
+    auto marked = std::make_unique<DocumentIndex>(pieces_, chunk_scalars_);
+    marked->markers_ = options.markers;
+    it = marked_.emplace(options.markers->pattern(), std::move(marked)).first;
+  }
+  return *it->second;
+}
+
 const DocumentIndex::TierIndex& DocumentIndex::tier(const LadderOptions& options, Tier which) const {
   const auto key = static_cast<std::size_t>(option_key(options));
   const std::size_t slot = key * kTierCount + static_cast<std::size_t>(which);
@@ -239,7 +256,7 @@ const DocumentIndex::TierIndex& DocumentIndex::tier(const LadderOptions& options
       const std::size_t first = key * kTierCount + static_cast<std::size_t>(Tier::typography);
       std::array<std::unique_ptr<TierIndex>, 3> built;
       for (auto& index : built) index = std::make_unique<TierIndex>();
-      build_chunked(running(), options, true, {built[0].get(), built[1].get(), built[2].get()});
+      build_chunked(running(), options, Build::typographic, {built[0].get(), built[1].get(), built[2].get()});
       for (std::size_t t = 0; t < built.size(); ++t) tiers_[first + t] = std::move(built[t]);
     });
     return *tiers_[slot];
@@ -247,7 +264,9 @@ const DocumentIndex::TierIndex& DocumentIndex::tier(const LadderOptions& options
   std::call_once(tier_once_[slot], [&] {
     const Running& run = running();
     auto index = std::make_unique<TierIndex>();
-    if (which == Tier::exact) {
+    if (which == Tier::exact && !run.markers.empty()) {
+      build_chunked(run, options, Build::exact, {index.get()});
+    } else if (which == Tier::exact) {
       auto reading = std::make_unique<TierReading>();
       if (run.is_wide) {
         reading->text = &run.wide;
@@ -261,7 +280,7 @@ const DocumentIndex::TierIndex& DocumentIndex::tier(const LadderOptions& options
       for (std::size_t r = 0; r < run.bases.size(); ++r) reading->window_end[r] = run.bases[r] + run.lengths[r];
       index->readings.push_back(std::move(reading));
     } else {
-      build_chunked(run, options, false, {index.get()});
+      build_chunked(run, options, Build::whitespace, {index.get()});
     }
     tiers_[slot] = std::move(index);
   });
@@ -270,11 +289,25 @@ const DocumentIndex::TierIndex& DocumentIndex::tier(const LadderOptions& options
 
 // Where the running text may be cut to build a tier piece by piece (cut_points).
 std::vector<std::size_t> DocumentIndex::cuts(ScalarView text) const {
-  return cut_points(text.size(), chunk_scalars_, [text](std::size_t pos) { return text[pos]; });
+  std::vector<std::size_t> points = cut_points(text.size(), chunk_scalars_, [text](std::size_t pos) { return text[pos]; });
+  const MarkerRanges& markers = running().markers;
+  if (markers.empty()) return points;
+  // A cut at a marker's edge or inside it would trim or split the space it reads as: such cuts
+  // are dropped (the pieces on either side become one; any cut may be left out).
+  std::vector<std::size_t> kept;
+  kept.reserve(points.size());
+  auto marker = markers.begin();
+  for (std::size_t point : points) {
+    while (marker != markers.end() && marker->second < point) ++marker;
+    const bool inside = marker != markers.end() && marker->first <= point && point <= marker->second;
+    if (!inside || point == 0 || point == text.size()) kept.push_back(point);
+  }
+  return kept;
 }
 
-void DocumentIndex::build_chunked(const Running& run, const LadderOptions& options, bool typographic,
+void DocumentIndex::build_chunked(const Running& run, const LadderOptions& options, Build build,
                                   const std::vector<TierIndex*>& indexes) const {
+  const bool typographic = build == Build::typographic;
   // Appends a piece's reading (its offsets shifted by `shift`): 2 bytes per scalar while every
   // scalar so far lies in the BMP, 4 from the first that does not.
   // The narrow copy is written while the piece is checked for a scalar beyond the BMP (one pass,
@@ -319,19 +352,29 @@ void DocumentIndex::build_chunked(const Running& run, const LadderOptions& optio
   const ScalarView running_text = run.text();
   const std::vector<std::size_t> bounds = cuts(running_text);
   std::vector<std::int64_t> hyphens;
+  MarkerRanges markers;  // the piece's, in its own offsets (no cut falls inside one)
+  auto next_marker = run.markers.begin();
   for (std::size_t c = 0; c + 1 < bounds.size(); ++c) {
     const std::size_t from = bounds[c], to = bounds[c + 1];
     const std::u32string piece = running_text.substr(from, to - from);
     const auto shift = static_cast<std::uint32_t>(from);
+    markers.clear();
+    for (; next_marker != run.markers.end() && next_marker->first < to; ++next_marker) {
+      markers.emplace_back(next_marker->first - shift, next_marker->second - shift);
+    }
+    if (build == Build::exact) {
+      append(*indexes[0]->readings[0], build_exact_tier(piece, options, &markers), shift);
+      continue;
+    }
     if (!typographic) {
-      append(*indexes[0]->readings[0], build_whitespace_tier(piece, options), shift);
+      append(*indexes[0]->readings[0], build_whitespace_tier(piece, options, &markers), shift);
       continue;
     }
     hyphens.clear();
     for (std::int64_t h : run.hyphen_breaks) {
       if (static_cast<std::size_t>(h) >= from && static_cast<std::size_t>(h) < to) hyphens.push_back(h - static_cast<std::int64_t>(from));
     }
-    const std::vector<TypographicReadings> built = build_typographic_tiers(piece, options, &hyphens);
+    const std::vector<TypographicReadings> built = build_typographic_tiers(piece, options, &hyphens, &markers);
     for (std::size_t i = 0; i < count; ++i) {
       // A piece without recorded hyphens has one reading, the same under both hyphenations.
       const TypographicReadings& readings = built[std::min(i, built.size() - 1)];
@@ -382,6 +425,7 @@ std::vector<std::size_t> DocumentIndex::positions(const TierReading& reading, co
 }
 
 LadderResult DocumentIndex::search(const Ladder& expected, const Policy& policy, std::size_t first, std::size_t last) const {
+  if (const DocumentIndex& index = serving(policy.ladder); &index != this) return index.search(expected, policy, first, last);
   const Running& run = running();
   const std::uint32_t range_begin = run.bases[first];
   const std::uint32_t range_end = run.bases[last] + run.lengths[last];
@@ -401,6 +445,7 @@ LadderResult DocumentIndex::search(const Ladder& expected, const Policy& policy,
 std::optional<DocumentIndex::ReadingHit> DocumentIndex::first_occurrence(
     const LadderOptions& options, Tier which, const std::u32string& needle,
     const std::function<bool(std::uint32_t, std::uint32_t)>& keep) const {
+  if (const DocumentIndex& index = serving(options); &index != this) return index.first_occurrence(options, which, needle, keep);
   std::optional<ReadingHit> best;
   if (needle.empty() || running().elements.empty()) return best;
   const auto& readings = tier(options, which).readings;
@@ -420,12 +465,16 @@ std::optional<DocumentIndex::ReadingHit> DocumentIndex::first_occurrence(
 std::pair<std::uint32_t, std::uint32_t> DocumentIndex::original_range(const LadderOptions& options, Tier which,
                                                                       std::size_t reading, std::size_t pos,
                                                                       std::size_t length) const {
+  if (const DocumentIndex& index = serving(options); &index != this) return index.original_range(options, which, reading, pos, length);
   const OffsetMap& map = tier(options, which).readings.at(reading)->map;
   return {map.start(pos), map.end(pos + length - 1)};
 }
 
 std::vector<Located> DocumentIndex::fragment_occurrences(const Ladder& fragment, const Policy& policy, std::size_t first,
                                                         std::size_t last) const {
+  if (const DocumentIndex& index = serving(policy.ladder); &index != this) {
+    return index.fragment_occurrences(fragment, policy, first, last);
+  }
   const Running& run = running();
   const std::uint32_t range_begin = run.bases[first];
   const std::uint32_t range_end = run.bases[last] + run.lengths[last];
@@ -448,6 +497,7 @@ ScalarView DocumentIndex::running_text() const { return running().text(); }
 
 std::vector<LadderResult> DocumentIndex::search_each(const Ladder& expected, const Policy& policy, std::size_t first,
                                                      std::size_t last) const {
+  if (const DocumentIndex& index = serving(policy.ladder); &index != this) return index.search_each(expected, policy, first, last);
   const Running& run = running();
   const ScalarView original = run.text();
   const std::size_t n = last - first + 1;
@@ -558,11 +608,13 @@ const DocumentIndex::NearMissTokens& DocumentIndex::near_miss_tokens_of(const La
 }
 
 const NearMissIndex& DocumentIndex::near_miss(const LadderOptions& options) const {
+  if (const DocumentIndex& index = serving(options); &index != this) return index.near_miss(options);
   return near_miss_tokens_of(options).index;
 }
 
 std::pair<std::size_t, std::size_t> DocumentIndex::near_miss_tokens(const LadderOptions& options, std::size_t first,
                                                                     std::size_t last) const {
+  if (const DocumentIndex& index = serving(options); &index != this) return index.near_miss_tokens(options, first, last);
   const std::vector<std::uint32_t>& first_token = near_miss_tokens_of(options).first_token;
   return {first_token[first], first_token[last + 1]};
 }
@@ -587,6 +639,8 @@ std::size_t DocumentIndex::memory_bytes() const {
   for (const auto& tokens : near_miss_) {
     if (tokens) bytes += tokens->index.memory_bytes() + tokens->first_token.capacity() * sizeof(std::uint32_t);
   }
+  const std::lock_guard<std::mutex> lock(marked_mutex_);
+  for (const auto& [pattern, marked] : marked_) bytes += marked->memory_bytes();
   return bytes;
 }
 

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -116,12 +117,16 @@ class DocumentIndex {
   struct TierReading;
   struct TierIndex;
   const Running& running() const;
+  // The index that serves these options: this one, or (a policy with a marker_pattern) the one
+  // built for that pattern over the same elements, made on first use and kept.
+  const DocumentIndex& serving(const LadderOptions& options) const;
   const TierIndex& tier(const LadderOptions& options, Tier tier) const;
   std::vector<std::size_t> cuts(ScalarView text) const;
   // Builds the white-space tier (typographic false: one reading into indexes[0]) or the
   // typography, case and skeleton tiers (indexes[0..2], one reading per hyphenation reading)
   // piece by piece.
-  void build_chunked(const Running& run, const LadderOptions& options, bool typographic,
+  enum class Build { exact, whitespace, typographic };
+  void build_chunked(const Running& run, const LadderOptions& options, Build build,
                      const std::vector<TierIndex*>& indexes) const;
   std::vector<std::size_t> positions(const TierReading& reading, const std::u32string& needle, std::size_t window_begin,
                                      std::size_t window_end, bool may_index = true) const;
@@ -129,6 +134,11 @@ class DocumentIndex {
   static constexpr int kOptionKeys = 8;  // cjk_wrap_spaces x joined_reading x hyphenated_reading
   std::vector<Piece> pieces_;
   std::size_t chunk_scalars_;
+  // Set in an index built for one marker_pattern (every element's markers read as spaces); the
+  // plain index keeps one such index per pattern it was asked for.
+  std::shared_ptr<const MarkerPattern> markers_;
+  mutable std::mutex marked_mutex_;
+  mutable std::map<std::string, std::unique_ptr<DocumentIndex>, std::less<>> marked_;
   mutable std::once_flag running_once_;
   mutable std::unique_ptr<Running> running_;
   mutable std::array<std::once_flag, kOptionKeys * kTierCount> tier_once_;

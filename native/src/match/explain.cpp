@@ -40,8 +40,16 @@ std::string explain_policy_json(const Policy& policy) {
   nlohmann::json assumptions = nlohmann::json::array();
   assumptions.push_back("Tiers are cumulative and searched in ladder order; a check reports the tightest tier that "
                         "matched.");
+  if (policy.ladder.markers) {
+    assumptions.push_back("Parser markers: every match of the marker_pattern " + policy.ladder.markers->pattern() +
+                          " (RE2 syntax, found in each text on its own) reads as one space from the exact tier on, in "
+                          "the source and in the cited text; evidence keeps the marker's characters.");
+  }
   for (Tier tier : policy.tiers) {
-    std::string line = tier_assumption(tier);
+    std::string line = tier == Tier::exact && policy.ladder.markers
+                           ? std::string("exact: the cited text appears character for character, each parser marker "
+                                         "read as one space.")
+                           : std::string(tier_assumption(tier));
     line += policy.accepts(tier) ? " Accepted (grounded)." : " Not accepted: reported, never grounded.";
     assumptions.push_back(line);
   }

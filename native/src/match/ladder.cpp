@@ -34,6 +34,33 @@ Units exact_units(const std::u32string& original) {
   return units;
 }
 
+// The exact units with each marker one space standing for the whole marker (gtrex's
+// separate_markers): a deleted marker could fuse the words or figures on either side of it.
+Units marked_units(const std::u32string& original, const MarkerRanges& markers) {
+  if (markers.empty()) return exact_units(original);
+  Units units;
+  units.reserve(original.size());
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < original.size();) {
+    if (next < markers.size() && markers[next].first == i) {
+      units.push_back(Unit{U' ', markers[next].first, markers[next].second});
+      i = markers[next].second;
+      ++next;
+      continue;
+    }
+    units.push_back(Unit{original[i], static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1)});
+    ++i;
+  }
+  return units;
+}
+
+// The markers of a text: the caller's when given, else found here under the policy's pattern.
+MarkerRanges markers_of(const std::u32string& original, const LadderOptions& options, const MarkerRanges* given) {
+  if (given != nullptr) return *given;
+  if (!options.markers) return {};
+  return options.markers->find(original);
+}
+
 // Runs of Unicode White_Space become one space (covering the run), the edges are trimmed, and a
 // run between two CJK characters, or beside CJK punctuation ("ます\n（項", "、 --list"),
 // disappears when the policy treats it as a line wrap.
@@ -644,7 +671,19 @@ const std::vector<Reading>& Ladder::at(Tier tier) const {
     // tier held for an earlier text (rebuild_claim_ladder), reusing its storage.
     tiers[t].resize(1);
     Reading& reading = tiers[t].front();
-    if (tier == Tier::exact || (tier == Tier::whitespace && whitespace_keeps(original))) {
+    if (!marker_ranges.empty()) {
+      // A text with markers takes the steps one by one from its marked units (rare: only under a
+      // policy with a marker_pattern, and only for the texts that hold a marker).
+      Units units = marked_units(original, marker_ranges);
+      switch (tier) {
+        case Tier::exact: break;
+        case Tier::whitespace: units = collapse_whitespace(units, options.cjk_wrap_spaces); break;
+        case Tier::typography: units = typography(units, {}, false, options); break;
+        case Tier::case_folded: units = lowercase(units_of(at(Tier::typography).front())); break;
+        case Tier::skeleton: units = skeleton(units_of(at(Tier::case_folded).front())); break;
+      }
+      to_reading_into(units, reading);
+    } else if (tier == Tier::exact || (tier == Tier::whitespace && whitespace_keeps(original))) {
       // (A text whose only white space is single spaces between other scalars reads at the
       // white-space tier as it reads exactly: nothing to collapse or trim.)
       exact_reading_into(original, reading);
@@ -697,6 +736,11 @@ void rebuild_claim_ladder(Ladder& ladder, std::string_view utf8_text, const Ladd
   ladder.lazy = true;
   ladder.options = options;
   ladder.built = 0;  // the readings' storage stays, to be written over tier by tier
+  if (options.markers) {
+    ladder.marker_ranges = options.markers->find(ladder.original);
+  } else {
+    ladder.marker_ranges.clear();
+  }
   ladder.indexed = false;
   for (auto& index : ladder.indexes) index.clear();
 }
@@ -704,8 +748,9 @@ void rebuild_claim_ladder(Ladder& ladder, std::string_view utf8_text, const Ladd
 Ladder build_ladder(std::string_view utf8_text, const LadderOptions& options, LineArtifacts artifacts) {
   Ladder ladder;
   ladder.original = decode(utf8_text);
-  const Units exact = exact_units(ladder.original);
-  ladder.tiers[0].push_back(exact_reading(ladder.original));
+  ladder.marker_ranges = markers_of(ladder.original, options, nullptr);
+  const Units exact = marked_units(ladder.original, ladder.marker_ranges);
+  ladder.tiers[0].push_back(ladder.marker_ranges.empty() ? exact_reading(ladder.original) : to_reading(exact));
   ladder.tiers[1].push_back(to_reading(collapse_whitespace(exact, options.cjk_wrap_spaces)));
   std::unordered_set<std::uint32_t> hyphens;
   for (bool join : hyphenation_readings(ladder.original, artifacts.hyphen_breaks, options, hyphens)) {
@@ -719,10 +764,11 @@ Ladder build_ladder(std::string_view utf8_text, const LadderOptions& options, Li
 }
 
 std::vector<Reading> build_tier(const std::u32string& original, Tier tier, const LadderOptions& options,
-                                const std::vector<std::int64_t>* hyphen_breaks) {
+                                const std::vector<std::int64_t>* hyphen_breaks, const MarkerRanges* markers) {
   std::vector<Reading> readings;
+  const MarkerRanges ranges = markers_of(original, options, markers);
   if (tier == Tier::exact || tier == Tier::whitespace) {
-    Units units = exact_units(original);
+    Units units = marked_units(original, ranges);
     if (tier == Tier::whitespace) units = collapse_whitespace(units, options.cjk_wrap_spaces);
     readings.push_back(to_reading(units));
     return readings;
@@ -730,7 +776,7 @@ std::vector<Reading> build_tier(const std::u32string& original, Tier tier, const
   std::unordered_set<std::uint32_t> hyphens;
   for (bool join : hyphenation_readings(original, hyphen_breaks, options, hyphens)) {
     // Each stage is dropped as soon as the next exists: document-wide texts are large.
-    Units units = typography(exact_units(original), hyphens, join, options);
+    Units units = typography(marked_units(original, ranges), hyphens, join, options);
     if (tier != Tier::typography) units = lowercase(units);
     if (tier == Tier::skeleton) units = skeleton(units);
     readings.push_back(to_reading(units));
@@ -808,11 +854,13 @@ void append_shifted(Units& out, const Units& units, std::uint32_t shift) {
 }  // namespace
 
 std::vector<TypographicReadings> build_typographic_tiers(const std::u32string& original, const LadderOptions& options,
-                                                         const std::vector<std::int64_t>* hyphen_breaks) {
+                                                         const std::vector<std::int64_t>* hyphen_breaks,
+                                                         const MarkerRanges* markers) {
   std::vector<TypographicReadings> readings;
   std::unordered_set<std::uint32_t> hyphens;
   const std::vector<bool> joins = hyphenation_readings(original, hyphen_breaks, options, hyphens);
-  if (hyphens.empty()) {
+  const MarkerRanges ranges = markers_of(original, options, markers);
+  if (hyphens.empty() && ranges.empty()) {
     // No recorded hyphen (nearly every text): the text is cut between two ASCII letters, where no
     // step carries anything across (is_safe_cut), into stretches typography keeps as they are,
     // read in one pass (plain_readings), and the stretches between them, read by the passes.
@@ -851,7 +899,7 @@ std::vector<TypographicReadings> build_typographic_tiers(const std::u32string& o
     readings.push_back(std::move(built));
     return readings;
   }
-  const Units exact = exact_units(original);
+  const Units exact = marked_units(original, ranges);
   for (bool join : joins) {
     TypographicReadings built;
     built.typography = typography(exact, hyphens, join, options);
@@ -862,13 +910,18 @@ std::vector<TypographicReadings> build_typographic_tiers(const std::u32string& o
   return readings;
 }
 
-NormalizedScalars build_whitespace_tier(const std::u32string& original, const LadderOptions& options) {
-  return collapse_whitespace(exact_units(original), options.cjk_wrap_spaces);
+NormalizedScalars build_whitespace_tier(const std::u32string& original, const LadderOptions& options,
+                                        const MarkerRanges* markers) {
+  return collapse_whitespace(marked_units(original, markers_of(original, options, markers)), options.cjk_wrap_spaces);
+}
+
+NormalizedScalars build_exact_tier(const std::u32string& original, const LadderOptions& options, const MarkerRanges* markers) {
+  return marked_units(original, markers_of(original, options, markers));
 }
 
 Reading normalize_for_tier(std::string_view utf8_text, Tier tier, const LadderOptions& options) {
   const std::u32string original = decode(utf8_text);
-  const Units exact = exact_units(original);
+  const Units exact = marked_units(original, markers_of(original, options, nullptr));
   switch (tier) {
     case Tier::exact: return to_reading(exact);
     case Tier::whitespace: return to_reading(collapse_whitespace(exact, options.cjk_wrap_spaces));

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "match/gram_index.hpp"
+#include "match/markers.hpp"
 #include "match/tiers.hpp"
 
 namespace ethos::match {
@@ -19,6 +20,9 @@ struct LadderOptions {
   bool cjk_wrap_spaces = true;     // whitespace between two CJK characters, or beside CJK punctuation, is a line wrap
   bool joined_reading = true;      // line-end hyphen + line break removed: "hyphen-\nated" -> "hyphenated"
   bool hyphenated_reading = true;  // line break after the hyphen removed: "well-\nknown" -> "well-known"
+  // The policy's marker_pattern, or null: every marker reads as one space, from the exact tier on,
+  // on both sides (a text's markers are found in that text alone: an element's, a claim's).
+  std::shared_ptr<const MarkerPattern> markers;
 };
 
 // One reading of a text at one tier: normalized scalars, and for each of them the half-open range
@@ -54,6 +58,7 @@ struct Ladder {
   // says tier t's reading is the text's (a rebuilt ladder keeps its old readings' storage).
   bool lazy = false;
   LadderOptions options;
+  MarkerRanges marker_ranges;  // the text's markers under options.markers
   mutable unsigned built = 0;
 
   // Long texts (scoped searches) set `indexed`: each reading then gets a gram index on first
@@ -77,8 +82,10 @@ void rebuild_claim_ladder(Ladder& ladder, std::string_view utf8_text, const Ladd
 // The readings of one tier of an already decoded text (a document's running text: the index
 // builds each tier on first use, so it never holds the tiers a search does not reach).
 // hyphen_breaks: scalar offsets of recorded line-end hyphens, or nullptr.
+// markers: the text's markers when the caller found them already (the document index finds them
+// element by element); null finds them here when the options have a marker_pattern.
 std::vector<Reading> build_tier(const std::u32string& original, Tier tier, const LadderOptions& options,
-                                const std::vector<std::int64_t>* hyphen_breaks);
+                                const std::vector<std::int64_t>* hyphen_breaks, const MarkerRanges* markers = nullptr);
 
 // One scalar of a reading with the original range it stands for: how the tier steps hand
 // readings to each other, and how the document index takes them (no Reading built in between).
@@ -89,7 +96,12 @@ struct NormalizedScalar {
 using NormalizedScalars = std::vector<NormalizedScalar>;
 
 // The white-space reading of an already decoded text (build_tier's, as scalars).
-NormalizedScalars build_whitespace_tier(const std::u32string& original, const LadderOptions& options);
+NormalizedScalars build_whitespace_tier(const std::u32string& original, const LadderOptions& options,
+                                        const MarkerRanges* markers = nullptr);
+
+// The exact reading of an already decoded text as scalars: the text itself, each marker one space.
+NormalizedScalars build_exact_tier(const std::u32string& original, const LadderOptions& options,
+                                   const MarkerRanges* markers = nullptr);
 
 // The typography, case and skeleton readings of an already decoded text in one pass (each
 // exactly what build_tier gives at its tier): one triple per hyphenation reading, in build_tier's
@@ -126,7 +138,8 @@ struct TypographicReadings {
   NormalizedScalars typography, case_folded, skeleton;
 };
 std::vector<TypographicReadings> build_typographic_tiers(const std::u32string& original, const LadderOptions& options,
-                                                         const std::vector<std::int64_t>* hyphen_breaks);
+                                                         const std::vector<std::int64_t>* hyphen_breaks,
+                                                         const MarkerRanges* markers = nullptr);
 
 // The reading of a single tier (quotes need one tier at a time; no hyphenation artifacts).
 Reading normalize_for_tier(std::string_view utf8_text, Tier tier, const LadderOptions& options);

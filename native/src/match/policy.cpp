@@ -87,6 +87,10 @@ Policy read_policy(JsonValue value, const std::string& path) {
     policy.near_miss_max_candidates = near_miss.required_int("max_candidates", 1, 256);
     near_miss.finish();
   }
+  // Optional, so every policy written before it keeps its bytes and its fingerprint.
+  if (const auto pattern = top.optional_string("marker_pattern")) {
+    policy.ladder.markers = MarkerPattern::compile(*pattern, top.child_path("marker_pattern"));
+  }
   {
     ObjectReader elision(top.required("elision"), top.child_path("elision"));
     policy.elision = elision.required_bool("enabled");
