@@ -113,6 +113,12 @@ class _DaskWorkers:
         self.by_worker: dict[str, dict[str, int]] = {}
         self.retired: list[dict[str, int]] = []
         self.queued: dict[int, list[tuple[DocumentTask, Future[Any]]]] = {}
+        # A window of one chunk per worker, plus one, is sent at once: each worker gets ONE Dask task
+        # per window holding its documents' records of all those chunks (about one chunk's worth of
+        # records, whatever the claim order), so a job makes fewer Dask tasks than chunks + workers
+        # instead of up to chunks x workers. The driver keeps two windows in flight, 2 x (workers + 1)
+        # chunks: the same bound on records held as sending chunk by chunk.
+        self.window_chunks = self.count + 1
 
     @property
     def facts(self) -> list[dict[str, int]]:
@@ -152,7 +158,7 @@ class _DaskWorkers:
 
     def flush(self) -> None:
         """Sends the queued tasks, one Dask task per worker: a Dask task costs a few milliseconds of
-        scheduling, as much as verifying dozens of claims, so a chunk's tasks for one worker travel together."""
+        scheduling, as much as verifying dozens of claims, so a window's tasks for one worker travel together."""
         queued, self.queued = self.queued, {}
         for index, entries in sorted(queued.items()):
             remote = self.client.submit(_run_on_worker, [task for task, _ in entries], self.open_documents,
