@@ -616,7 +616,7 @@ def print_table(found: dict[str, Any]) -> None:
     tasks = result["tasks"]
     print(f"\ntasks: {tasks['chunks']:,} chunks, {tasks['document tasks']:,.0f} document tasks "
           f"({tasks['documents per chunk']:,.0f} documents per chunk), {tasks['dask tasks']:,.0f} Dask tasks "
-          f"({tasks['records per dask task']:,.1f} records each, {tasks['windows']:,} windows of "
+          f"({tasks['records per dask task']:,.1f} records each, {tasks['windows']:,} window{'s' if tasks['windows'] != 1 else ''} of "
           f"{tasks['chunks per window']:,} chunks; sent chunk by chunk, as before issue 30, it was "
           f"{tasks['dask tasks chunk by chunk (before issue 30)']:,.0f}); the first window is planned in "
           f"{_seconds(tasks['first window planned before any task is sent (s)'])} before any task is sent; the scheduler must run "
