@@ -1,14 +1,15 @@
 """distributed - ``ethos batch --engine dask``: the batch's document tasks run on a Dask cluster, local or remote.
 
 The parent process plans, orders and commits exactly as with the local engine (``ethos_py.batch``);
-only where a ``DocumentTask`` runs changes. A task travels as plain data - its claims' lines and
-the document's path - and the worker opens the document itself from the shared corpus path
-(through its parse cache), keeping it open in a per-process LRU across tasks, as a local worker
-does; parsed documents never cross the network. With no address a local cluster of ``workers``
-processes is started and stopped with the job; with one (``tcp://host:8786``) the job connects to
-the scheduler running there. Dask is an optional extra (``pip install 'ethos-verify[distributed]'``),
-imported only when this engine is asked for; ``run_batch(..., engine="dask", address=...)`` is the
-Python entry point.
+only where a ``DocumentTask`` runs changes, and how tasks travel: a window of workers + 1 chunks at
+a time, one Dask task per worker (a Dask task costs the scheduler far more than a local call). A
+task travels as plain data - its claims' lines and the document's path - and the worker opens the
+document itself from the shared corpus path (through its parse cache), keeping it open in a
+per-process LRU across tasks, as a local worker does; parsed documents never cross the network.
+With no address a local cluster of ``workers`` processes is started and stopped with the job;
+with one (``tcp://host:8786``) the job connects to the scheduler running there. Dask is an
+optional extra (``pip install 'ethos-verify[distributed]'``), imported only when this engine is
+asked for; ``run_batch(..., engine="dask", address=...)`` is the Python entry point.
 
     >>> ENGINES, INSTALL_HINT
     (('local', 'dask'), "pip install 'ethos-verify[distributed]'")
