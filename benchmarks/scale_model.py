@@ -19,8 +19,9 @@ Two parts, one command:
    bandwidth, memory): ``model()`` below is the whole model, a pure function, so the arithmetic can
    be read and is tested (tests/test_scale_model.py). It gives the time split (start, parsing,
    opening and indexing, verifying, worker record handling, I/O, scheduling, driver merge), the
-   bytes moved, memory per worker and in the driver, document tasks and Dask tasks, and what breaks
-   first as the job grows, with the size at which it breaks.
+   bytes moved, memory per worker and in the driver, document tasks and Dask tasks (sent a window
+   of workers + 1 chunks at a time, as ``ethos_py.distributed`` does; the count chunk by chunk, as
+   before issue 30, beside it), and what breaks first as the job grows, with the size at which it breaks.
 
 ``--inputs FILE`` models from a JSON file of inputs (the ``measured`` object of an earlier
 ``--json``) instead of measuring. docs/scale.md ("Simulation: 10 million claims") records a run.
@@ -145,16 +146,25 @@ def model(inputs: dict[str, float], job: Job, cluster: Cluster) -> dict[str, Any
     scale = job.pages_per_pdf / inputs["pages_per_pdf"]  # per-document costs grow with pages
     chunks = math.ceil(N / C)
     per_doc = N / D
-    # Documents per chunk, and Dask tasks per chunk: ethos batch sends one Dask task per worker that
-    # has work in a chunk, and a document's work goes to the worker it is homed on (spread evenly).
-    if job.order == "grouped":
-        docs_per_chunk = min(float(D), C / per_doc + 1.0)  # contiguous runs, one cut at each end
-        dask_per_chunk = min(float(W), docs_per_chunk)
-    else:
-        docs_per_chunk = _touched(D, C)
-        dask_per_chunk = _touched(W, docs_per_chunk)
+    # Documents a run of ``records`` consecutive claims reaches, and the workers those are homed on
+    # (a document's work goes to one worker, documents spread evenly).
+    def reached(records: float) -> tuple[float, float]:
+        if job.order == "grouped":
+            documents = min(float(D), records / per_doc + 1.0)  # contiguous runs, one cut at each end
+            return documents, min(float(W), documents)
+        documents = _touched(D, records)
+        return documents, _touched(W, documents)
+
+    docs_per_chunk, dask_per_chunk = reached(C)
     document_tasks = chunks * docs_per_chunk
-    dask_tasks = chunks * dask_per_chunk
+    # ethos batch --engine dask sends a window of W + 1 consecutive chunks at once, one Dask task per
+    # worker with work in it (ethos_py.distributed): fewer Dask tasks than chunks + workers. Sent
+    # chunk by chunk, as before issue 30, it was one Dask task per worker with work in each chunk.
+    window_chunks = W + 1
+    full_windows, rest = divmod(chunks, window_chunks)
+    dask_per_window = reached(window_chunks * C)[1]
+    dask_tasks = full_windows * dask_per_window + (reached(rest * C)[1] if rest else 0.0)
+    dask_tasks_chunk_by_chunk = chunks * dask_per_chunk
     # Opens: each document once while a worker's share of the corpus fits its open-document limit;
     # past it (interleaved claims) an LRU over D/W documents with M places misses 1 - M*W/D of the time.
     fits = D / W <= M
@@ -218,8 +228,13 @@ def model(inputs: dict[str, float], job: Job, cluster: Cluster) -> dict[str, Any
                    "driver: chunks in flight": inflight, "driver: summary": summary,
                    "driver limit": cluster.memory_per_node_gib * GIB},
         "tasks": {"chunks": chunks, "documents per chunk": docs_per_chunk, "document tasks": document_tasks,
-                  "dask tasks": dask_tasks, "dask tasks per chunk": dask_per_chunk,
+                  "chunks per window": window_chunks, "windows": full_windows + (1 if rest else 0),
+                  "dask tasks": dask_tasks, "dask tasks per window": dask_per_window,
+                  "dask tasks chunk by chunk (before issue 30)": dask_tasks_chunk_by_chunk,
                   "records per dask task": N / dask_tasks if dask_tasks else 0.0,
+                  # The driver plans a whole window before sending its first task: the workers wait that long.
+                  "first window planned before any task is sent (s)":
+                      min(float(N), window_chunks * C) * inputs["driver_plan_s_per_record"],
                   "scheduler tasks/s needed": dask_tasks / overlapped,
                   "scheduler tasks/s capacity": 1.0 / inputs["dask_scheduler_cpu_s_per_task"]},
         "opens": opens, "documents fit the workers' open limit": fits,
@@ -601,7 +616,10 @@ def print_table(found: dict[str, Any]) -> None:
     tasks = result["tasks"]
     print(f"\ntasks: {tasks['chunks']:,} chunks, {tasks['document tasks']:,.0f} document tasks "
           f"({tasks['documents per chunk']:,.0f} documents per chunk), {tasks['dask tasks']:,.0f} Dask tasks "
-          f"({tasks['records per dask task']:,.1f} records each); the scheduler must run "
+          f"({tasks['records per dask task']:,.1f} records each, {tasks['windows']:,} window{'s' if tasks['windows'] != 1 else ''} of "
+          f"{tasks['chunks per window']:,} chunks; sent chunk by chunk, as before issue 30, it was "
+          f"{tasks['dask tasks chunk by chunk (before issue 30)']:,.0f}); the first window is planned in "
+          f"{_seconds(tasks['first window planned before any task is sent (s)'])} before any task is sent; the scheduler must run "
           f"{tasks['scheduler tasks/s needed']:,.0f} tasks/s against a measured {tasks['scheduler tasks/s capacity']:,.0f}; "
           f"documents opened {result['opens']:,.0f}")
     for group, values in result["bytes"].items():

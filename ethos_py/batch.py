@@ -478,6 +478,8 @@ class _Workers:
 
     #: A task's future raises one of these when the worker running it died.
     lost_errors: tuple[type[BaseException], ...] = (BrokenProcessPool, CancelledError)
+    #: Consecutive chunks whose tasks are sent together: each chunk on its own, as soon as it is planned.
+    window_chunks = 1
 
     def __init__(self, count: int, open_documents: int, slack: int) -> None:
         import multiprocessing
@@ -652,8 +654,14 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
     sources = _CorpusSources(os.path.dirname(os.path.abspath(claims)), corpus_files, grounding)
     running: dict[Future[Any], tuple[_Chunk, DocumentTask, int, int]] = {}
     open_chunks: dict[int, _Chunk] = {}
-    # Chunks in flight at once: enough to keep every worker fed, few enough to bound memory.
+    # Chunks in flight at once: enough to keep every worker fed, few enough to bound memory (at most
+    # (2 * workers + 2) * chunk_records records are held, whatever the engine).
     window = 2 * workers + 2
+    # Consecutive chunks whose tasks are sent together, one call per worker: 1 for local workers (a
+    # call costs the driver about 0.1 ms), more for an engine whose every call is expensive (a Dask
+    # task costs its scheduler about 1.5 ms): there, sending per chunk made a chunk of interleaved
+    # claims one task per worker it touched, so tasks grew with chunks x workers.
+    gather = max(1, min(pool.window_chunks, window // 2))
 
     def submit(chunk: _Chunk, task: DocumentTask, attempt: int) -> None:
         index = pool.choose(task)
@@ -668,8 +676,10 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
 
     def settle() -> None:
         nonlocal done
+        pool.flush()  # never wait on tasks still queued in the driver (none are, between windows)
         finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
-        for future in finished:
+        # In input order: the chunks of a window end together and are committed first to last.
+        for future in sorted(finished, key=lambda future: (running[future][0].index, running[future][1].records[0][0])):
             chunk, task, index, attempt = running.pop(future)
             try:
                 lines, facts = future.result()
@@ -695,9 +705,11 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
             if chunk.pending == 0:
                 finish(chunk)
 
+    gathered = 0  # chunks whose tasks are queued, not yet sent
     try:
         for chunk in _chunks(claims, chunk_records, journal.committed, sources, corpus_files, options):
-            while len(open_chunks) >= window and running:
+            # A window starts only when there is room for all of it: waiting in its middle would send it in parts.
+            while gathered == 0 and len(open_chunks) > window - gather and running:
                 settle()
             open_chunks[chunk.index] = chunk
             chunk.pending = len(chunk.tasks)
@@ -711,7 +723,11 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
                 continue
             for task in chunk.tasks:
                 submit(chunk, task, 1)
-            pool.flush()
+            gathered += 1
+            if gathered >= gather:
+                pool.flush()
+                gathered = 0
+        pool.flush()
         while running:
             settle()
     except BaseException:

@@ -1,14 +1,15 @@
 """distributed - ``ethos batch --engine dask``: the batch's document tasks run on a Dask cluster, local or remote.
 
 The parent process plans, orders and commits exactly as with the local engine (``ethos_py.batch``);
-only where a ``DocumentTask`` runs changes. A task travels as plain data - its claims' lines and
-the document's path - and the worker opens the document itself from the shared corpus path
-(through its parse cache), keeping it open in a per-process LRU across tasks, as a local worker
-does; parsed documents never cross the network. With no address a local cluster of ``workers``
-processes is started and stopped with the job; with one (``tcp://host:8786``) the job connects to
-the scheduler running there. Dask is an optional extra (``pip install 'ethos-verify[distributed]'``),
-imported only when this engine is asked for; ``run_batch(..., engine="dask", address=...)`` is the
-Python entry point.
+only where a ``DocumentTask`` runs changes, and how tasks travel: a window of workers + 1 chunks at
+a time, one Dask task per worker (a Dask task costs the scheduler far more than a local call). A
+task travels as plain data - its claims' lines and the document's path - and the worker opens the
+document itself from the shared corpus path (through its parse cache), keeping it open in a
+per-process LRU across tasks, as a local worker does; parsed documents never cross the network.
+With no address a local cluster of ``workers`` processes is started and stopped with the job;
+with one (``tcp://host:8786``) the job connects to the scheduler running there. Dask is an
+optional extra (``pip install 'ethos-verify[distributed]'``), imported only when this engine is
+asked for; ``run_batch(..., engine="dask", address=...)`` is the Python entry point.
 
     >>> ENGINES, INSTALL_HINT
     (('local', 'dask'), "pip install 'ethos-verify[distributed]'")
@@ -113,6 +114,12 @@ class _DaskWorkers:
         self.by_worker: dict[str, dict[str, int]] = {}
         self.retired: list[dict[str, int]] = []
         self.queued: dict[int, list[tuple[DocumentTask, Future[Any]]]] = {}
+        # A window of one chunk per worker, plus one, is sent at once: each worker gets ONE Dask task
+        # per window holding its documents' records of all those chunks (about one chunk's worth of
+        # records, whatever the claim order), so a job makes fewer Dask tasks than chunks + workers
+        # instead of up to chunks x workers. The driver keeps two windows in flight, 2 x (workers + 1)
+        # chunks: the same bound on records held as sending chunk by chunk.
+        self.window_chunks = self.count + 1
 
     @property
     def facts(self) -> list[dict[str, int]]:
@@ -152,7 +159,7 @@ class _DaskWorkers:
 
     def flush(self) -> None:
         """Sends the queued tasks, one Dask task per worker: a Dask task costs a few milliseconds of
-        scheduling, as much as verifying dozens of claims, so a chunk's tasks for one worker travel together."""
+        scheduling, as much as verifying dozens of claims, so a window's tasks for one worker travel together."""
         queued, self.queued = self.queued, {}
         for index, entries in sorted(queued.items()):
             remote = self.client.submit(_run_on_worker, [task for task, _ in entries], self.open_documents,

@@ -88,16 +88,35 @@ def test_pages_scale_the_per_document_costs() -> None:
     assert twelve["phases_s"]["verifying"] == four["phases_s"]["verifying"]
 
 
-def test_claims_grouped_by_document_make_few_dask_tasks() -> None:
+def test_a_window_of_chunks_makes_one_dask_task_per_worker_whatever_the_claim_order() -> None:
     grouped = sm.model(INPUTS, replace(JOB, order="grouped"), CLUSTER)["tasks"]
     interleaved = sm.model(INPUTS, JOB, CLUSTER)["tasks"]
+    # 10,000 chunks in windows of 1,601 (workers + 1): six full windows and one of 394 chunks.
+    assert grouped["chunks per window"] == interleaved["chunks per window"] == 1601
+    assert grouped["windows"] == interleaved["windows"] == 7
+    # Sorted, a window of 1,601,000 claims spans 16,011 documents, so it reaches every worker: 1,600 Dask tasks;
+    # the last one spans 3,941, again every worker.
+    assert grouped["dask tasks per window"] == 1600 and grouped["dask tasks"] == 7 * 1600
+    # Interleaved, a window reaches every document, hence every worker, too.
+    assert interleaved["dask tasks per window"] == pytest.approx(1600)
+    assert interleaved["dask tasks"] == pytest.approx(7 * 1600, rel=1e-6)
+    assert interleaved["records per dask task"] == pytest.approx(JOB.claims / interleaved["dask tasks"])
+    # The planning of a window comes before its first task: 1,601,000 records at 5 us.
+    assert interleaved["first window planned before any task is sent (s)"] == pytest.approx(1_601_000 * 5e-6)
+
+
+def test_chunk_by_chunk_the_interleaved_claims_made_chunks_x_workers_dask_tasks() -> None:
+    # The figure found before issue 30, kept for comparison: one Dask task per worker with work in each chunk.
+    grouped = sm.model(INPUTS, replace(JOB, order="grouped"), CLUSTER)["tasks"]
+    interleaved = sm.model(INPUTS, JOB, CLUSTER)["tasks"]
+    before = "dask tasks chunk by chunk (before issue 30)"
     # 100 claims per document: a chunk of 1,000 sorted claims spans 11 documents, so 11 Dask tasks.
-    assert grouped["documents per chunk"] == 11 and grouped["dask tasks"] == 11 * 10_000
+    assert grouped["documents per chunk"] == 11 and grouped[before] == 11 * 10_000
     # Interleaved, a chunk touches nearly 1,000 documents, homed over nearly as many of 1,600 workers.
     assert interleaved["documents per chunk"] == pytest.approx(100_000 * (1 - (1 - 1e-5) ** 1000))
     expected = 1600 * (1 - (1 - 1 / 1600) ** interleaved["documents per chunk"])
-    assert interleaved["dask tasks per chunk"] == pytest.approx(expected)
-    assert interleaved["dask tasks"] > 50 * grouped["dask tasks"]
+    assert interleaved[before] == pytest.approx(10_000 * expected)
+    assert interleaved[before] > 600 * interleaved["dask tasks"]
 
 
 def test_reopen_churn_past_the_open_document_limit() -> None:
@@ -111,26 +130,39 @@ def test_reopen_churn_past_the_open_document_limit() -> None:
     assert sm.model(INPUTS, replace(job, order="grouped"), small)["opens"] == 1000
 
 
+@pytest.mark.parametrize("order", ["interleaved", "grouped"])
 @pytest.mark.parametrize("cold", [True, False])
-def test_more_nodes_are_never_slower_with_claims_grouped_by_document(cold: bool) -> None:
-    job = replace(JOB, order="grouped", cold_cache=cold)
+def test_more_nodes_are_never_slower_whatever_the_claim_order(order: str, cold: bool) -> None:
+    # Overlapped, never slower. One after another, only the scheduling may grow, by a few tasks: a window is
+    # workers + 1 chunks with a task for each worker, so tasks approach chunks + workers from below.
+    job = replace(JOB, order=order, cold_cache=cold)
     previous = None
     for nodes in range(1, 301):
         result = sm.model(INPUTS, job, replace(CLUSTER, nodes=nodes))
         if previous is not None:
-            assert result["serial_s"] <= previous["serial_s"] + 1e-9, nodes
             assert result["overlapped_s"] <= previous["overlapped_s"] + 1e-9, nodes
+            rest, before = (r["serial_s"] - r["phases_s"]["scheduling"] for r in (result, previous))
+            assert rest <= before + 1e-9, nodes
+        bound = (result["tasks"]["chunks"] + nodes * CLUSTER.cores_per_node) * INPUTS["dask_scheduler_cpu_s_per_task"]
+        assert result["phases_s"]["scheduling"] < bound, nodes
         previous = result
 
 
-def test_interleaved_claims_more_nodes_speed_the_workers_but_load_the_scheduler() -> None:
-    # One Dask task per worker with work in a chunk: interleaved claims reach more workers per chunk
-    # as the cluster grows, so the scheduler's share grows while the workers' shrinks.
-    lanes = [sm.model(INPUTS, JOB, replace(CLUSTER, nodes=nodes))["lanes_s"] for nodes in range(1, 301)]
-    workers = [lane["workers (parse, index, verify, records, storage)"] for lane in lanes]
-    scheduler = [lane["scheduler"] for lane in lanes]
-    assert all(b <= a + 1e-9 for a, b in zip(workers, workers[1:]))
-    assert all(b >= a - 1e-9 for a, b in zip(scheduler, scheduler[1:]))
+@pytest.mark.parametrize("order", ["interleaved", "grouped"])
+def test_dask_tasks_stay_under_chunks_plus_workers_and_the_driver_is_busier_than_the_scheduler(order: str) -> None:
+    # Sent in windows of workers + 1 chunks, a job makes at most one Dask task per worker per window:
+    # fewer than chunks + workers however many nodes, so more nodes no longer swamp the scheduler.
+    job = replace(JOB, order=order)
+    for nodes in range(1, 301):
+        result = sm.model(INPUTS, job, replace(CLUSTER, nodes=nodes))
+        tasks, workers = result["tasks"], nodes * CLUSTER.cores_per_node
+        assert tasks["dask tasks"] <= tasks["windows"] * workers + 1e-9, nodes
+        assert tasks["dask tasks"] < tasks["chunks"] + workers, nodes
+        lanes = result["lanes_s"]
+        assert lanes["scheduler"] < lanes["driver (merge and its link)"], nodes
+    lanes = [sm.model(INPUTS, job, replace(CLUSTER, nodes=nodes))["lanes_s"] for nodes in range(1, 301)]
+    workers_lane = [lane["workers (parse, index, verify, records, storage)"] for lane in lanes]
+    assert all(b <= a + 1e-9 for a, b in zip(workers_lane, workers_lane[1:]))
 
 
 def test_breaking_points_are_where_the_capacity_is_first_exceeded() -> None:
