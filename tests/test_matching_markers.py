@@ -176,3 +176,18 @@ def test_a_backtracking_pattern_runs_in_linear_time(tmp_path: Path) -> None:
          str(source), str(_write_policy(tmp_path, r"(a+)+$"))],
         capture_output=True, text=True, timeout=120, check=True)
     assert done.stdout.strip() == "grounded"
+
+
+def test_the_same_verdicts_and_tiers_as_gtrex_separate_markers(tmp_path: Path) -> None:
+    # gtrex 1.1 (the peer that pioneered marker_pattern) separates markers the same way: the same
+    # quotes ground at the same tiers and the fused figure is refused by both.
+    import gtrex
+
+    quotes = ["Introduction The study enrolled 120 patients", "Dose 12 mg was the median",
+              "Dose12mg was the median", "Introduction\nThe study enrolled", "[[CELL]]12 mg"]
+    peer = gtrex.Policy(marker_pattern=MARKERS)
+    theirs = [gtrex.verify(quote, SOURCE, policy=peer) for quote in quotes]
+    ours = _checks(SOURCE, quotes, _write_policy(tmp_path, MARKERS))
+    assert [c["status"] == "grounded" for c in ours] == [bool(t.grounded) for t in theirs] == [True, True, False, True, True]
+    assert [c["match"]["tier"] for c in ours if c["status"] == "grounded"] == [
+        str(t.tier) for t in theirs if t.grounded] == ["exact", "exact", "whitespace", "exact"]
