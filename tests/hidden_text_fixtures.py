@@ -187,6 +187,28 @@ def javascript_pdf(names: tuple[str, ...]) -> bytes:
     return out.getvalue()
 
 
+def link_action_pdf(action: str) -> bytes:
+    """The visible sentence with one link annotation over it whose action is `action`: "javascript"
+    (an app.alert script), "launch" (a program), "named" (a viewer command), "goto" (page 1) or
+    "uri" (a web address). Nothing ever runs any of them."""
+    pdf = pikepdf.open(io.BytesIO(fx.text_pdf([[fx.VISIBLE_SENTENCE]])))
+    page = pdf.pages[0]
+    actions = {
+        "javascript": pikepdf.Dictionary(S=pikepdf.Name.JavaScript, JS=pikepdf.String("app.alert('clicked');")),
+        "launch": pikepdf.Dictionary(S=pikepdf.Name.Launch, F=pikepdf.String("calc.exe")),
+        "named": pikepdf.Dictionary(S=pikepdf.Name.Named, N=pikepdf.Name.NextPage),
+        "goto": pikepdf.Dictionary(S=pikepdf.Name.GoTo, D=[page.obj, pikepdf.Name.Fit]),
+        "uri": pikepdf.Dictionary(S=pikepdf.Name.URI, URI=pikepdf.String("https://example.com/")),
+    }
+    link = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Annot, Subtype=pikepdf.Name.Link,
+                                                Rect=[60, VISIBLE_Y - 4, 480, VISIBLE_Y + 14], Border=[0, 0, 0],
+                                                A=actions[action]))
+    page.obj.Annots = pdf.make_indirect([link])
+    out = io.BytesIO()
+    pdf.save(out, static_id=True)
+    return out.getvalue()
+
+
 def _light_band_before(canvas: Canvas) -> None:
     canvas.setFillColor(Color(0.93, 0.93, 0.96))
     canvas.rect(60, HIDDEN_Y - 6, 420, 22, stroke=0, fill=1)

@@ -167,6 +167,27 @@ def test_document_javascript_is_reported_by_name(tmp_path: Path) -> None:
     assert [s["name"] for s in report["inventories"]["scripts"]] == ["init", "steal"]
 
 
+@pytest.mark.parametrize(("action", "reported"), [
+    ("javascript", True), ("launch", True), ("named", True), ("goto", False), ("uri", False)])
+def test_a_link_that_runs_an_action_is_a_security_warning(tmp_path: Path, action: str, reported: bool) -> None:
+    # PDFium's public API types a JavaScript link action only as "unsupported", as it does a named
+    # viewer command: both are reported (the script is never copied, never run); a program launch
+    # too; a link to a page or a web address is not.
+    raw = _parse_bytes(tmp_path, f"{action}.pdf", hx.link_action_pdf(action))
+    document = json.loads(raw)
+    assert schema_errors("document", document) == []
+    codes = [w["code"] for w in document["payload"]["security_warnings"]]
+    assert ("unsupported_annotation" in codes) == reported, codes
+    assert "annotations_present" in codes
+    assert "app.alert" not in raw.decode("utf-8") and "calc.exe" not in raw.decode("utf-8")
+    if reported:
+        (warning,) = [w for w in document["payload"]["security_warnings"] if w["code"] == "unsupported_annotation"]
+        assert warning["page"] == "p0001" and "not run" in warning["message"]
+        report = ethos_py.security_report(raw)
+        assert schema_errors("security-report", report) == []
+        assert report["summary"]["unsupported_annotation"] == 1
+
+
 def test_a_document_without_javascript_has_no_script_warning(tmp_path: Path) -> None:
     document = json.loads(_parse_bytes(tmp_path, "plain.pdf", fx.text_pdf([[fx.VISIBLE_SENTENCE]])))
     assert all(w["code"] != "javascript_present" for w in document["payload"]["security_warnings"])

@@ -3,6 +3,7 @@
 // Every page here is built by hand with a fixed, simple geometry (each character is half an em
 // wide), so expected texts, offsets and boxes follow from the construction, not from the code.
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <functional>
@@ -663,6 +664,17 @@ void test_page_warnings() {
   std::vector<std::string> codes;
   for (const auto& w : layout.warnings) codes.push_back(w.code);
   CHECK((codes == std::vector<std::string>{"annotations_present", "external_links_present", "image_only_page"}));
+  // A link that runs an action (PDFium: 0 unsupported, JavaScript among them; 4 Launch) is
+  // reported; one that goes to a page (1) is not.
+  for (const std::int32_t action : {0, 1, 4}) {
+    PageMaker linked(1);
+    linked.page.images.push_back({{0, 0, 612, 792}});
+    linked.page.annotations.push_back({2, {10, 10, 50, 20}, "", action});
+    std::vector<std::string> found;
+    for (const auto& w : ethos::pdf::layout_page(linked.page).warnings) found.push_back(w.code);
+    const bool reported = std::find(found.begin(), found.end(), "unsupported_annotation") != found.end();
+    CHECK(reported == (action != 1));
+  }
   // No text anywhere in the selection: OCR would be needed.
   const std::string envelope = error_envelope([&] { ethos::pdf::assemble_document({layout}, inputs()); });
   CHECK(envelope.find("\"code\":\"ocr_required\"") != std::string::npos);

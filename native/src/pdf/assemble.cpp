@@ -53,6 +53,8 @@ std::string warning_message(const std::string& code) {
       {"annotations_present", "The page has annotations."},
       {"external_links_present", "The page links to external resources."},
       {"image_only_page", "The page has images but no extractable text."},
+      {"unsupported_annotation",
+       "The page has a link that runs an action when clicked (JavaScript, a program or another action); it was not run."},
       {"javascript_present", "The document has JavaScript actions (listed by name; never run)."},
   };
   const auto it = kMessages.find(code);

@@ -383,6 +383,15 @@ class PageBuilder {
                     [](const RawAnnotation& a) { return a.subtype == kLinkSubtype && !a.uri.empty(); })) {
       out_.warnings.push_back({"external_links_present", -1, -1, -1, ""});
     }
+    // A link that runs something when clicked: a program (Launch) or an action PDFium does not
+    // support, which is where JavaScript is (PDFium's public API does not tell JavaScript from the
+    // other unsupported actions). Never run; reported so the page is not taken for plain text.
+    constexpr std::int32_t kUnsupportedAction = 0, kLaunchAction = 4;  // PDFACTION_UNSUPPORTED, PDFACTION_LAUNCH
+    if (std::any_of(page_.annotations.begin(), page_.annotations.end(), [](const RawAnnotation& a) {
+          return a.subtype == kLinkSubtype && (a.action == kUnsupportedAction || a.action == kLaunchAction);
+        })) {
+      out_.warnings.push_back({"unsupported_annotation", -1, -1, -1, ""});
+    }
     if (!has_text && !page_.images.empty()) out_.warnings.push_back({"image_only_page", -1, -1, -1, ""});
   }
 

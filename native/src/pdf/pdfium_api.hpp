@@ -63,6 +63,8 @@ constexpr int kSegmentBezierTo = 1;
 constexpr int kSegmentMoveTo = 2;
 constexpr int kFillModeNone = 0;
 constexpr unsigned long kActionUri = 3;
+constexpr unsigned long kActionUnsupported = 0;  // JavaScript, Named, SubmitForm, ... (not told apart)
+constexpr unsigned long kActionLaunch = 4;
 constexpr int kAnnotLink = 2;
 constexpr int kRenderAnnotations = 0x01;  // FPDF_ANNOT: draw annotations as the page shows them
 

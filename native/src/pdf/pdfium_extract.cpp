@@ -651,6 +651,7 @@ void extract_annotations(const Api& api, pdfium::Document* document, pdfium::Pag
     if (raw.subtype == pdfium::kAnnotLink) {
       pdfium::Link* link = api.FPDFAnnot_GetLink(annot.get());
       pdfium::Action* action = link ? api.FPDFLink_GetAction(link) : nullptr;
+      if (action != nullptr) raw.action = static_cast<std::int32_t>(api.FPDFAction_GetType(action));
       if (action != nullptr && api.FPDFAction_GetType(action) == pdfium::kActionUri) {
         unsigned long needed = api.FPDFAction_GetURIPath(document, action, nullptr, 0);
         if (needed > 1) {

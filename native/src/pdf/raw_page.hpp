@@ -79,6 +79,9 @@ struct RawAnnotation {
   std::int32_t subtype = 0;  // FPDF_ANNOT_* subtype number
   Rect box;
   std::string uri;           // for links with a URI action, else empty
+  // A link's action as PDFium types it (PDFACTION_*: 0 one PDFium does not support, JavaScript
+  // among them; 4 launches a program), -1 when the link has none.
+  std::int32_t action = -1;
 };
 
 struct RawPage {
