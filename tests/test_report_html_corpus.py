@@ -12,6 +12,7 @@ from typing import Any
 
 import harness
 import pytest
+from conftest import schema_errors
 from corpus_view_job import ETHOS, HOSTILE_CLAIM, HOSTILE_LABEL, batch, env, ethos, make_job
 
 from ethos_py.batch_summary import summarize
@@ -119,6 +120,7 @@ def job(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 def test_the_headline_and_statuses_are_the_summarys(job: dict[str, Any]) -> None:
     summary, page = job["summary"], job["page"]
+    assert schema_errors("batch-summary", summary) == []
     # The job is the mixture it should be: every section has rows to check.
     assert summary["records"] == 14 and 0 < summary["grounded"] < 14
     assert {row["kind"] for row in summary["by_kind"]} == {"quote", "presence", "invalid"}
