@@ -321,6 +321,7 @@ _CSS = """
 .ethos-report kbd{border:1px solid var(--line);border-radius:3px;padding:0 .3em}
 .ethos-report .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .ethos-report .headline{font-size:1.3em;margin:.3em 0}
+.ethos-report code.fingerprint{white-space:nowrap;overflow-wrap:normal}
 .ethos-report meter{width:6em;vertical-align:middle}
 .ethos-report caption{text-align:left;color:var(--muted);caption-side:bottom;font-size:.9em;padding-top:.2em}
 @media print{.ethos-report .filters,.ethos-report .keys{display:none}

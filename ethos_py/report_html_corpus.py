@@ -123,7 +123,7 @@ def _fingerprint(value: str | None) -> str:
     if value is None:
         return "–"
     short = value[:19] + "…" if len(value) > 20 else value  # "sha256:" and 12 hex digits
-    return f'<code title="{_attribute(value)}">{escape_text(short, 40)}</code>'
+    return f'<code class="fingerprint" title="{_attribute(value)}">{escape_text(short, 40)}</code>'
 
 
 def _overall(summary: Mapping[str, Any]) -> str:
