@@ -579,9 +579,9 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
               chunk_records: int = DEFAULT_CHUNK_RECORDS, open_documents: int = DEFAULT_OPEN_DOCUMENTS,
               summary: str | None = None, parse_options: Mapping[str, Any] | None = None,
               progress: Callable[[int, int], None] | None = None, engine: str = "local",
-              address: str | None = None, connect_timeout: float = 10.0) -> BatchStats:
+              address: str | None = None, connect_timeout: float = 10.0, html: str | None = None) -> BatchStats:
     """Verifies every record of ``claims`` against the ``corpus`` and writes ``out`` (and the
-    ``summary`` JSON when given) atomically; returns the run's ``BatchStats``. ``workers`` processes
+    ``summary`` JSON and its ``html`` corpus view when given) atomically; returns the run's ``BatchStats``. ``workers`` processes
     verify (``0``: one per core); with ``resume`` the chunks an interrupted run of the same job
     committed are kept. ``progress(done, total)`` is called as records finish. ``engine``
     ``"dask"`` runs the tasks on a Dask cluster (``ethos_py.distributed``): the one at ``address``,
@@ -749,6 +749,17 @@ def run_batch(claims: str, corpus: str, out: str, *, workers: int = 1, resume: b
         stats.counts = dict(result["counts"])
         if summary is not None:
             write_file_atomic(summary, dumps(result) + b"\n")
+        if html is not None:
+            # From the final summary, which is a function of the output lines alone: a resumed run
+            # writes the same page.
+            from .report_html_corpus import render_corpus_html
+
+            page = render_corpus_html(result).encode("utf-8")
+            try:
+                write_file_atomic(html, page)
+            except OSError as error:
+                error.filename = html  # the envelope names the page, not the temporary file beside it
+                raise
         write_pieces_atomic(out, journal.pieces(chunks))
         shutil.rmtree(work, ignore_errors=True)
     finally:

@@ -8,6 +8,8 @@ envelope; records that cannot be verified are recorded in the output, never drop
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 from typing import Any
 
@@ -60,6 +62,8 @@ def add_batch_command(ethos: click.Group) -> None:
     @click.option("-o", "--out", metavar="FILE", required=True, help="The records with their verdict under 'ethos', in input order (atomic).")
     @click.option("--summary", metavar="FILE", default=None,
                   help="The corpus-level summary JSON (default: OUT with .summary.json).")
+    @click.option("--html", metavar="FILE", default=None,
+                  help="Also write the summary's corpus view: one self-contained HTML page (atomic; as `ethos report html SUMMARY`).")
     @click.option("--stats", metavar="FILE", default=None,
                   help="Also write the run's facts: speed, parse cache hits, memory per worker (never deterministic).")
     @click.option("--workers", metavar="N", type=click.IntRange(min=0), default=0, show_default=True,
@@ -82,7 +86,7 @@ def add_batch_command(ethos: click.Group) -> None:
                   help="Records per committed chunk (what a crash can cost).")
     @click.option("--quiet", is_flag=True, help="No progress bar.")
     @click.pass_context
-    def batch_command(ctx: click.Context, claims: str, corpus: str, out: str, summary: str | None, stats: str | None,
+    def batch_command(ctx: click.Context, claims: str, corpus: str, out: str, summary: str | None, html: str | None, stats: str | None,
                       workers: int, engine: str, address: str | None, connect_timeout: float, resume: bool, grounding: str | None, policy: str | None, replace_existing: bool,
                       max_open_documents: int, chunk_records: int, quiet: bool) -> int:
         """Verify every record of CLAIMS.jsonl against the corpus document it names.
@@ -97,7 +101,8 @@ def add_batch_command(ethos: click.Group) -> None:
         Kill it at any point: --resume finishes the same output. With
         --engine dask the tasks run on a Dask cluster (--address, or a
         local one); workers open the documents from the same corpus path.
-        Exit 0.
+        --html writes the summary as a page (grounded rates per document,
+        kind, reason and tier; the claims that fail most often). Exit 0.
         """
         from ._host_io import write_file_atomic
         from ._json import dumps
@@ -113,17 +118,22 @@ def add_batch_command(ethos: click.Group) -> None:
         except OSError as error:
             raise _host_error("host_io", _io_details("CLAIMS", error, claims)) from error
         summary_path = summary if summary is not None else default_summary_path(out)
+        if html is not None and not os.path.isdir(os.path.dirname(os.path.abspath(html))):
+            # Before the run, never after it: a typo in --html must not cost the whole job.
+            missing = FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), html)
+            raise _host_error("host_io", _io_details("--html", missing, html))
         bar = _Bar(wants_progress([] if not quiet else ["--quiet"]))
         try:
             facts = run_batch(claims, corpus, out, workers=workers, resume=resume, policy=policy_value,
                               grounding=grounding, replace_existing=replace_existing, chunk_records=chunk_records,
                               open_documents=max_open_documents, summary=summary_path, progress=bar,
-                              engine=engine, address=address, connect_timeout=connect_timeout)
+                              engine=engine, address=address, connect_timeout=connect_timeout, html=html)
         except BatchError as error:
             raise _host_error("invalid_input", {"argument": error.argument, "reason": error.reason, **error.details}) from None
         except OSError as error:
             path = error.filename if isinstance(error.filename, str) else out
-            raise _host_error("host_io", _io_details("--out", error, path)) from error
+            argument = "--html" if path == html else "--out"
+            raise _host_error("host_io", _io_details(argument, error, path)) from error
         finally:
             bar.close()
         if stats is not None:

@@ -319,10 +319,16 @@ _CSS = """
 .ethos-report .filters label{margin-right:1em;white-space:nowrap}
 .ethos-report .keys{font-size:.9em;color:var(--muted)}
 .ethos-report kbd{border:1px solid var(--line);border-radius:3px;padding:0 .3em}
+.ethos-report .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.ethos-report .headline{font-size:1.3em;margin:.3em 0}
+.ethos-report code.fingerprint{white-space:nowrap;overflow-wrap:normal}
+.ethos-report meter{width:6em;vertical-align:middle}
+.ethos-report caption{text-align:left;color:var(--muted);caption-side:bottom;font-size:.9em;padding-top:.2em}
 @media print{.ethos-report .filters,.ethos-report .keys{display:none}
  .ethos-report .check[hidden]{display:block}
  .ethos-report .check{break-inside:avoid;background:none}
  .ethos-report .page-figure{break-before:page}
+ .ethos-report tr{break-inside:avoid}
  .ethos-report *{print-color-adjust:exact;-webkit-print-color-adjust:exact}}
 """
 
@@ -370,10 +376,29 @@ def _csp_hash(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
-#: The page's policy: nothing is fetched; only the inline style and script of this module run (by
-#: hash: a script smuggled into the page by any other way is refused); images only as data: URIs.
-CONTENT_SECURITY_POLICY = ("default-src 'none'; img-src data:; style-src " + _csp_hash(_PAGE_CSS) + "; script-src "
-                           + _csp_hash(_SCRIPT) + "; base-uri 'none'; form-action 'none'")
+def _policy(script: str | None) -> str:
+    # Nothing is fetched; only the page's inline style and script run (by hash: a script smuggled
+    # into the page by any other way is refused; a page without a script allows none); images only
+    # as data: URIs.
+    return ("default-src 'none'; img-src data:; style-src " + _csp_hash(_PAGE_CSS) + "; script-src "
+            + (_csp_hash(script) if script is not None else "'none'") + "; base-uri 'none'; form-action 'none'")
+
+
+#: The evidence report's policy (see ``_policy``).
+CONTENT_SECURITY_POLICY = _policy(_SCRIPT)
+
+
+def _html_page(title: str, body: str, script: str | None) -> str:
+    """A whole page around ``body`` (HTML): the head with its policy, the shared style and, when
+    given, the script. Every page of this package (the evidence report, the corpus view) is one."""
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f'<meta http-equiv="Content-Security-Policy" content="{_policy(script)}">\n'
+            '<meta name="referrer" content="no-referrer">\n'
+            '<meta name="color-scheme" content="light dark">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{escape_text(title, 200)}</title>\n"
+            f"<style>{_PAGE_CSS}</style>\n</head>\n<body>\n" + body
+            + (f"\n<script>{script}</script>" if script is not None else "") + "\n</body>\n</html>\n")
 
 
 def _summary_html(report: Mapping[str, Any], summary: Mapping[str, Any]) -> str:
@@ -612,15 +637,7 @@ def render_report_html(report: ReportInput, *, source: Any = None, pdf: str | os
         (True, 4)
     """
     loaded, summary, layout, images, loaded_decision, notice = _prepare(report, source, pdf, decision, password, timeout_seconds)
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f'<meta http-equiv="Content-Security-Policy" content="{CONTENT_SECURITY_POLICY}">\n'
-            '<meta name="referrer" content="no-referrer">\n'
-            '<meta name="color-scheme" content="light dark">\n'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            "<title>Ethos evidence report</title>\n"
-            f"<style>{_PAGE_CSS}</style>\n</head>\n<body>\n"
-            + _body(loaded, summary, layout, images, loaded_decision, notice, True)
-            + f"\n<script>{_SCRIPT}</script>\n</body>\n</html>\n")
+    return _html_page("Ethos evidence report", _body(loaded, summary, layout, images, loaded_decision, notice, True), _SCRIPT)
 
 
 def report_fragment_html(report: ReportInput, *, source: Any = None, pdf: str | os.PathLike[str] | None = None,

@@ -56,6 +56,7 @@ SCHEMA_FILES = {
     "sensitivity": "sensitivity.schema.json",
     "calibrate-run": "calibrate-run.schema.json",
     "sensitivity-run": "sensitivity-run.schema.json",
+    "batch-summary": "batch-summary.schema.json",
 }
 # Schemas whose contract URN is not urn:ethos:schema:<name>:1 (CONTRACTS §2.10 versions it in the URN).
 SCHEMA_URNS = {"llm-citation-output-v2": "urn:ethos:schema:llm-citation-output:2"}

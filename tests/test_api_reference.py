@@ -19,7 +19,7 @@ DOCTESTED_HERE = [
     "errors", "proof", "document", "artifacts", "pdf", "cli_wrapper", "cli", "release", "demo",
     "evidence_anchor", "crops", "grounding", "answer", "verbatimeter_compat", "testing", "reply_extract",
     "reply_verify", "edits", "redlines", "normalization", "annotate", "jsonl_pipeline",
-    "report_html", "notebook",
+    "report_html", "report_html_corpus", "notebook",
     "calibration", "repair_pipeline", "calibrate_command", "repair_command", "sensitivity_command", "_manifest",
     "batch", "batch_command", "batch_summary", "distributed", "sensitivity", "sensitivity_text",
 ]

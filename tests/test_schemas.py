@@ -53,9 +53,11 @@ EXAMPLES = {
     "sensitivity.example.json": "sensitivity",
     "calibrate-run.example.json": "calibrate-run",
     "sensitivity-run.example.json": "sensitivity-run",
+    "batch-summary.example.json": "batch-summary",
 }
-# Free-form objects the contracts leave open (no properties are listed for them).
-FREE_OBJECTS = {"diagnostics", "details", "predicate", "policy", "fragments", "summary"}
+# Free-form objects the contracts leave open (no properties are listed for them); "counts": a count per
+# status or reason (the batch summary's), whose names are the verifier's and grow with it.
+FREE_OBJECTS = {"diagnostics", "details", "predicate", "policy", "fragments", "summary", "counts"}
 
 
 def example(name: str) -> Any:

@@ -40,6 +40,7 @@ MODULES = (
     "ethos_py.verbatimeter_compat",
     "ethos_py.annotate",
     "ethos_py.report_html",
+    "ethos_py.report_html_corpus",
     "ethos_py.notebook",
     "ethos_py.jsonl_pipeline",
     "ethos_py.calibration",
