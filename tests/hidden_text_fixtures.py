@@ -67,6 +67,28 @@ def _covered_by_shape(canvas: Canvas) -> None:
     canvas.rect(60, HIDDEN_Y - 6, 420, 22, stroke=0, fill=1)
 
 
+def _polygon(canvas: Canvas, colour: Color, points: list[tuple[float, float]]) -> None:
+    canvas.setFillColor(colour)
+    path = canvas.beginPath()
+    path.moveTo(*points[0])
+    for point in points[1:]:
+        path.lineTo(*point)
+    path.close()
+    canvas.drawPath(path, stroke=0, fill=1)
+
+
+# A hexagon around the hidden sentence's line (not a rectangle: the shape a rule for filled
+# rectangles alone would miss).
+_HEXAGON = [(40, HIDDEN_Y + 4), (60, HIDDEN_Y - 10), (480, HIDDEN_Y - 10), (500, HIDDEN_Y + 4),
+            (480, HIDDEN_Y + 20), (60, HIDDEN_Y + 20)]
+
+
+def _covered_by_polygon(canvas: Canvas) -> None:
+    # The sentence first, then an opaque grey hexagon over all of it.
+    _sentence(canvas)
+    _polygon(canvas, Color(0.8, 0.8, 0.8), _HEXAGON)
+
+
 def _covered_by_image(canvas: Canvas) -> None:
     # The sentence first, then an opaque (maskless RGB) image over it.
     _sentence(canvas)
@@ -132,6 +154,7 @@ _HIDERS: dict[str, Callable[[Canvas], None]] = {
 VARIANTS: dict[str, tuple[str, Callable[[Canvas], None]]] = {
     "invisible_over_a_logo": ("invisible_render_mode", _invisible_over_a_logo),
     "white_on_white": ("same_colour_as_background", lambda canvas: _sentence(canvas, white)),
+    "covered_by_a_polygon": ("covered_by_shape", _covered_by_polygon),
     "nearly_transparent": ("transparent", _nearly_transparent),
 }
 
@@ -221,6 +244,11 @@ def _white_on_dark_before(canvas: Canvas) -> None:
     _sentence(canvas, white)
 
 
+def _white_on_dark_polygon_before(canvas: Canvas) -> None:
+    _polygon(canvas, Color(0.1, 0.2, 0.4), _HEXAGON)
+    _sentence(canvas, white)
+
+
 def _translucent_highlight_after(canvas: Canvas) -> None:
     _sentence(canvas)
     canvas.saveState()
@@ -272,6 +300,7 @@ _VISIBLE: dict[str, Callable[[Canvas], None]] = {
     "light_grey_on_white": lambda canvas: _sentence(canvas, Color(0.75, 0.75, 0.75)),
     "light_band_drawn_before": _light_band_before,
     "white_on_dark_band_drawn_before": _white_on_dark_before,
+    "white_on_dark_polygon_drawn_before": _white_on_dark_polygon_before,
     "translucent_highlight_drawn_after": _translucent_highlight_after,
     "cover_clipped_elsewhere_drawn_after": _clipped_cover_after,
     "see_through_image_drawn_after": _see_through_image_after,

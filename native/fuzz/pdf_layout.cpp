@@ -4,7 +4,7 @@
 // workers); what is ours is everything after it. The input is a recipe read byte by byte: pages,
 // fonts, and a pen that sets glyphs from a palette of the characters our rules single out (accents,
 // hyphens, footnote marks, CJK, white space, PDFium's U+FFFE, raw UTF-16 units), with jumps,
-// rotated and hidden text, and rules, fills and images. Invariant checked: an uncorrupted layout
+// rotated and hidden text, and rules, fills, images and straight-edged shapes. Invariant checked: an uncorrupted layout
 // always assembles into a document the core opens; a corrupted frame is refused with an error,
 // never read out of bounds.
 #include <array>
@@ -84,12 +84,23 @@ RawPage page_from(Recipe& r, std::int32_t index) {
         scale = (r.byte() % 4 == 0) ? 0.01 : 1.0;
         flags = static_cast<std::uint16_t>(r.byte() & 0x7f);
         break;
-      case 15: {  // a rule, a fill or an image
-        const std::uint8_t kind = r.byte() % 3;
+      case 15: {  // a rule, a fill, an image or a straight-edged shape
+        const std::uint8_t kind = r.byte() % 4;
         const Rect box = rect_at(r, page.width, page.height);
         if (kind == 0) page.rules.push_back({box, (r.byte() & 1) != 0});
         if (kind == 1) page.fills.push_back({box, (r.byte() & 1) ? 0xffffffffu : 0x000000ffu, paint++, true, box});
         if (kind == 2) page.images.push_back({box, paint++, (r.byte() & 1) != 0});
+        if (kind == 3) {  // 3 to 8 corners inside the box, in any order (self-crossing shapes too)
+          ethos::pdf::RawCover cover;
+          const int corners = 3 + r.byte() % 6;
+          for (int k = 0; k < corners; ++k) {
+            cover.xs.push_back(box.x0 + (box.x1 - box.x0) * (r.byte() / 255.0));
+            cover.ys.push_back(box.y0 + (box.y1 - box.y0) * (r.byte() / 255.0));
+          }
+          cover.painted = box;
+          cover.paint_order = paint++;
+          page.covers.push_back(std::move(cover));
+        }
         break;
       }
       default: {  // a glyph at the pen

@@ -618,6 +618,40 @@ void test_whitespace_table() {
 }
 
 // Invisible, white-on-white and off-page text stays out of element text; warnings name the spans.
+// Opaque straight-edged shapes that are not rectangles hide the glyphs they cover whole when
+// painted after them: a hexagon over a word hides it (covered_by_shape); a thin triangle over the
+// corner of a word covers no glyph whole, and a hexagon painted before a word lies under it.
+void test_polygon_covers() {
+  PageMaker m(1);
+  m.text(100, 200, 10, U"covered");  // glyphs x 100..135, y 193..200
+  m.newline();
+  m.text(100, 300, 10, U"partly");
+  m.newline();
+  m.text(100, 400, 10, U"under");
+  for (auto& c : m.page.chars) c.paint_order = 5;
+  using ethos::pdf::RawCover;
+  m.page.covers.push_back(RawCover{{90, 100, 150, 160, 150, 100}, {196, 190, 190, 196, 205, 205}, {90, 190, 160, 205}, 6});
+  m.page.covers.push_back(RawCover{{100, 108, 100}, {290, 290, 310}, {100, 290, 108, 310}, 6});
+  m.page.covers.push_back(RawCover{{90, 100, 150, 160, 150, 100}, {396, 390, 390, 396, 405, 405}, {90, 390, 160, 405}, 4});
+  const PageLayout layout = ethos::pdf::layout_page(m.page);
+  std::vector<std::string> shown;
+  for (const auto& e : layout.elements) {
+    if (!e.text.empty()) shown.push_back(e.text);
+  }
+  CHECK((shown == std::vector<std::string>{"partly", "under"}));
+  std::vector<std::pair<std::string, std::string>> warned;  // (technique, span text)
+  for (const auto& w : layout.warnings) {
+    warned.emplace_back(w.technique, w.span >= 0 ? layout.spans[static_cast<std::size_t>(w.span)].text : "");
+  }
+  CHECK((warned == std::vector<std::pair<std::string, std::string>>{{"covered_by_shape", "covered"}}));
+  // The white page is not what lies under the third word: white text there is not judged by colour.
+  PageMaker white(1);
+  white.text(100, 400, 10, U"under", {0, 0, 0xFFFFFFFFu});
+  for (auto& c : white.page.chars) c.paint_order = 5;
+  white.page.covers.push_back(m.page.covers.back());
+  CHECK(ethos::pdf::layout_page(white.page).warnings.empty());
+}
+
 void test_hidden_and_off_page_text() {
   PageMaker m(1);
   m.text(72, 100, 10, U"visible words");
@@ -832,6 +866,7 @@ void test_loader_extension_fields() {
 }  // namespace
 
 int main() {
+  test_polygon_covers();
   test_faithful_paragraph();
   test_hyphen_markers();
   test_columns_are_not_tables();

@@ -34,6 +34,50 @@ bool covers(const Rect& outer, const Rect& inner) {
 
 bool has_area(const Rect& r) { return r.x1 > r.x0 && r.y1 > r.y0; }
 
+// Whether (x, y) lies inside a polygon by the even-odd rule (a ray to the right crosses its edges
+// an odd number of times). Even-odd inside is also nonzero inside, so either fill rule agrees.
+bool inside_polygon(const RawCover& cover, double x, double y) {
+  bool inside = false;
+  const std::size_t n = cover.xs.size();
+  for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
+    const double xi = cover.xs[i], yi = cover.ys[i], xj = cover.xs[j], yj = cover.ys[j];
+    if ((yi > y) != (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+// Whether segments [a, b] and [c, d] cross at a point inside both (touching ends do not count).
+bool segments_cross(double ax, double ay, double bx, double by, double cx, double cy, double dx, double dy) {
+  const auto side = [](double px, double py, double qx, double qy, double rx, double ry) {
+    const double cross = (qx - px) * (ry - py) - (qy - py) * (rx - px);
+    return cross > 0 ? 1 : (cross < 0 ? -1 : 0);
+  };
+  const int d1 = side(cx, cy, dx, dy, ax, ay), d2 = side(cx, cy, dx, dy, bx, by);
+  const int d3 = side(ax, ay, bx, by, cx, cy), d4 = side(ax, ay, bx, by, dx, dy);
+  return d1 * d2 < 0 && d3 * d4 < 0;
+}
+
+// A polygon covers a box whole when the box's corners are inside it and none of its edges enters
+// the box (no corner of it strictly inside the box, no edge crossing the box's edges): the box
+// then lies in one face of the polygon, an inside one. Inside its clip bounds too.
+bool polygon_covers(const RawCover& cover, const Rect& box) {
+  if (!has_area(box) || cover.xs.size() < 3 || !covers(cover.painted, box)) return false;
+  const double cx[4] = {box.x0, box.x1, box.x1, box.x0}, cy[4] = {box.y0, box.y0, box.y1, box.y1};
+  for (int k = 0; k < 4; ++k) {
+    if (!inside_polygon(cover, cx[k], cy[k])) return false;
+  }
+  const std::size_t n = cover.xs.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const double px = cover.xs[i], py = cover.ys[i];
+    if (px > box.x0 && px < box.x1 && py > box.y0 && py < box.y1) return false;
+    const double qx = cover.xs[(i + 1) % n], qy = cover.ys[(i + 1) % n];
+    for (int k = 0; k < 4; ++k) {
+      if (segments_cross(px, py, qx, qy, cx[k], cy[k], cx[(k + 1) % 4], cy[(k + 1) % 4])) return false;
+    }
+  }
+  return true;
+}
+
 // Over a scanned page: an image covering at least half the page. Invisible text there is the
 // scan's OCR layer; over a smaller image (a logo, a figure) it is text nobody sees.
 bool over_scan(const RawPage& page, double x, double y) {
@@ -66,19 +110,23 @@ class PaintIndex {
       if (fill.opaque) add(fill.painted, Painted{&fill, nullptr});
     }
     for (const RawImage& image : page.images) add(image.box, Painted{nullptr, &image});
+    for (const RawCover& cover : page.covers) add(cover.painted, Painted{nullptr, nullptr, &cover});
   }
 
-  // An opaque filled rectangle painted after the glyph that covers its whole box.
+  // An opaque filled rectangle, or another opaque straight-edged shape, painted after the glyph
+  // that covers its whole box.
   bool covered_by_shape(const RawChar& c) const {
     for (const Painted& p : band((c.box.y0 + c.box.y1) / 2)) {
       if (p.fill != nullptr && painted_over(p.fill->paint_order, c.paint_order) && covers(p.fill->painted, c.box)) return true;
+      if (p.cover != nullptr && painted_over(p.cover->paint_order, c.paint_order) && polygon_covers(*p.cover, c.box)) return true;
     }
     return false;
   }
 
   // What the glyph is painted on at (x, y): the last opaque fill painted before it there, else
-  // the white page. nullopt when an image was painted there after that fill: a picture's colour
-  // at one point says nothing, so text over an image is never judged by colour.
+  // the white page. nullopt when an image (or a straight-edged shape that is not a rectangle) was
+  // painted there after that fill: a picture's colour at one point says nothing, so text over an
+  // image is never judged by colour.
   std::optional<std::uint32_t> background(const RawChar& c, double x, double y) const {
     const std::vector<Painted>& here = band(y);
     const RawFill* top = nullptr;
@@ -94,6 +142,12 @@ class PaintIndex {
           contains(image->box, x, y)) {
         return std::nullopt;
       }
+      // A straight-edged shape under the glyph there: its colour is not kept, so it is not judged.
+      const RawCover* cover = p.cover;
+      if (cover != nullptr && !painted_over(cover->paint_order, c.paint_order) && cover->paint_order >= floor &&
+          contains(cover->painted, x, y) && inside_polygon(*cover, x, y)) {
+        return std::nullopt;
+      }
     }
     return top == nullptr ? std::uint32_t{0xFFFFFFFFu} : top->fill_rgba;
   }
@@ -103,6 +157,7 @@ class PaintIndex {
   struct Painted {
     const RawFill* fill;
     const RawImage* image;
+    const RawCover* cover = nullptr;  // only covered_by_shape reads these
   };
 
   std::size_t band_of(double y) const {

@@ -99,6 +99,10 @@ RawPage turn_page(const RawPage& page, int quarters) {
       turn_rect(f.box, height);
       turn_rect(f.painted, height);
     }
+    for (RawCover& c : out.covers) {
+      for (std::size_t k = 0; k < c.xs.size(); ++k) turn_point(c.xs[k], c.ys[k], height);
+      turn_rect(c.painted, height);
+    }
     for (RawImage& i : out.images) turn_rect(i.box, height);
     for (RawAnnotation& a : out.annotations) turn_rect(a.box, height);
     std::swap(out.width, out.height);

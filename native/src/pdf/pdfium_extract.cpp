@@ -570,6 +570,25 @@ class ObjectWalker {
     page_.rules.push_back(RawRule{box, horizontal});
   }
 
+  void add_cover() {
+    RawCover cover;
+    Rect bounds{points_[0].x, points_[0].y, points_[0].x, points_[0].y};
+    for (const Point& p : points_) {
+      if (!std::isfinite(p.x) || !std::isfinite(p.y)) return;
+      cover.xs.push_back(p.x);
+      cover.ys.push_back(p.y);
+      bounds = Rect{std::min(bounds.x0, p.x), std::min(bounds.y0, p.y), std::max(bounds.x1, p.x), std::max(bounds.y1, p.y)};
+    }
+    if (fill_clip_) {
+      bounds = Rect{std::max(bounds.x0, fill_clip_->x0), std::max(bounds.y0, fill_clip_->y0),
+                    std::min(bounds.x1, fill_clip_->x1), std::min(bounds.y1, fill_clip_->y1)};
+    }
+    if (!(bounds.x1 > bounds.x0 && bounds.y1 > bounds.y0)) return;  // clipped away, or no area
+    cover.painted = bounds;
+    cover.paint_order = paint_order_;
+    page_.covers.push_back(std::move(cover));
+  }
+
   // An axis-aligned rectangle given as 4 corners (a fifth equal to the first is allowed).
   bool as_rectangle(Rect& box) const {
     std::size_t n = points_.size();
@@ -612,6 +631,9 @@ class ObjectWalker {
         page_.fills.push_back(RawFill{box, fill, paint_order_, fill_opaque_ && paints, paints ? painted : box});
       }
       if (!stroked) return;
+    } else if (filled && fill_opaque_ && points_.size() >= 3) {
+      // Any other straight-edged fill (a fill always closes its subpath) may hide text too.
+      add_cover();
     }
     if (!stroked) return;
     // Every straight axis-aligned edge of a stroked path is a rule (cell borders drawn as

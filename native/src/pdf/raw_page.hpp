@@ -69,6 +69,14 @@ struct RawFill {
   Rect painted;
 };
 
+// An opaque filled shape with straight edges that is not an axis-aligned rectangle (a triangle, a
+// turned square, an irregular polygon), kept only to tell whether it hides text painted before it.
+struct RawCover {
+  std::vector<double> xs, ys;     // the polygon's corners in display space, in path order
+  Rect painted;                   // its bounds inside the fill's clip path (the clip's bounds)
+  std::int32_t paint_order = -1;  // see RawChar::paint_order
+};
+
 struct RawImage {
   Rect box;
   std::int32_t paint_order = -1;  // see RawChar::paint_order
@@ -93,6 +101,7 @@ struct RawPage {
   std::vector<RawFont> fonts;
   std::vector<RawRule> rules;
   std::vector<RawFill> fills;
+  std::vector<RawCover> covers;  // opaque straight-edged shapes that are not rectangles
   std::vector<RawImage> images;
   std::vector<RawAnnotation> annotations;
   // Text objects whose bounds lie wholly off the page: PDFium's text page keeps no character of
