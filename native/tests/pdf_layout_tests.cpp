@@ -618,6 +618,25 @@ void test_whitespace_table() {
 }
 
 // Invisible, white-on-white and off-page text stays out of element text; warnings name the spans.
+// The texts of a layout's elements that have text, in order.
+std::vector<std::string> shown_texts(const PageLayout& layout) {
+  std::vector<std::string> shown;
+  for (const auto& e : layout.elements) {
+    if (!e.text.empty()) shown.push_back(e.text);
+  }
+  return shown;
+}
+
+// Each warning as (its code, or its technique when `technique`; the text of its span, if any).
+std::vector<std::pair<std::string, std::string>> warned_spans(const PageLayout& layout, bool technique) {
+  std::vector<std::pair<std::string, std::string>> warned;
+  for (const auto& w : layout.warnings) {
+    warned.emplace_back(technique ? w.technique : w.code,
+                        w.span >= 0 ? layout.spans[static_cast<std::size_t>(w.span)].text : "");
+  }
+  return warned;
+}
+
 // Opaque straight-edged shapes that are not rectangles hide the glyphs they cover whole when
 // painted after them: a hexagon over a word hides it (covered_by_shape); a thin triangle over the
 // corner of a word covers no glyph whole, and a hexagon painted before a word lies under it.
@@ -634,16 +653,8 @@ void test_polygon_covers() {
   m.page.covers.push_back(RawCover{{100, 108, 100}, {290, 290, 310}, {100, 290, 108, 310}, 6});
   m.page.covers.push_back(RawCover{{90, 100, 150, 160, 150, 100}, {396, 390, 390, 396, 405, 405}, {90, 390, 160, 405}, 4});
   const PageLayout layout = ethos::pdf::layout_page(m.page);
-  std::vector<std::string> shown;
-  for (const auto& e : layout.elements) {
-    if (!e.text.empty()) shown.push_back(e.text);
-  }
-  CHECK((shown == std::vector<std::string>{"partly", "under"}));
-  std::vector<std::pair<std::string, std::string>> warned;  // (technique, span text)
-  for (const auto& w : layout.warnings) {
-    warned.emplace_back(w.technique, w.span >= 0 ? layout.spans[static_cast<std::size_t>(w.span)].text : "");
-  }
-  CHECK((warned == std::vector<std::pair<std::string, std::string>>{{"covered_by_shape", "covered"}}));
+  CHECK((shown_texts(layout) == std::vector<std::string>{"partly", "under"}));
+  CHECK((warned_spans(layout, true) == std::vector<std::pair<std::string, std::string>>{{"covered_by_shape", "covered"}}));
   // The white page is not what lies under the third word: white text there is not judged by colour.
   PageMaker white(1);
   white.text(100, 400, 10, U"under", {0, 0, 0xFFFFFFFFu});
@@ -670,16 +681,8 @@ void test_hidden_and_off_page_text() {
   m.page.images.push_back({{20, 200, 60, 240}});
   m.text(25, 220, 10, U"logo", {0, 3});
   const PageLayout layout = ethos::pdf::layout_page(m.page);
-  std::vector<std::string> shown;
-  for (const auto& e : layout.elements) {
-    if (!e.text.empty()) shown.push_back(e.text);
-  }
-  CHECK((shown == std::vector<std::string>{"visible words", "ocr layer"}));
-  std::vector<std::pair<std::string, std::string>> warned;  // (code, span text)
-  for (const auto& w : layout.warnings) {
-    warned.emplace_back(w.code, w.span >= 0 ? layout.spans[static_cast<std::size_t>(w.span)].text : "");
-  }
-  CHECK((warned == std::vector<std::pair<std::string, std::string>>{
+  CHECK((shown_texts(layout) == std::vector<std::string>{"visible words", "ocr layer"}));
+  CHECK((warned_spans(layout, false) == std::vector<std::pair<std::string, std::string>>{
              {"hidden_text_detected", "invisible"}, {"hidden_text_detected", "logo"}, {"hidden_text_detected", "white"},
              {"off_page_text_detected", "offpage"}}));
   for (const auto& w : layout.warnings) CHECK(layout.spans[static_cast<std::size_t>(w.span)].element == -1);
