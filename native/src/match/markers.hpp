@@ -32,10 +32,6 @@ class MarkerPattern {
   // The markers of a text (scalars), leftmost first; a match of no characters (possible in some
   // contexts, "\b" say) is never a marker.
   MarkerRanges find(std::u32string_view text) const;
-  template <typename CharT>
-  MarkerRanges find_in(std::basic_string_view<CharT> text) const {
-    return find(std::u32string(text.begin(), text.end()));
-  }
   // The same over UTF-8 bytes (an element's text), in scalar offsets.
   MarkerRanges find_utf8(std::string_view text) const;
 
