@@ -3,7 +3,8 @@ wraps (docs/matching.md, "Font junctions and wrapped URLs"), on a PDF drawn here
 pdftotext and readers put a space after a superscript ("xT x" for x-superscript-T-x, "1 https" for a
 footnote's marker), a writer leaves a footnote marker out ("WYSIWYG editors" from "WYSIWYG¹ editors")
 and a wrapped URL's wrap; the same characters with another figure, a space that splits a number, or
-an exponent left out, stay refused."""
+an exponent left out, stay refused. A code listing's small line numbers may be left out of a quote that runs
+across its lines; a numbered list's numbers at the text's size may not."""
 
 from __future__ import annotations
 
@@ -152,3 +153,56 @@ def test_a_callout_marker_at_a_line_start_may_be_left_out() -> None:
         report = json.loads(document.verify_json({"document_fingerprint": document.fingerprint, "claims": claims}))
     assert [c["status"] for c in report["checks"]] == [status for _, status in quotes], report["checks"]
     assert report["checks"][0]["match"]["source_text"].endswith("Sec-\n\u2461 tion 5.4.1).")
+
+
+def listing_pdf() -> bytes:
+    """Prose, then a code listing whose lines carry small line numbers in a column to their left (as
+    LaTeX's listings and minted set them), then a numbered list set at the text's own size."""
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, invariant=1, pageCompression=0)
+    canvas.setFont(BODY, 11)
+    canvas.drawString(72, 720, "To remove the old release, run a command such as")
+    for n, (y, code) in enumerate([(704, "sudo apt remove --purge texlive-base"), (692, "sudo apt autoremove --yes"),
+                                   (680, "rm -rf /usr/local/texlive/2022")], start=1):
+        canvas.setFont(BODY, 6)
+        canvas.drawRightString(79.6, y, str(n))
+        canvas.setFont("Courier", 9)
+        canvas.drawString(86, y, code)
+    canvas.setFont(BODY, 11)
+    canvas.drawString(72, 660, "and keep the rest of the system as it was.")
+    canvas.drawString(72, 630, "1 Install the packages again.")
+    canvas.drawString(72, 615, "2 Restart the editor once.")
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+#: (quote, expected, the evidence's text when grounded) on listing_pdf: a listing's line numbers may be
+#: left out of a quote across its lines; the evidence is the page's own characters, numbers included.
+LISTING_CLAIMS: list[tuple[str, str, str]] = [
+    ("run a command such as sudo apt remove --purge texlive-base", "grounded",
+     "run a command such as\n1 sudo apt remove --purge texlive-base"),
+    ("sudo apt autoremove --yes rm -rf /usr/local/texlive/2022 and keep the rest", "grounded",
+     "sudo apt autoremove --yes 3 rm -rf /usr/local/texlive/2022\nand keep the rest"),
+    # as printed, with the numbers, too
+    ("run a command such as 1 sudo apt remove --purge texlive-base 2 sudo apt autoremove", "grounded",
+     "run a command such as\n1 sudo apt remove --purge texlive-base 2 sudo apt autoremove"),
+    # another number, another year, or a number of the list at the text's size left out: refused
+    ("run a command such as 1 sudo apt remove --purge texlive-base 3 sudo apt autoremove", "numeric_guard", ""),
+    ("sudo apt autoremove --yes rm -rf /usr/local/texlive/2021 and keep the rest", "numeric_guard", ""),
+    ("Install the packages again. Restart the editor once.", "numeric_guard", ""),
+]
+
+
+@pytest.fixture(scope="module")
+def listing_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    return fx.page_quote_report(listing_pdf(), [quote for quote, _, _ in LISTING_CLAIMS], tmp_path_factory.mktemp("listing"))
+
+
+@pytest.mark.parametrize("index", range(len(LISTING_CLAIMS)), ids=[quote for quote, _, _ in LISTING_CLAIMS])
+def test_a_listings_line_numbers_may_be_left_out(listing_report: dict[str, Any], index: int) -> None:
+    _, expected, source_text = LISTING_CLAIMS[index]
+    check = listing_report["checks"][index]
+    fx.assert_verdict(check, expected)
+    if expected == "grounded":
+        assert check["match"]["source_text"] == source_text

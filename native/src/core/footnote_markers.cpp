@@ -1,4 +1,4 @@
-// footnote_markers.cpp - footnote markers glued to a word, from span geometry (footnote_markers.hpp).
+// footnote_markers.cpp - footnote markers glued to a word and listing line numbers, from span geometry (footnote_markers.hpp).
 #include "core/footnote_markers.hpp"
 
 #include <cstddef>
@@ -50,6 +50,34 @@ bool is_leading_note_marker(const Span& marker, const Span& after, const std::u3
   const char32_t first = utf8::next(after.text, pos);
   if (!unicode::is_word_char(first) || unicode::is_decimal_digit(first)) return false;
   return raised_and_smaller(*after.bbox, *marker.bbox);
+}
+
+bool is_listing_line_number(const Span& label, const Span& after, bool line_start) {
+  if (!line_start || !label.bbox || !after.bbox || after.text.empty()) return false;
+  // One to five digits, then white space only (the space the parser put before the code).
+  std::size_t pos = 0, digits = 0;
+  while (pos < label.text.size()) {
+    const char32_t c = utf8::next(label.text, pos);
+    if (c >= U'0' && c <= U'9') {
+      ++digits;
+      continue;
+    }
+    if (!is_unicode_white_space(c)) return false;
+    while (pos < label.text.size()) {
+      if (!is_unicode_white_space(utf8::next(label.text, pos))) return false;
+    }
+  }
+  if (digits == 0 || digits > 5) return false;
+  const Bbox& number = *label.bbox;
+  const Bbox& text = *after.bbox;
+  const std::int64_t height = text.y1 - text.y0;
+  const std::int64_t number_height = number.y1 - number.y0;
+  if (height <= 0 || number_height <= 0 || number_height * 100 > height * 85) return false;
+  // On the text's line: its bottom is not raised by a quarter of the text's height (a note's
+  // label is), nor below the text's bottom by as much (a subscript).
+  const std::int64_t rise = text.y1 - number.y1;
+  if (rise * 4 >= height || -rise * 4 >= height) return false;
+  return (text.x0 - number.x1) * 3 >= height;
 }
 
 bool is_footnote_marker_span(const Span& before, const Span& marker, const std::u32string& text_before) {

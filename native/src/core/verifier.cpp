@@ -1038,6 +1038,16 @@ std::optional<match::Located> ClaimVerifier::find_across_junctions(const Claim& 
     if (label_begin > candidate.base) before_label = region.text.substr(label_begin - 1, 1);
     if (is_leading_note_marker(label, *candidate.marker, before_label)) {
       region.footnote_markers.emplace_back(label_begin, label_end);
+      continue;
+    }
+    // A listing's line number: its figures (not the space after them) read as white space.
+    const bool line_start = label_begin == candidate.base ||
+                            std::find(region.line_breaks.begin(), region.line_breaks.end(), label_begin - 1) !=
+                                region.line_breaks.end();
+    if (is_listing_line_number(label, *candidate.marker, line_start)) {
+      std::uint32_t digits_end = label_begin;
+      while (digits_end < label_end && region.text[digits_end] >= U'0' && region.text[digits_end] <= U'9') ++digits_end;
+      region.footnote_markers.emplace_back(label_begin, digits_end);
     }
   }
   // Junctions between white space and anything are no junctions.
