@@ -4,7 +4,8 @@ pdftotext and readers put a space after a superscript ("xT x" for x-superscript-
 footnote's marker), a writer leaves a footnote marker out ("WYSIWYG editors" from "WYSIWYG¹ editors")
 and a wrapped URL's wrap; the same characters with another figure, a space that splits a number, or
 an exponent left out, stay refused. A code listing's small line numbers may be left out of a quote that runs
-across its lines; a numbered list's numbers at the text's size may not."""
+across its lines (also beside a footnote marker a quote keeps, and with an elision mark that is the
+listing's own); a numbered list's numbers at the text's size may not."""
 
 from __future__ import annotations
 
@@ -172,6 +173,12 @@ def listing_pdf() -> bytes:
     canvas.drawString(72, 660, "and keep the rest of the system as it was.")
     canvas.drawString(72, 630, "1 Install the packages again.")
     canvas.drawString(72, 615, "2 Restart the editor once.")
+    # A footnote marker ends the prose; the listing's one line holds a literal elision.
+    _runs(canvas, 580, [("Fill in the name User4 and the command", BODY, 11, 0), ("9", BODY, 7, 4)])
+    canvas.setFont(BODY, 6)
+    canvas.drawRightString(79.6, 564, "1")
+    canvas.setFont("Courier", 9)
+    canvas.drawString(86, 564, '"C:\\Windows\\WinSxS\\...\\bash.exe" -i -c')
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()
@@ -191,6 +198,11 @@ LISTING_CLAIMS: list[tuple[str, str, str]] = [
     ("run a command such as 1 sudo apt remove --purge texlive-base 3 sudo apt autoremove", "numeric_guard", ""),
     ("sudo apt autoremove --yes rm -rf /usr/local/texlive/2021 and keep the rest", "numeric_guard", ""),
     ("Install the packages again. Restart the editor once.", "numeric_guard", ""),
+    # 6- a footnote marker kept, the line number left out; the elision is the listing's own
+    ('the command9 "C:\\Windows\\WinSxS\\...\\bash.exe" -i -c', "grounded",
+     'the command9\n1 "C:\\Windows\\WinSxS\\...\\bash.exe" -i -c'),
+    ('the command9 "C:\\Windows\\WinSxS\\...\\bash.exe" -i -d', "stitched_quotation", ""),
+    ('Fill in the name ... "C:\\Windows\\WinSxS\\...\\bash.exe" -i -c', "stitched_quotation", ""),
 ]
 
 

@@ -844,8 +844,9 @@ CheckResult ClaimVerifier::run_as_written(const Claim& claim, Verdicts& verdicts
       explain_miss(claim, expected, result);
       // The same characters with white space only where a reader or another extractor sees a
       // gap (a font junction: "xT x" for x-superscript-T-x) or none (a URL wrapped at a slash):
-      // grounded at the tier it matches, unless a negation or compound part is cut off.
-      if (std::string_view(result.reason) != "stitched_quotation") {
+      // grounded at the tier it matches, unless a negation or compound part is cut off. A quote
+      // judged stitched is read so too: its elision mark may be the source's own ("WinSxS\...\").
+      {
         // A page-only quote whose miss lies on its page is read once, on the page's running text
         // (it holds the miss's elements); one whose miss runs onto the next page, there first.
         bool miss_on_page = page_only && result.target && c.page;
@@ -974,6 +975,8 @@ std::optional<match::Located> ClaimVerifier::find_across_junctions(const Claim& 
     std::uint32_t base;
   };
   std::vector<MarkerCandidate> marker_candidates;
+  // Span pairs whose first span may be a listing's line number (white space at most between them).
+  std::vector<MarkerCandidate> number_candidates;
   std::string rebuilt;
   std::uint32_t base = 0;
   std::vector<std::uint32_t> bases;
@@ -997,6 +1000,11 @@ std::optional<match::Located> ClaimVerifier::find_across_junctions(const Claim& 
         region.junctions.push_back(base + static_cast<std::uint32_t>(*span.char_start));
         if (span.char_end && *span.char_end > *span.char_start) marker_candidates.push_back({previous, &span, base});
       }
+      if (previous != nullptr && previous->char_start && previous->char_end && span.char_start &&
+          *previous->char_end <= *span.char_start && !previous->text.empty() && previous->text[0] >= '0' &&
+          previous->text[0] <= '9') {
+        number_candidates.push_back({previous, &span, base});
+      }
       previous = &span;
     }
     base += static_cast<std::uint32_t>(utf8::scalar_count(*element.text));
@@ -1016,6 +1024,9 @@ std::optional<match::Located> ClaimVerifier::find_across_junctions(const Claim& 
       if (region.text[p] == U'|' && region.text[p - 1] == U' ' && region.text[p + 1] == U' ') region.separators.push_back(p);
     }
   }
+  // A listing's line numbers, kept apart so that a quote which keeps a footnote marker may still
+  // leave them out.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> line_numbers;
   for (const MarkerCandidate& candidate : marker_candidates) {
     const std::uint32_t begin = candidate.base + static_cast<std::uint32_t>(*candidate.marker->char_start);
     const std::uint32_t end = candidate.base + static_cast<std::uint32_t>(*candidate.marker->char_end);
@@ -1038,16 +1049,23 @@ std::optional<match::Located> ClaimVerifier::find_across_junctions(const Claim& 
     if (label_begin > candidate.base) before_label = region.text.substr(label_begin - 1, 1);
     if (is_leading_note_marker(label, *candidate.marker, before_label)) {
       region.footnote_markers.emplace_back(label_begin, label_end);
-      continue;
     }
+  }
+  for (const MarkerCandidate& candidate : number_candidates) {
     // A listing's line number: its figures (not the space after them) read as white space.
+    const Span& label = *candidate.before;
+    const std::uint32_t label_begin = candidate.base + static_cast<std::uint32_t>(*label.char_start);
+    const std::uint32_t after_begin = candidate.base + static_cast<std::uint32_t>(*candidate.marker->char_start);
+    if (after_begin > region.text.size()) continue;
+    std::uint32_t digits_end = label_begin;
+    while (digits_end < after_begin && region.text[digits_end] >= U'0' && region.text[digits_end] <= U'9') ++digits_end;
+    bool spaced = digits_end > label_begin;
+    for (std::uint32_t p = digits_end; spaced && p < after_begin; ++p) spaced = is_unicode_white_space(region.text[p]);
     const bool line_start = label_begin == candidate.base ||
                             std::find(region.line_breaks.begin(), region.line_breaks.end(), label_begin - 1) !=
                                 region.line_breaks.end();
-    if (is_listing_line_number(label, *candidate.marker, line_start)) {
-      std::uint32_t digits_end = label_begin;
-      while (digits_end < label_end && region.text[digits_end] >= U'0' && region.text[digits_end] <= U'9') ++digits_end;
-      region.footnote_markers.emplace_back(label_begin, digits_end);
+    if (spaced && is_listing_line_number(label, *candidate.marker, line_start)) {
+      line_numbers.emplace_back(label_begin, digits_end);
     }
   }
   // Junctions between white space and anything are no junctions.
@@ -1061,7 +1079,15 @@ std::optional<match::Located> ClaimVerifier::find_across_junctions(const Claim& 
   region.junctions = std::move(junctions);
   std::sort(region.line_breaks.begin(), region.line_breaks.end());
   std::sort(region.hyphen_breaks.begin(), region.hyphen_breaks.end());
+  const auto footnote_markers = region.footnote_markers;
+  region.footnote_markers.insert(region.footnote_markers.end(), line_numbers.begin(), line_numbers.end());
+  std::sort(region.footnote_markers.begin(), region.footnote_markers.end());
   auto found = match::find_across_junctions(region, expected, *config_.policy);
+  if (!found && !footnote_markers.empty() && !line_numbers.empty()) {
+    // The footnote markers as printed, the line numbers still left out.
+    region.footnote_markers = line_numbers;
+    found = match::find_across_junctions(region, expected, *config_.policy);
+  }
   if (!found && !region.footnote_markers.empty()) {
     // The markers as printed, the quote keeping them with a space ("2 https://" for `²https://`).
     region.footnote_markers.clear();
