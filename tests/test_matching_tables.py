@@ -216,3 +216,49 @@ def test_a_value_or_cell_that_states_another_figure_gets_the_numeric_guard() -> 
         assert check["match"]["source_text"] == source
     assert (checks[3]["status"], checks[3]["reason"]) == ("mismatch", "text_mismatch")
     assert checks[1]["status"] == "mismatch"
+
+
+def _math_table_pdf() -> bytes:
+    """A ruled 3x2 table whose first column sets a variable in italic inside upright text (`Jn(x)`),
+    as reference cards set their formulas: each cell is glyph runs in two fonts that touch."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    rows = [([("Bessel J", "Helvetica"), ("n", "Helvetica-Oblique"), ("(x)", "Helvetica")], "besselj(n, x)"),
+            ([("k-th zero of J", "Helvetica"), ("n", "Helvetica-Oblique"), ("(x)", "Helvetica")], "besseljzero(n)"),
+            ([("k-th zero of Y", "Helvetica"), ("n", "Helvetica-Oblique"), ("(x)", "Helvetica")], "besselyzero(n)")]
+
+    def draw(canvas: Canvas) -> None:
+        canvas.setFont("Helvetica", 11)
+        canvas.drawString(72, 650, "Special functions are listed below.")
+        left, top, width, height = 72.0, 600.0, 150.0, 20.0
+        canvas.setLineWidth(0.75)
+        for row in range(len(rows) + 1):
+            canvas.line(left, top - row * height, left + 2 * width, top - row * height)
+        for col in range(3):
+            canvas.line(left + col * width, top, left + col * width, top - len(rows) * height)
+        for row, (runs, command) in enumerate(rows):
+            x, y = left + 6, top - (row + 1) * height + 6
+            for text, font in runs:
+                canvas.setFont(font, 10)
+                canvas.drawString(x, y, text)
+                x += canvas.stringWidth(text, font, 10)
+            canvas.setFont("Courier", 10)
+            canvas.drawString(left + width + 6, y, command)
+
+    return fx._draw([draw])
+
+
+def test_a_column_quote_with_spaces_where_a_cells_font_changes_verifies(tmp_path: Path) -> None:
+    """pdftotext reads the column top to bottom and puts a space where the italic variable ends
+    ("Jn (x)"): the column reading takes it at the cells' recorded font junctions; a changed
+    character, a space taken out, or one inside a run of one font, is still refused."""
+    path = fx.write_pdf(tmp_path, "math.pdf", _math_table_pdf())
+    quotes = ["k-th zero of Jn (x) k-th zero of Yn (x)", "k-th zero of Jn (x) k-th zero of Yn (y)",
+              "k-th zero of Jn (x) k-th zeroof Yn (x)", "k-th ze ro of Jn (x) k-th zero of Yn (x)"]
+    checks, boxes = _verify_parsed_table(path, quotes)
+    grounded = checks[0]
+    assert grounded["status"] == "grounded", grounded
+    assert grounded["match"]["reading"] == "table_columns"
+    assert grounded["match"]["source_text"] == "k-th zero of Jn(x)\nk-th zero of Yn(x)"
+    assert [box["bbox"] for box in grounded["match"]["boxes"]] == [boxes[1, 0], boxes[2, 0]]
+    assert [check["status"] for check in checks[1:]] == ["mismatch"] * 3, checks[1:]

@@ -57,7 +57,7 @@ TableColumns reading(const Table& table, bool column_major, const char* row_join
     if (piped && !same_row) add("| ");
     row = cell.row;
     const auto length = static_cast<std::uint32_t>(utf8::scalar_count(cell.text));
-    out.cells.push_back({scalars, scalars + length, cell.bbox});
+    out.cells.push_back({scalars, scalars + length, cell.bbox, index});
     out.text += cell.text;
     scalars += length;
   }
@@ -87,6 +87,44 @@ std::optional<TableColumns> table_rows(const Table& table, bool piped) {
   TableColumns out = reading(table, false, piped ? " | " : "\n", piped);
   out.reading = piped ? "table_rows_piped" : "table_rows";
   return out;
+}
+
+std::vector<std::uint32_t> reading_junctions(const TableColumns& reading, const Table& table, const std::u32string& row_text,
+                                             const std::vector<std::uint32_t>& row_junctions) {
+  if (row_junctions.empty()) return {};
+  std::vector<std::size_t> order(table.cells.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&table](std::size_t a, std::size_t b) {
+    const Cell& x = table.cells[a];
+    const Cell& y = table.cells[b];
+    return x.row != y.row ? x.row < y.row : x.col < y.col;
+  });
+  // Where each cell's text starts in the row projection; nothing but separators between cells.
+  std::vector<std::optional<std::uint32_t>> at(table.cells.size());
+  std::size_t cursor = 0;
+  for (std::size_t index : order) {
+    if (table.cells[index].text.empty()) continue;
+    std::u32string cell;
+    for (std::size_t pos = 0; pos < table.cells[index].text.size();) cell.push_back(utf8::next(table.cells[index].text, pos));
+    const std::size_t found = row_text.find(cell, cursor);
+    if (found == std::u32string::npos) return {};
+    for (std::size_t p = cursor; p < found; ++p) {
+      if (row_text[p] != U' ' && row_text[p] != U'|' && row_text[p] != U'\n') return {};
+    }
+    at[index] = static_cast<std::uint32_t>(found);
+    cursor = found + cell.size();
+  }
+  std::vector<std::uint32_t> junctions;
+  for (const TableColumns::CellRange& range : reading.cells) {
+    if (range.cell >= at.size() || !at[range.cell]) continue;
+    const std::uint32_t begin = *at[range.cell];
+    const std::uint32_t length = range.end - range.start;
+    for (std::uint32_t junction : row_junctions) {
+      if (junction > begin && junction < begin + length) junctions.push_back(range.start + (junction - begin));
+    }
+  }
+  std::sort(junctions.begin(), junctions.end());
+  return junctions;
 }
 
 bool starts_cell(const TableColumns& columns, std::uint32_t at) {

@@ -19,6 +19,7 @@ struct TableColumns {
   struct CellRange {
     std::uint32_t start = 0, end = 0;  // the cell's text in `text`, in Unicode scalars
     std::optional<Bbox> bbox;
+    std::size_t cell = 0;  // its index in the table's cells
   };
   std::vector<CellRange> cells;  // in text order
   // The reading's name in the report (`match.reading`): table_columns, table_rows, table_rows_piped.
@@ -43,6 +44,14 @@ std::optional<TableColumns> table_key_rows(const Table& table);
 // or, second, each row set as a Markdown row with outer pipes (`table_rows_piped`:
 // "| Mazda RX4 Wag | 21.0 | 6 |", as our own Markdown writer and LLM tools print tables).
 std::optional<TableColumns> table_rows(const Table& table, bool piped);
+
+// The font junctions of a reading (offsets where two glyph runs in different fonts or sizes meet
+// inside a cell, "Jν(x)" after the ν), from those of the table element's row projection
+// `row_text` (its cells row by row, joined by " | " and line breaks): each cell is found in it in
+// row order, and a junction strictly inside a cell moves with the cell. Empty when the row
+// projection is not the table's cells in that order.
+std::vector<std::uint32_t> reading_junctions(const TableColumns& reading, const Table& table, const std::u32string& row_text,
+                                             const std::vector<std::uint32_t>& row_junctions);
 
 // Whether scalar offset `at` of the column reading is where a cell's text starts.
 bool starts_cell(const TableColumns& columns, std::uint32_t at);

@@ -1254,6 +1254,43 @@ bool ClaimVerifier::search_table_columns(const std::string& expected, const std:
       return true;
     }
   }
+  // Second, the same readings with white space where a cell's glyphs change font ("Jν (x)" for
+  // Jν(x), as pdftotext gives a table with math in it; docs/matching.md "Font junctions").
+  for (const auto& [index, table] : source_.table_elements()) {
+    if (element ? index != *element : !on_pages(index)) continue;
+    const Element& owner = source_.elements[index];
+    if (!owner.text) continue;
+    std::vector<std::uint32_t> row_junctions;
+    const Span* previous = nullptr;
+    for (std::size_t s : source_.geometry_spans_of(index)) {
+      const Span& span = source_.spans[s];
+      if (previous != nullptr && previous->char_end && span.char_start && *previous->char_end == *span.char_start &&
+          *span.char_start > 0) {
+        row_junctions.push_back(static_cast<std::uint32_t>(*span.char_start));
+      }
+      previous = &span;
+    }
+    if (row_junctions.empty()) continue;
+    std::u32string row_text;
+    for (std::size_t pos = 0; pos < owner.text->size();) row_text.push_back(utf8::next(*owner.text, pos));
+    for (const std::shared_ptr<const TableColumns>& columns : table_columns_.at(table)) {
+      match::JunctionText region;
+      for (std::size_t pos = 0; pos < columns->text.size();) region.text.push_back(utf8::next(columns->text, pos));
+      for (std::uint32_t p : reading_junctions(*columns, source_.tables[table], row_text, row_junctions)) {
+        if (!is_unicode_white_space(region.text[p - 1]) && !is_unicode_white_space(region.text[p])) {
+          region.junctions.push_back(p);
+        }
+      }
+      if (region.junctions.empty()) continue;
+      const auto located = match::find_across_junctions(region, expected, *config_.policy);
+      if (!located) continue;
+      target = Target{owner.page, owner.bbox, &columns->text, std::shared_ptr<const std::string>(columns, &columns->text),
+                      {index}, "element_scoped", 0, columns};
+      target.reading = columns->reading;
+      found = match::LadderResult{located, std::nullopt};
+      return true;
+    }
+  }
   return false;
 }
 
