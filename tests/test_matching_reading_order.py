@@ -94,3 +94,39 @@ def test_the_three_surfaces_give_byte_identical_reports(reports: tuple[dict[str,
                                "--out", str(out)])
         assert done.returncode in (0, 1), done.stderr
         assert out.read_bytes().rstrip(b"\n") == library.rstrip(b"\n"), name
+
+
+def _subscript_card_pdf() -> bytes:
+    """The two-column page of `two_column_pdf`, drawn row by row, whose first row sets a subscript
+    and a superscript in smaller type (PARI/GP's elliptic-curve card: "over Qp, precision n" beside
+    "D = O(pⁿ)"): pdftotext reads that row with a space after each (a font junction)."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, invariant=1, pageCompression=0)
+    rows = [([("over Q", 10, 0), ("p", 7, -2), (", precision n", 10, 0)], [("D = O(p", 10, 0), ("n", 7, 4), (")", 10, 0)])]
+    rows += [([(left, 10, 0)], [(right, 10, 0)]) for left, right in zip(LEFT[1:], RIGHT[1:], strict=True)]
+    for index, line_pair in enumerate(rows):
+        y = 700 - index * 14
+        for x, runs in zip((72, 324), line_pair, strict=True):
+            for text, size, rise in runs:
+                canvas.setFont("Helvetica", size)
+                canvas.drawString(x, y + rise, text)
+                x += canvas.stringWidth(text, "Helvetica", size)
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_a_row_by_row_quote_with_spaces_at_font_junctions_grounds(tmp_path: Path) -> None:
+    """The stream reading takes a space where two glyph runs of one line touch, as an element's text
+    does; a changed letter or a space inside a run is still refused."""
+    quotes = ["over Qp , precision n D = O(pn )", "over Qp , precision m D = O(pn )", "over Qp , prec ision n D = O(pn )"]
+    report = fx.page_quote_report(_subscript_card_pdf(), quotes, tmp_path)
+    grounded = report["checks"][0]
+    fx.assert_verdict(grounded, "grounded")
+    assert grounded["match"]["reading"] == "content_stream", grounded
+    assert grounded["match"]["source_text"] == "over Qp, precision n\nD = O(pn)"
+    assert [check["status"] for check in report["checks"][1:]] == ["mismatch", "mismatch"], report["checks"][1:]

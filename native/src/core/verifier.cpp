@@ -1362,6 +1362,32 @@ bool ClaimVerifier::search_stream(const std::string& expected, const std::vector
     found = result;
     return true;
   }
+  // Second, each reading with white space where two glyph runs of one element touch (a font
+  // junction: pdftotext's "Qp , precision" for Qp, with p a subscript; "Font junctions" in
+  // docs/matching.md), as the element's own junction reading allows.
+  for (const std::shared_ptr<const StreamReading>& reading : entry.readings) {
+    match::JunctionText region;
+    for (std::size_t pos = 0; pos < reading->text.size();) region.text.push_back(utf8::next(reading->text, pos));
+    for (std::size_t n = 1; n < reading->pieces.size(); ++n) {
+      const StreamReading::Piece& before = reading->pieces[n - 1];
+      const StreamReading::Piece& piece = reading->pieces[n];
+      if (piece.element != before.element || piece.start != before.end ||
+          piece.element_start != before.element_start + (before.end - before.start)) {
+        continue;
+      }
+      if (piece.start < region.text.size() && !is_unicode_white_space(region.text[piece.start - 1]) &&
+          !is_unicode_white_space(region.text[piece.start])) {
+        region.junctions.push_back(piece.start);
+      }
+    }
+    if (region.junctions.empty()) continue;
+    region.hyphen_breaks = reading->hyphen_breaks;
+    const auto located = match::find_across_junctions(region, expected, *config_.policy);
+    if (!located) continue;
+    target = stream_target(reading, *located);
+    found = match::LadderResult{located, std::nullopt};
+    return true;
+  }
   return false;
 }
 
