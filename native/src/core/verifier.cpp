@@ -230,6 +230,7 @@ class ClaimVerifier {
     if (streams_.size() > 64) {
       // The near-miss indexes are keyed by the texts' addresses, which the readings own.
       streams_.clear();
+      junction_searches_.clear();  // keyed by the readings' addresses too
       near_miss_indexes_.clear();
       near_miss_text_bytes_ = 0;
     }
@@ -267,6 +268,12 @@ class ClaimVerifier {
   // The column reading of the table element `element`, or of every table element on `pages`
   // (indices into source.pages, ascending) in document order: the first holding an accepted
   // whole-token occurrence becomes the evidence (docs/matching.md "Tables: the column reading").
+  // The junction search of a table reading (table element `index`) or of a stream reading; null
+  // when it has no junction.
+  std::unique_ptr<match::JunctionSearch> table_junction_search(std::size_t index, const Table& table,
+                                                               const TableColumns& columns);
+  std::unique_ptr<match::JunctionSearch> stream_junction_search(const StreamReading& reading,
+                                                                const match::Ladder* ladder) const;
   bool search_table_columns(const std::string& expected, const std::vector<std::size_t>& pages,
                             std::optional<std::size_t> element, Target& target, match::LadderResult& found);
   // The content-stream reading of `pages` (docs/matching.md "Reading order"): grounded when it
@@ -342,6 +349,10 @@ class ClaimVerifier {
   // without separators), built on the first quote that misses a table element's page (kept: their
   // ladders are memoized by the text's address). Empty: the table has none.
   std::unordered_map<std::size_t, std::vector<std::shared_ptr<const TableColumns>>> table_columns_;
+  // The junction searches of the table and stream readings (keyed by the reading, which the caches
+  // above keep alive), built when a quote first misses them; null when a reading has no junction.
+  std::unordered_map<const void*, std::unique_ptr<match::JunctionSearch>> junction_searches_;
+  match::QuoteReadings junction_quote_;  // the quote being searched there, per tier
   // Scoped page ranges -> their running elements [first, last] in the document index (empty
   // range: first > last), or nullopt when the range's elements are not consecutive there.
   std::map<std::pair<std::size_t, std::size_t>, std::optional<std::pair<std::size_t, std::size_t>>> running_ranges_;
@@ -672,6 +683,15 @@ CheckResult ClaimVerifier::run_truncated(const Claim& claim, Verdicts& verdicts)
   return run_as_written(truncated, verdicts);
 }
 
+// Whether the evidence a stitched quote was judged on holds an elision mark of its own ("...",
+// "\u2026", ". . ."): only then may the quote's mark be the source's.
+bool holds_elision_mark(const CheckResult& result) {
+  if (!result.target || !result.target->text) return false;
+  const std::string& text = *result.target->text;
+  return text.find("...") != std::string::npos || text.find("\u2026") != std::string::npos ||
+         text.find(". . .") != std::string::npos;
+}
+
 CheckResult ClaimVerifier::run_as_written(const Claim& claim, Verdicts& verdicts) {
   check_verify_deadline();  // --max-verify-ms: between claims (and in the matcher's long loops)
   const Citation& c = claim.citation;
@@ -845,8 +865,9 @@ CheckResult ClaimVerifier::run_as_written(const Claim& claim, Verdicts& verdicts
       // The same characters with white space only where a reader or another extractor sees a
       // gap (a font junction: "xT x" for x-superscript-T-x) or none (a URL wrapped at a slash):
       // grounded at the tier it matches, unless a negation or compound part is cut off. A quote
-      // judged stitched is read so too: its elision mark may be the source's own ("WinSxS\...\").
-      {
+      // judged stitched is read so too when its evidence holds an elision mark: the quote's may be
+      // the source's own ("WinSxS\...\" in a listing).
+      if (std::string_view(result.reason) != "stitched_quotation" || holds_elision_mark(result)) {
         // A page-only quote whose miss lies on its page is read once, on the page's running text
         // (it holds the miss's elements); one whose miss runs onto the next page, there first.
         bool miss_on_page = page_only && result.target && c.page;
@@ -1224,6 +1245,54 @@ bool ClaimVerifier::search_scope(const Claim& claim, const std::string& expected
   return accepted;
 }
 
+std::unique_ptr<match::JunctionSearch> ClaimVerifier::table_junction_search(std::size_t index, const Table& table,
+                                                                           const TableColumns& columns) {
+  const Element& owner = source_.elements[index];
+  std::vector<std::uint32_t> row_junctions;
+  const Span* previous = nullptr;
+  for (std::size_t s : source_.geometry_spans_of(index)) {
+    const Span& span = source_.spans[s];
+    if (previous != nullptr && previous->char_end && span.char_start && *previous->char_end == *span.char_start &&
+        *span.char_start > 0) {
+      row_junctions.push_back(static_cast<std::uint32_t>(*span.char_start));
+    }
+    previous = &span;
+  }
+  if (row_junctions.empty() || !owner.text) return nullptr;
+  std::u32string row_text;
+  for (std::size_t pos = 0; pos < owner.text->size();) row_text.push_back(utf8::next(*owner.text, pos));
+  match::JunctionText region;
+  for (std::size_t pos = 0; pos < columns.text.size();) region.text.push_back(utf8::next(columns.text, pos));
+  for (std::uint32_t p : reading_junctions(columns, table, row_text, row_junctions)) {
+    if (!is_unicode_white_space(region.text[p - 1]) && !is_unicode_white_space(region.text[p])) region.junctions.push_back(p);
+  }
+  if (region.junctions.empty()) return nullptr;
+  // The ladder the reading's first search built (the same text, no hyphens).
+  return std::make_unique<match::JunctionSearch>(std::move(region), &ladders_.get(columns.text, nullptr));
+}
+
+std::unique_ptr<match::JunctionSearch> ClaimVerifier::stream_junction_search(const StreamReading& reading,
+                                                                            const match::Ladder* ladder) const {
+  match::JunctionText region;
+  for (std::size_t pos = 0; pos < reading.text.size();) region.text.push_back(utf8::next(reading.text, pos));
+  for (std::size_t n = 1; n < reading.pieces.size(); ++n) {
+    const StreamReading::Piece& before = reading.pieces[n - 1];
+    const StreamReading::Piece& piece = reading.pieces[n];
+    // Two glyph runs of one element that touch there too.
+    if (piece.element != before.element || piece.start != before.end ||
+        piece.element_start != before.element_start + (before.end - before.start)) {
+      continue;
+    }
+    if (piece.start < region.text.size() && !is_unicode_white_space(region.text[piece.start - 1]) &&
+        !is_unicode_white_space(region.text[piece.start])) {
+      region.junctions.push_back(piece.start);
+    }
+  }
+  if (region.junctions.empty()) return nullptr;
+  region.hyphen_breaks = reading.hyphen_breaks;
+  return std::make_unique<match::JunctionSearch>(std::move(region), ladder);
+}
+
 bool ClaimVerifier::search_table_columns(const std::string& expected, const std::vector<std::size_t>& pages,
                                          std::optional<std::size_t> element, Target& target,
                                          match::LadderResult& found) {
@@ -1260,29 +1329,13 @@ bool ClaimVerifier::search_table_columns(const std::string& expected, const std:
     if (element ? index != *element : !on_pages(index)) continue;
     const Element& owner = source_.elements[index];
     if (!owner.text) continue;
-    std::vector<std::uint32_t> row_junctions;
-    const Span* previous = nullptr;
-    for (std::size_t s : source_.geometry_spans_of(index)) {
-      const Span& span = source_.spans[s];
-      if (previous != nullptr && previous->char_end && span.char_start && *previous->char_end == *span.char_start &&
-          *span.char_start > 0) {
-        row_junctions.push_back(static_cast<std::uint32_t>(*span.char_start));
-      }
-      previous = &span;
-    }
-    if (row_junctions.empty()) continue;
-    std::u32string row_text;
-    for (std::size_t pos = 0; pos < owner.text->size();) row_text.push_back(utf8::next(*owner.text, pos));
     for (const std::shared_ptr<const TableColumns>& columns : table_columns_.at(table)) {
-      match::JunctionText region;
-      for (std::size_t pos = 0; pos < columns->text.size();) region.text.push_back(utf8::next(columns->text, pos));
-      for (std::uint32_t p : reading_junctions(*columns, source_.tables[table], row_text, row_junctions)) {
-        if (!is_unicode_white_space(region.text[p - 1]) && !is_unicode_white_space(region.text[p])) {
-          region.junctions.push_back(p);
-        }
+      auto kept = junction_searches_.find(columns.get());
+      if (kept == junction_searches_.end()) {
+        kept = junction_searches_.emplace(columns.get(), table_junction_search(index, source_.tables[table], *columns)).first;
       }
-      if (region.junctions.empty()) continue;
-      const auto located = match::find_across_junctions(region, expected, *config_.policy);
+      if (!kept->second) continue;
+      const auto located = kept->second->find(expected, *config_.policy, &junction_quote_);
       if (!located) continue;
       target = Target{owner.page, owner.bbox, &columns->text, std::shared_ptr<const std::string>(columns, &columns->text),
                       {index}, "element_scoped", 0, columns};
@@ -1365,24 +1418,15 @@ bool ClaimVerifier::search_stream(const std::string& expected, const std::vector
   // Second, each reading with white space where two glyph runs of one element touch (a font
   // junction: pdftotext's "Qp , precision" for Qp, with p a subscript; "Font junctions" in
   // docs/matching.md), as the element's own junction reading allows.
-  for (const std::shared_ptr<const StreamReading>& reading : entry.readings) {
-    match::JunctionText region;
-    for (std::size_t pos = 0; pos < reading->text.size();) region.text.push_back(utf8::next(reading->text, pos));
-    for (std::size_t n = 1; n < reading->pieces.size(); ++n) {
-      const StreamReading::Piece& before = reading->pieces[n - 1];
-      const StreamReading::Piece& piece = reading->pieces[n];
-      if (piece.element != before.element || piece.start != before.end ||
-          piece.element_start != before.element_start + (before.end - before.start)) {
-        continue;
-      }
-      if (piece.start < region.text.size() && !is_unicode_white_space(region.text[piece.start - 1]) &&
-          !is_unicode_white_space(region.text[piece.start])) {
-        region.junctions.push_back(piece.start);
-      }
+  for (std::size_t n = 0; n < entry.readings.size(); ++n) {
+    const std::shared_ptr<const StreamReading>& reading = entry.readings[n];
+    auto kept = junction_searches_.find(reading.get());
+    if (kept == junction_searches_.end()) {
+      const match::Ladder* ladder = entry.ladders[n] ? &*entry.ladders[n] : nullptr;
+      kept = junction_searches_.emplace(reading.get(), stream_junction_search(*reading, ladder)).first;
     }
-    if (region.junctions.empty()) continue;
-    region.hyphen_breaks = reading->hyphen_breaks;
-    const auto located = match::find_across_junctions(region, expected, *config_.policy);
+    if (!kept->second) continue;
+    const auto located = kept->second->find(expected, *config_.policy, &junction_quote_);
     if (!located) continue;
     target = stream_target(reading, *located);
     found = match::LadderResult{located, std::nullopt};

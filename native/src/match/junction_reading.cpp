@@ -2,6 +2,9 @@
 #include "match/junction_reading.hpp"
 
 #include <algorithm>
+#include <list>
+#include <map>
+#include <memory>
 #include <utility>
 
 #include "match/tokens.hpp"
@@ -85,57 +88,124 @@ bool is_url_wrap(const std::u32string& text, std::size_t pos) {
   return path_start && std::count(run.begin(), run.end(), U'/') >= 2;
 }
 
-std::optional<Located> find_across_junctions(const JunctionText& region, const std::string& quote, const Policy& policy) {
-  if (region.text.empty()) return std::nullopt;
+// The region prepared once: its markers read as white space, and each tier's readings built on
+// first use and kept for the next quote.
+struct JunctionSearch::Prepared {
+  JunctionText region;
+  std::u32string text;
+  std::vector<std::uint32_t> markers, marker_starts;
+  bool spaces = false;
+  // A ladder of the same text, built with the same options and hyphens, whose readings stand in
+  // for those built here (a stream reading's: its first search built them already).
+  const Ladder* ladder = nullptr;
+  struct TierReadings {
+    std::list<std::vector<Reading>> owned;
+    std::vector<std::pair<bool, const std::vector<Reading>*>> readings;  // (line-end hyphens as printed, readings)
+    std::vector<std::vector<Dense>> dense;                                // dense[r][n] of readings[r]'s n-th
+  };
+  std::map<Tier, TierReadings> tiers;
+
+  const TierReadings& tier_readings(Tier tier, const Policy& policy) {
+    auto found = tiers.find(tier);
+    if (found != tiers.end()) return found->second;
+    TierReadings built;
+    // (with the recorded hyphens' readings, line-end hyphens as printed: itself a liberty)
+    if (spaces) {
+      if (ladder != nullptr) {
+        built.readings.emplace_back(false, &ladder->at(tier));
+      } else {
+        built.owned.push_back(build_tier(text, tier, policy.ladder,
+                                         region.hyphen_breaks.empty() ? nullptr : &region.hyphen_breaks));
+        built.readings.emplace_back(false, &built.owned.back());
+      }
+    }
+    if (!region.hyphen_breaks.empty() && tier >= Tier::typography) {
+      built.owned.push_back(build_tier(text, tier, policy.ladder, nullptr));
+      built.readings.emplace_back(true, &built.owned.back());
+    }
+    for (const auto& [as_printed, each] : built.readings) {
+      std::vector<Dense> dense;
+      dense.reserve(each->size());
+      for (const Reading& reading : *each) dense.push_back(dense_of(reading));
+      built.dense.push_back(std::move(dense));
+    }
+    return tiers.emplace(tier, std::move(built)).first->second;
+  }
+};
+
+JunctionSearch::JunctionSearch(JunctionText region, const Ladder* ladder) : prepared_(std::make_unique<Prepared>()) {
+  Prepared& p = *prepared_;
+  p.region = std::move(region);
   // Callout markers read as white space (same length: offsets do not move).
-  std::u32string text = region.text;
-  std::vector<std::uint32_t> markers;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] >= 0x2460 && is_callout_marker(region.text, region.line_breaks, i)) {
-      markers.push_back(static_cast<std::uint32_t>(i));
-      text[i] = U' ';
+  p.text = p.region.text;
+  for (std::size_t i = 0; i < p.text.size(); ++i) {
+    if (p.text[i] >= 0x2460 && is_callout_marker(p.region.text, p.region.line_breaks, i)) {
+      p.markers.push_back(static_cast<std::uint32_t>(i));
+      p.text[i] = U' ';
     }
   }
-  for (std::uint32_t p : region.separators) {
-    if (p < text.size()) {
-      markers.push_back(p);
-      text[p] = U' ';
+  for (std::uint32_t s : p.region.separators) {
+    if (s < p.text.size()) {
+      p.markers.push_back(s);
+      p.text[s] = U' ';
     }
   }
   // A footnote marker read as white space; one right after the quote's end counts as read too.
-  std::vector<std::uint32_t> marker_starts;
-  for (const auto& [begin, end] : region.footnote_markers) {
-    if (begin >= end || end > text.size()) continue;
-    marker_starts.push_back(begin);
-    for (std::uint32_t p = begin; p < end; ++p) {
-      markers.push_back(p);
-      text[p] = U' ';
+  for (const auto& [begin, end] : p.region.footnote_markers) {
+    if (begin >= end || end > p.text.size()) continue;
+    p.marker_starts.push_back(begin);
+    for (std::uint32_t m = begin; m < end; ++m) {
+      p.markers.push_back(m);
+      p.text[m] = U' ';
     }
   }
-  std::sort(markers.begin(), markers.end());
-  std::sort(marker_starts.begin(), marker_starts.end());
+  std::sort(p.markers.begin(), p.markers.end());
+  std::sort(p.marker_starts.begin(), p.marker_starts.end());
+  bool wraps = false;
+  for (std::uint32_t b : p.region.line_breaks) wraps = wraps || is_url_wrap(p.text, b);
+  p.spaces = wraps || !p.region.junctions.empty() || !p.markers.empty();
+  // The ladder's readings are this text's only when no marker was read as white space here.
+  if (ladder != nullptr && p.markers.empty() && ladder->original == p.text) p.ladder = ladder;
+}
+
+JunctionSearch::~JunctionSearch() = default;
+JunctionSearch::JunctionSearch(JunctionSearch&&) noexcept = default;
+JunctionSearch& JunctionSearch::operator=(JunctionSearch&&) noexcept = default;
+
+const Reading& QuoteReadings::at(const std::string& quote, Tier tier, const LadderOptions& options) {
+  if (quote != quote_) {
+    quote_ = quote;
+    tiers_.clear();
+  }
+  auto found = tiers_.find(tier);
+  if (found == tiers_.end()) found = tiers_.emplace(tier, normalize_for_tier(quote, tier, options)).first;
+  return found->second;
+}
+
+std::optional<Located> JunctionSearch::find(const std::string& quote, const Policy& policy,
+                                            QuoteReadings* quote_readings) const {
+  Prepared& prepared = *prepared_;
+  if (prepared.region.text.empty()) return std::nullopt;
+  const JunctionText& region = prepared.region;
+  const std::u32string& text = prepared.text;
+  const std::vector<std::uint32_t>& markers = prepared.markers;
+  const std::vector<std::uint32_t>& marker_starts = prepared.marker_starts;
   const ScalarView view(text);
   // Nothing to read otherwise (a source without spans, wraps in URLs, markers or line-end hyphens): no work.
-  bool wraps = false;
-  for (std::uint32_t b : region.line_breaks) wraps = wraps || is_url_wrap(text, b);
-  const bool spaces = wraps || !region.junctions.empty() || !markers.empty();
-  if (!spaces && region.hyphen_breaks.empty()) return std::nullopt;
+  if (!prepared.spaces && region.hyphen_breaks.empty()) return std::nullopt;
   const auto search_tier = [&](Tier tier) -> std::optional<Located> {
-    const Reading claim = normalize_for_tier(quote, tier, policy.ladder);
+    Reading own;
+    const Reading& claim = quote_readings != nullptr ? quote_readings->at(quote, tier, policy.ladder)
+                                                     : (own = normalize_for_tier(quote, tier, policy.ladder));
     const Dense q = dense_of(claim);
     if (q.text.empty()) return std::nullopt;
-    // (with the recorded hyphens' readings, line-end hyphens as printed: itself a liberty)
-    std::vector<std::pair<bool, std::vector<Reading>>> readings;
-    if (spaces) {
-      readings.emplace_back(false, build_tier(text, tier, policy.ladder,
-                                              region.hyphen_breaks.empty() ? nullptr : &region.hyphen_breaks));
-    }
-    if (!region.hyphen_breaks.empty() && tier >= Tier::typography) {
-      readings.emplace_back(true, build_tier(text, tier, policy.ladder, nullptr));
-    }
-    for (const auto& [as_printed, each] : readings) {
-      for (const Reading& reading : each) {
-        const Dense d = dense_of(reading);
+    const Prepared::TierReadings& built = prepared.tier_readings(tier, policy);
+    for (std::size_t r = 0; r < built.readings.size(); ++r) {
+      const bool as_printed = built.readings[r].first;
+      const std::vector<Reading>& each = *built.readings[r].second;
+      for (std::size_t n = 0; n < each.size(); ++n) {
+        const Reading& reading = each[n];
+        const Dense& d = built.dense[r][n];
         for (std::size_t k = d.text.find(q.text); k != std::u32string::npos; k = d.text.find(q.text, k + 1)) {
           bool ok = true, liberty = as_printed;
           for (std::size_t i = 1; i < q.text.size() && ok; ++i) {
@@ -186,12 +256,38 @@ std::optional<Located> find_across_junctions(const JunctionText& region, const s
     if (tier != Tier::exact && policy.accepts(tier)) tiers.push_back(tier);
   }
   if (tiers.empty()) return std::nullopt;
+  if (prepared.ladder != nullptr && region.line_breaks.empty() && region.hyphen_breaks.empty() && markers.empty()) {
+    // Without wraps or markers the text never has white space the quote lacks, so each of the
+    // quote's words (at the loosest tier) stands whole in the text: most quotes that reach a
+    // page's further readings were altered, and a word of theirs is in none.
+    Reading own;
+    const Reading& claim = quote_readings != nullptr ? quote_readings->at(quote, tiers.back(), policy.ladder)
+                                                     : (own = normalize_for_tier(quote, tiers.back(), policy.ladder));
+    const std::vector<Reading>& readings = prepared.ladder->at(tiers.back());
+    for (std::size_t i = 0; i < claim.text.size();) {
+      if (claim.text[i] == U' ') {
+        ++i;
+        continue;
+      }
+      std::size_t j = i;
+      while (j < claim.text.size() && claim.text[j] != U' ') ++j;
+      const std::u32string_view word(claim.text.data() + i, j - i);
+      bool found = false;
+      for (const Reading& reading : readings) found = found || reading.text.find(word) != std::u32string::npos;
+      if (!found) return std::nullopt;
+      i = j;
+    }
+  }
   std::optional<Located> loosest = search_tier(tiers.back());
   if (!loosest) return std::nullopt;
   for (std::size_t t = 0; t + 1 < tiers.size(); ++t) {
     if (auto found = search_tier(tiers[t])) return found;
   }
   return loosest;
+}
+
+std::optional<Located> find_across_junctions(const JunctionText& region, const std::string& quote, const Policy& policy) {
+  return JunctionSearch(region).find(quote, policy);
 }
 
 }  // namespace ethos::match

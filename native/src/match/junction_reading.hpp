@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -53,5 +55,33 @@ bool is_callout_marker(const std::u32string& text, const std::vector<std::uint32
 // Whole tokens when the policy asks for them; neither end may fall on a junction or a wrap (a
 // quote that drops a marker is not this). nullopt when there is none, or no liberty was taken.
 std::optional<Located> find_across_junctions(const JunctionText& region, const std::string& quote, const Policy& policy);
+
+// A quote's readings per tier, kept while the same quote is searched in several regions.
+class QuoteReadings {
+ public:
+  const Reading& at(const std::string& quote, Tier tier, const LadderOptions& options);
+
+ private:
+  std::string quote_;
+  std::map<Tier, Reading> tiers_;
+};
+
+// The same search over one region for many quotes (a page's further readings, searched for every
+// quote that missed the rest): the region is prepared once and each tier's readings of it are
+// built on first use and kept. One policy per object; not for concurrent use. `ladder`, when
+// given, is a ladder of region.text built with the policy's options and region.hyphen_breaks (it
+// must outlive this object): its readings are used instead of building them again.
+class JunctionSearch {
+ public:
+  explicit JunctionSearch(JunctionText region, const Ladder* ladder = nullptr);
+  ~JunctionSearch();
+  JunctionSearch(JunctionSearch&&) noexcept;
+  JunctionSearch& operator=(JunctionSearch&&) noexcept;
+  std::optional<Located> find(const std::string& quote, const Policy& policy, QuoteReadings* quote_readings = nullptr) const;
+
+ private:
+  struct Prepared;
+  std::unique_ptr<Prepared> prepared_;
+};
 
 }  // namespace ethos::match
